@@ -1,0 +1,1 @@
+"""The ``seebench`` command-line interface."""

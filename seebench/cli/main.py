@@ -1,0 +1,55 @@
+"""Entry point of the ``seebench`` command: a click group that plugins extend.
+
+Every sub-command, built-in ones included, is added through the ``register_commands`` hook.
+User errors (:class:`seebench.errors.SeebenchError`) print as one line without a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from seebench import __version__
+from seebench.errors import SeebenchError
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="seebench")
+def cli() -> None:
+    """seebench: evaluate models on software-engineering benchmarks."""
+
+
+def build_cli() -> click.Group:
+    """Load plugins and let each add its commands to :data:`cli`."""
+    from seebench.plugin_manager import get_plugin_manager
+
+    pm = get_plugin_manager()
+    pm.hook.register_commands(cli=cli)
+    return cli
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the CLI; exits with the command's status."""
+    try:
+        group = build_cli()
+        group.main(args=argv, prog_name="seebench", standalone_mode=False)
+    except SeebenchError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    sys.exit(0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

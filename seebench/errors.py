@@ -1,0 +1,32 @@
+"""Exceptions with messages meant for users: one line, naming the file, key or value."""
+
+from __future__ import annotations
+
+
+class SeebenchError(Exception):
+    """Base class for errors reported to the user as one clear line, without a traceback."""
+
+
+class PluginError(SeebenchError):
+    """A plugin could not be loaded or registered something invalid."""
+
+
+class TaskSpecError(SeebenchError):
+    """A task YAML file is invalid. ``problems`` holds one message per problem."""
+
+    def __init__(self, path: str, problems: list[str]):
+        self.path = path
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+class DataMissingError(SeebenchError):
+    """A task's data files are not in the cache and cannot be fetched."""
+
+
+class NotApplicableError(SeebenchError):
+    """A method cannot run a task (for example NER with a decoder-only model)."""
+
+
+class ModelError(SeebenchError):
+    """A model spec cannot be resolved or loaded."""

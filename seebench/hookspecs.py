@@ -1,0 +1,159 @@
+"""The seebench hook specifications: every extension point in one module.
+
+Plugins implement these hooks with ``@seebench.hookimpl``. Registration hooks follow the
+*register callback* pattern: the hook receives a ``register`` callable and calls it once per
+item it contributes. Each call is validated at once, and a bad item is reported as an error
+that names the plugin that registered it.
+
+Hooks are grouped by the phase in which seebench calls them:
+
+1. start-up: :func:`register_commands`
+2. registry building (lazily, the first time a registry is needed):
+   :func:`register_task_types`, :func:`register_task_dirs`, :func:`register_metrics`,
+   :func:`register_methods`, :func:`register_models`, :func:`register_data_readers`,
+   :func:`register_prepare_steps`, :func:`register_exporters`
+3. running: :func:`on_unit_finished` (observer; a failing observer is logged, never fatal)
+
+Registration must be cheap: register import paths (``"package.module:attr"``) or light
+objects, and import heavy libraries (torch, transformers) only when the thing is used, so that
+``seebench --help`` and ``seebench tasks list`` stay fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import pluggy
+
+if TYPE_CHECKING:
+    import click
+
+    from seebench.events import UnitFinished
+
+hookspec = pluggy.HookspecMarker("seebench")
+
+
+# -- phase 1: start-up ---------------------------------------------------------------------
+
+
+@hookspec
+def register_commands(cli: click.Group) -> None:
+    """Add sub-commands to the ``seebench`` command-line interface.
+
+    ``cli`` is the top-level :class:`click.Group`; decorate functions with ``@cli.command()``
+    or call ``cli.add_command(...)``. Keep imports of heavy libraries inside the command body.
+    """
+
+
+# -- phase 2: registries ---------------------------------------------------------------------
+
+
+@hookspec
+def register_task_types(register: Callable[..., None]) -> None:
+    """Register task types: ``register(name, *, schema, description, metrics=())``.
+
+    ``schema`` is a JSON Schema fragment (a dict with ``properties`` and optionally
+    ``required``) merged into the base task schema for tasks of this type, so a type can add
+    its own keys (for example ``value_range`` for regression). ``metrics`` names the metrics
+    allowed for the type (empty: any registered metric).
+    """
+
+
+@hookspec
+def register_task_dirs(register: Callable[..., None]) -> None:
+    """Register directories of task YAML files: ``register(path, *, suite=None)``.
+
+    Every ``*.yaml`` file below ``path`` (recursively) is a task unless its name starts with
+    ``_`` (such files are bases for ``include:``). ``suite`` is the default suite for tasks
+    that do not name one.
+    """
+
+
+@hookspec
+def register_metrics(register: Callable[..., None]) -> None:
+    """Register metrics: ``register(name, func, *, description, task_types=(), higher_is_better=True)``.
+
+    ``func(golds, predictions, **options) -> float`` or an import path ``"module:attr"`` to
+    such a function. ``task_types`` lists the task types the metric applies to (empty: all).
+    """
+
+
+@hookspec
+def register_methods(register: Callable[..., None]) -> None:
+    """Register evaluation methods: ``register(name, factory, *, description, task_types=())``.
+
+    ``factory`` is a class or an import path ``"module:attr"``; called with keyword options it
+    returns an object following :class:`seebench.methods.Method`. ``task_types`` lists the task
+    types the method can run (empty: all); other types are recorded as "not applicable".
+    """
+
+
+@hookspec
+def register_models(register: Callable[..., None]) -> None:
+    """Register model specs: ``register(name, resolver, *, description, default_method, prefix=False)``.
+
+    ``resolver(spec: str) -> seebench.models.ModelRef`` (or an import path to one) turns the
+    user's ``--model`` string into a model reference with a stable identity. With
+    ``prefix=True`` the entry handles every spec that starts with ``name`` (for example
+    ``hf:`` or ``openai:``). ``default_method`` is used when ``--method`` is not given.
+    """
+
+
+@hookspec
+def register_data_readers(register: Callable[..., None]) -> None:
+    """Register data file readers: ``register(format, reader, *, description)``.
+
+    ``reader(path: pathlib.Path, **options) -> list[dict]`` (or an import path) reads one
+    source file into rows. ``format`` is the value of ``format:`` in a task's data source.
+    """
+
+
+@hookspec
+def register_prepare_steps(register: Callable[..., None]) -> None:
+    """Register data preparation steps: ``register(name, step, *, description, schema=None)``.
+
+    ``step(rows: list[dict], **options) -> list[dict]`` (or an import path) transforms rows;
+    tasks list steps under ``prepare:``. ``schema`` is a JSON Schema for the step's options.
+    """
+
+
+@hookspec
+def register_exporters(register: Callable[..., None]) -> None:
+    """Register leaderboard exporters: ``register(name, exporter, *, description)``.
+
+    ``exporter(report, out_dir: pathlib.Path) -> list[pathlib.Path]`` (or an import path)
+    writes one output format of a comparison report and returns the files it wrote.
+    """
+
+
+# -- phase 3: running ------------------------------------------------------------------------
+
+
+@hookspec
+def on_unit_finished(event: UnitFinished) -> None:
+    """Observe the end of one (model, method, task) unit of an evaluation run.
+
+    ``event`` is a frozen :class:`seebench.events.UnitFinished`. An exception raised here is
+    logged as a warning and never stops the run.
+    """
+
+
+def _all_hook_names() -> list[str]:
+    """Names of every hook defined in this module (used by meta-tests and docs)."""
+    return [name for name, obj in globals().items() if hasattr(obj, "seebench_spec")]
+
+
+__all__ = [
+    "hookspec",
+    "register_commands",
+    "register_task_types",
+    "register_task_dirs",
+    "register_metrics",
+    "register_methods",
+    "register_models",
+    "register_data_readers",
+    "register_prepare_steps",
+    "register_exporters",
+    "on_unit_finished",
+]

@@ -1,0 +1,214 @@
+"""Loading plugins: built-ins first, then third-party ones from the ``seebench`` entry points.
+
+``SEEBENCH_LOAD_PLUGINS`` (a comma-separated list of distribution names) restricts which
+third-party distributions are loaded; set it to an empty string to load none. Built-in plugins
+are always loaded. ``SEEBENCH_TRACE_PLUGINS=1`` prints every hook call to standard error.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import os
+import sys
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any
+
+import pluggy
+
+from seebench import hookspecs
+from seebench.errors import PluginError
+from seebench.registry import Registry, RegistryBuilder
+
+ENTRY_POINT_GROUP = "seebench"
+LOAD_PLUGINS_ENV = "SEEBENCH_LOAD_PLUGINS"
+TRACE_PLUGINS_ENV = "SEEBENCH_TRACE_PLUGINS"
+
+hookimpl = pluggy.HookimplMarker("seebench")
+
+#: Built-in plugins, registered exactly like third-party ones (as pytest does).
+DEFAULT_PLUGINS: tuple[str, ...] = (
+    "seebench.builtin.task_types",
+    "seebench.builtin.task_dirs",
+    "seebench.builtin.metrics",
+    "seebench.builtin.data",
+    "seebench.builtin.baselines",
+    "seebench.builtin.commands",
+)
+
+
+@dataclass(frozen=True)
+class PluginInfo:
+    """What ``seebench plugins`` reports for one plugin."""
+
+    name: str
+    distribution: str
+    version: str
+    builtin: bool
+    hooks: tuple[str, ...]
+
+
+def _allowed_distributions() -> set[str] | None:
+    raw = os.environ.get(LOAD_PLUGINS_ENV)
+    if raw is None:
+        return None
+    return {_normalise(part) for part in raw.split(",") if part.strip()}
+
+
+def _normalise(dist_name: str) -> str:
+    return dist_name.strip().lower().replace("_", "-")
+
+
+class SeebenchPluginManager(pluggy.PluginManager):
+    """A pluggy manager that remembers which distribution each plugin came from."""
+
+    def __init__(self) -> None:
+        super().__init__("seebench")
+        self.add_hookspecs(hookspecs)
+        self.distributions: dict[str, tuple[str, str]] = {}
+
+    def register_plugin(self, plugin: Any, name: str, dist: str, version: str) -> None:
+        """Register ``plugin`` and turn pluggy's validation errors into a clear message."""
+        try:
+            self.register(plugin, name=name)
+        except pluggy.PluginValidationError as exc:
+            raise PluginError(f"plugin {name!r} (from {dist} {version}) is invalid: {exc}") from None
+        except ValueError as exc:
+            raise PluginError(f"plugin {name!r} (from {dist}) could not be registered: {exc}") from None
+        self.distributions[name] = (dist, version)
+
+    def check_hooks(self) -> None:
+        """Fail on implementations of hooks that do not exist (typos), naming the plugin."""
+        problems = []
+        for name, hook_caller in vars(self.hook).items():
+            if name.startswith("_") or not isinstance(hook_caller, pluggy.HookCaller):
+                continue
+            if hook_caller.spec is not None:
+                continue
+            for impl in hook_caller.get_hookimpls():
+                if impl.hookimpl_opts.get("optionalhook"):
+                    continue
+                dist, version = self.distributions.get(impl.plugin_name, ("?", "?"))
+                problems.append(
+                    f"plugin {impl.plugin_name!r} (from {dist} {version}) implements unknown hook "
+                    f"{name!r}; known hooks: {', '.join(hookspecs._all_hook_names())}"
+                )
+        if problems:
+            raise PluginError("\n".join(problems))
+
+
+def _seebench_version() -> str:
+    from seebench import __version__
+
+    return __version__
+
+
+def _load_entry_points(pm: SeebenchPluginManager) -> None:
+    allowed = _allowed_distributions()
+    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        dist = ep.dist.name if ep.dist is not None else "?"
+        version = ep.dist.version if ep.dist is not None else "?"
+        if allowed is not None and _normalise(dist) not in allowed:
+            continue
+        if pm.has_plugin(ep.name) or pm.is_blocked(ep.name):
+            continue
+        try:
+            plugin = ep.load()
+        except Exception as exc:  # any import failure of a third-party plugin
+            raise PluginError(
+                f"plugin {ep.name!r} (from {dist} {version}) failed to import: "
+                f"{type(exc).__name__}: {exc}"
+            ) from None
+        pm.register_plugin(plugin, ep.name, dist, version)
+
+
+@functools.cache
+def get_plugin_manager() -> SeebenchPluginManager:
+    """The process-wide plugin manager with built-in and permitted third-party plugins."""
+    pm = SeebenchPluginManager()
+    version = _seebench_version()
+    for module_name in DEFAULT_PLUGINS:
+        pm.register_plugin(importlib.import_module(module_name), module_name, "seebench", version)
+    _load_entry_points(pm)
+    pm.check_hooks()
+    if os.environ.get(TRACE_PLUGINS_ENV, "").strip() not in ("", "0"):
+        pm.trace.root.setwriter(lambda msg: print(msg, end="", file=sys.stderr))
+        pm.enable_tracing()
+    return pm
+
+
+def _call_per_plugin(pm: pluggy.PluginManager, hook_name: str, make_register) -> None:
+    """Call a registration hook one implementation at a time, so items can blame a plugin."""
+    hook_caller = getattr(pm.hook, hook_name)
+    for impl in reversed(hook_caller.get_hookimpls()):  # registration order
+        register = make_register(impl.plugin_name)
+        try:
+            impl.function(**{arg: register for arg in impl.argnames})
+        except PluginError:
+            raise
+        except Exception as exc:
+            raise PluginError(
+                f"plugin {impl.plugin_name!r} failed in {hook_name}: {type(exc).__name__}: {exc}"
+            ) from None
+
+
+def build_registry(pm: pluggy.PluginManager) -> Registry:
+    """Ask every plugin to register its items and return the resulting registry."""
+    registry = Registry()
+    builder = RegistryBuilder(registry)
+    _call_per_plugin(pm, "register_task_types", builder.task_type)
+    _call_per_plugin(pm, "register_metrics", builder.metric)
+    _call_per_plugin(pm, "register_methods", builder.method)
+    _call_per_plugin(pm, "register_models", builder.model)
+    _call_per_plugin(pm, "register_data_readers", builder.data_reader)
+    _call_per_plugin(pm, "register_prepare_steps", builder.prepare_step)
+    _call_per_plugin(pm, "register_exporters", builder.exporter)
+    _call_per_plugin(pm, "register_task_dirs", builder.task_dir)
+    for entry in registry.models.values():
+        if entry.default_method not in registry.methods:
+            raise PluginError(
+                f"plugin {entry.plugin!r} registered model {entry.name!r} with unknown "
+                f"default_method {entry.default_method!r}"
+            )
+    return registry
+
+
+@functools.cache
+def get_registry() -> Registry:
+    """The process-wide registry built from :func:`get_plugin_manager`."""
+    return build_registry(get_plugin_manager())
+
+
+def reset() -> None:
+    """Forget the cached plugin manager and registry (tests, or after changing the env)."""
+    get_registry.cache_clear()
+    get_plugin_manager.cache_clear()
+
+
+def plugin_infos(pm: SeebenchPluginManager | None = None) -> list[PluginInfo]:
+    """Describe every loaded plugin: name, distribution, version, implemented hooks."""
+    pm = pm or get_plugin_manager()
+    infos = []
+    for name, plugin in pm.list_name_plugin():
+        hooks = tuple(sorted(caller.name for caller in pm.get_hookcallers(plugin) or []))
+        dist, version = pm.distributions.get(name, ("?", "?"))
+        infos.append(PluginInfo(name, dist, version, dist == "seebench", hooks))
+    return infos
+
+
+def notify_unit_finished(event: Any) -> None:
+    """Call every ``on_unit_finished`` observer; failures are logged, never fatal."""
+    import logging
+
+    pm = get_plugin_manager()
+    for impl in pm.hook.on_unit_finished.get_hookimpls():
+        try:
+            impl.function(event=event)
+        except Exception as exc:  # observers must not break a run
+            logging.getLogger("seebench").warning(
+                "observer plugin %r failed in on_unit_finished: %s: %s",
+                impl.plugin_name,
+                type(exc).__name__,
+                exc,
+            )

@@ -1,0 +1,292 @@
+"""The registry: everything plugins register, collected once and looked up by name.
+
+Each registered item remembers the plugin that registered it, so errors can blame it.
+Objects may be registered as import paths (``"package.module:attr"``) and are imported only
+when first used (:func:`load_object`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from seebench.errors import PluginError
+
+NAME_PATTERN = r"^[a-z0-9][a-z0-9_.\-]*[a-z0-9:]?$"
+
+
+def load_object(ref: Any) -> Any:
+    """Return ``ref`` itself, or import it when it is a ``"module:attr"`` string."""
+    if not isinstance(ref, str):
+        return ref
+    module_name, _, attr = ref.partition(":")
+    if not attr:
+        raise PluginError(f"invalid import path {ref!r}: expected 'package.module:attr'")
+    try:
+        obj: Any = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise PluginError(f"cannot import {module_name!r} (for {ref!r}): {exc}") from exc
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError as exc:
+            raise PluginError(f"{module_name!r} has no attribute {attr!r}") from exc
+    return obj
+
+
+@dataclass(frozen=True)
+class TaskTypeEntry:
+    """A task type with its JSON Schema fragment."""
+
+    name: str
+    schema: dict[str, Any]
+    description: str
+    metrics: tuple[str, ...]
+    plugin: str
+
+
+@dataclass(frozen=True)
+class TaskDirEntry:
+    """A directory scanned for task YAML files."""
+
+    path: Path
+    suite: str | None
+    plugin: str
+
+
+@dataclass(frozen=True)
+class MetricEntry:
+    """A metric function ``func(golds, predictions, **options) -> float``."""
+
+    name: str
+    func: Any
+    description: str
+    task_types: tuple[str, ...]
+    higher_is_better: bool
+    plugin: str
+
+    def load(self) -> Callable[..., float]:
+        return load_object(self.func)
+
+
+@dataclass(frozen=True)
+class MethodEntry:
+    """An evaluation method factory."""
+
+    name: str
+    factory: Any
+    description: str
+    task_types: tuple[str, ...]
+    plugin: str
+
+    def load(self) -> Callable[..., Any]:
+        return load_object(self.factory)
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    """A named model spec (or a spec prefix such as ``hf:``) and its resolver."""
+
+    name: str
+    resolver: Any
+    description: str
+    default_method: str
+    prefix: bool
+    plugin: str
+
+    def load(self) -> Callable[[str], Any]:
+        return load_object(self.resolver)
+
+
+@dataclass(frozen=True)
+class FunctionEntry:
+    """A named function (data reader, preparation step, exporter)."""
+
+    name: str
+    func: Any
+    description: str
+    plugin: str
+    schema: dict[str, Any] | None = None
+
+    def load(self) -> Callable[..., Any]:
+        return load_object(self.func)
+
+
+@dataclass
+class Registry:
+    """Everything the loaded plugins registered, keyed by name."""
+
+    task_types: dict[str, TaskTypeEntry] = field(default_factory=dict)
+    task_dirs: list[TaskDirEntry] = field(default_factory=list)
+    metrics: dict[str, MetricEntry] = field(default_factory=dict)
+    methods: dict[str, MethodEntry] = field(default_factory=dict)
+    models: dict[str, ModelEntry] = field(default_factory=dict)
+    data_readers: dict[str, FunctionEntry] = field(default_factory=dict)
+    prepare_steps: dict[str, FunctionEntry] = field(default_factory=dict)
+    exporters: dict[str, FunctionEntry] = field(default_factory=dict)
+
+    # -- lookups with clear errors ----------------------------------------------------------
+
+    def metric(self, name: str) -> MetricEntry:
+        return _lookup(self.metrics, name, "metric")
+
+    def method(self, name: str) -> MethodEntry:
+        return _lookup(self.methods, name, "method")
+
+    def task_type(self, name: str) -> TaskTypeEntry:
+        return _lookup(self.task_types, name, "task type")
+
+    def data_reader(self, name: str) -> FunctionEntry:
+        return _lookup(self.data_readers, name, "data format")
+
+    def prepare_step(self, name: str) -> FunctionEntry:
+        return _lookup(self.prepare_steps, name, "preparation step")
+
+    def exporter(self, name: str) -> FunctionEntry:
+        return _lookup(self.exporters, name, "exporter")
+
+    def model_entry(self, spec: str) -> ModelEntry:
+        """The entry that handles a ``--model`` spec: exact name first, then longest prefix."""
+        if spec in self.models and not self.models[spec].prefix:
+            return self.models[spec]
+        prefixed = [e for e in self.models.values() if e.prefix and spec.startswith(e.name)]
+        if prefixed:
+            return max(prefixed, key=lambda e: len(e.name))
+        fallback = self.models.get("")
+        if fallback is not None:
+            return fallback
+        raise PluginError(
+            f"unknown model {spec!r}; known: {', '.join(sorted(self.models)) or '(none)'}"
+        )
+
+
+def _lookup(table: dict[str, Any], name: str, what: str) -> Any:
+    try:
+        return table[name]
+    except KeyError:
+        known = ", ".join(sorted(table)) or "(none)"
+        raise PluginError(f"unknown {what} {name!r}; known: {known}") from None
+
+
+def _check_name(name: Any, what: str, plugin: str, allow_empty: bool = False) -> str:
+    if not isinstance(name, str) or (not name and not allow_empty):
+        raise PluginError(f"plugin {plugin!r} registered a {what} with invalid name {name!r}")
+    return name
+
+
+def _check_unique(table: dict[str, Any], name: str, what: str, plugin: str) -> None:
+    if name in table:
+        other = table[name].plugin
+        raise PluginError(
+            f"plugin {plugin!r} registered {what} {name!r}, already registered by {other!r}"
+        )
+
+
+def _tuple(values: Iterable[str] | None) -> tuple[str, ...]:
+    return tuple(values or ())
+
+
+class RegistryBuilder:
+    """Creates the ``register`` callbacks handed to each plugin's registration hooks."""
+
+    def __init__(self, registry: Registry):
+        self.registry = registry
+
+    def task_type(self, plugin: str) -> Callable[..., None]:
+        def register(
+            name: str,
+            *,
+            schema: dict[str, Any] | None = None,
+            description: str = "",
+            metrics: Iterable[str] = (),
+        ) -> None:
+            _check_name(name, "task type", plugin)
+            _check_unique(self.registry.task_types, name, "task type", plugin)
+            fragment = schema or {}
+            if not isinstance(fragment, dict) or not set(fragment) <= {"properties", "required"}:
+                raise PluginError(
+                    f"plugin {plugin!r}: schema of task type {name!r} must be a dict with "
+                    "'properties' and optionally 'required'"
+                )
+            self.registry.task_types[name] = TaskTypeEntry(
+                name, fragment, description, _tuple(metrics), plugin
+            )
+
+        return register
+
+    def task_dir(self, plugin: str) -> Callable[..., None]:
+        def register(path: str | Path, *, suite: str | None = None) -> None:
+            p = Path(path)
+            if not p.is_dir():
+                raise PluginError(f"plugin {plugin!r} registered task directory {p} that does not exist")
+            self.registry.task_dirs.append(TaskDirEntry(p, suite, plugin))
+
+        return register
+
+    def metric(self, plugin: str) -> Callable[..., None]:
+        def register(
+            name: str,
+            func: Any,
+            *,
+            description: str = "",
+            task_types: Iterable[str] = (),
+            higher_is_better: bool = True,
+        ) -> None:
+            _check_name(name, "metric", plugin)
+            _check_unique(self.registry.metrics, name, "metric", plugin)
+            self.registry.metrics[name] = MetricEntry(
+                name, func, description, _tuple(task_types), bool(higher_is_better), plugin
+            )
+
+        return register
+
+    def method(self, plugin: str) -> Callable[..., None]:
+        def register(
+            name: str, factory: Any, *, description: str = "", task_types: Iterable[str] = ()
+        ) -> None:
+            _check_name(name, "method", plugin)
+            _check_unique(self.registry.methods, name, "method", plugin)
+            self.registry.methods[name] = MethodEntry(
+                name, factory, description, _tuple(task_types), plugin
+            )
+
+        return register
+
+    def model(self, plugin: str) -> Callable[..., None]:
+        def register(
+            name: str,
+            resolver: Any,
+            *,
+            description: str = "",
+            default_method: str,
+            prefix: bool = False,
+        ) -> None:
+            _check_name(name, "model", plugin, allow_empty=prefix)
+            _check_unique(self.registry.models, name, "model", plugin)
+            self.registry.models[name] = ModelEntry(
+                name, resolver, description, default_method, bool(prefix), plugin
+            )
+
+        return register
+
+    def _function(self, table: dict[str, FunctionEntry], what: str, plugin: str):
+        def register(
+            name: str, func: Any, *, description: str = "", schema: dict | None = None
+        ) -> None:
+            _check_name(name, what, plugin)
+            _check_unique(table, name, what, plugin)
+            table[name] = FunctionEntry(name, func, description, plugin, schema)
+
+        return register
+
+    def data_reader(self, plugin: str) -> Callable[..., None]:
+        return self._function(self.registry.data_readers, "data format", plugin)
+
+    def prepare_step(self, plugin: str) -> Callable[..., None]:
+        return self._function(self.registry.prepare_steps, "preparation step", plugin)
+
+    def exporter(self, plugin: str) -> Callable[..., None]:
+        return self._function(self.registry.exporters, "exporter", plugin)
