@@ -1,0 +1,1 @@
+"""seebench's built-in plugins, registered exactly like third-party ones."""

@@ -1,0 +1,22 @@
+"""The ``baseline`` method with the ``majority`` and ``random`` models."""
+
+from __future__ import annotations
+
+from seebench.plugin_manager import hookimpl
+
+
+@hookimpl
+def register_methods(register) -> None:
+    register("baseline", "seebench.methods.baseline:BaselineMethod",
+             description="Fit a classical estimator (the model) on train, predict test.",
+             task_types=("binary", "multiclass", "multilabel", "regression"))
+
+
+@hookimpl
+def register_models(register) -> None:
+    register("majority", "seebench.methods.baseline:resolve_baseline",
+             description="Always the most frequent training label (median for regression).",
+             default_method="baseline")
+    register("random", "seebench.methods.baseline:resolve_baseline",
+             description="A random training label, seeded per sample.",
+             default_method="baseline")

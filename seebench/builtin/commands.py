@@ -1,0 +1,16 @@
+"""Built-in CLI commands: ``tasks``, ``plugins``, ``eval`` and ``data``."""
+
+from __future__ import annotations
+
+from seebench.plugin_manager import hookimpl
+
+
+@hookimpl
+def register_commands(cli) -> None:
+    from seebench.cli.data import data_group
+    from seebench.cli.eval import eval_command
+    from seebench.cli.plugins import plugins_command
+    from seebench.cli.tasks import tasks_group
+
+    for command in (tasks_group, plugins_command, eval_command, data_group):
+        cli.add_command(command)

@@ -1,0 +1,30 @@
+"""Built-in data readers and preparation steps."""
+
+from __future__ import annotations
+
+from seebench.plugin_manager import hookimpl
+
+READERS = {
+    "csv": "Comma-separated values (pandas.read_csv options).",
+    "tsv": "Tab-separated values.",
+    "json": "A JSON array of objects.",
+    "jsonl": "JSON Lines, one object per line.",
+    "xlsx": "An Excel sheet (openpyxl).",
+    "parquet": "Apache Parquet (needs pyarrow).",
+    "conll": "CoNLL-style token/tag lines, blank line between sentences.",
+}
+
+
+@hookimpl
+def register_data_readers(register) -> None:
+    for name, description in READERS.items():
+        register(name, f"seebench.data.readers:read_{name}", description=description)
+
+
+@hookimpl
+def register_prepare_steps(register) -> None:
+    from seebench.data.prepare import STEP_SCHEMAS, STEPS
+
+    for name, func in STEPS.items():
+        register(name, func, description=(func.__doc__ or "").strip().splitlines()[0],
+                 schema=STEP_SCHEMAS[name])

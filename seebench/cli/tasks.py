@@ -1,0 +1,102 @@
+"""``seebench tasks``: list, show and validate task definitions."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+import yaml
+
+from seebench.errors import SeebenchError, TaskSpecError
+
+
+@click.group("tasks")
+def tasks_group() -> None:
+    """Inspect and validate task definitions."""
+
+
+@tasks_group.command("list")
+@click.option("--suite", help="Only tasks of this suite.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def list_tasks(suite: str | None, as_json: bool) -> None:
+    """List registered tasks; invalid task files are listed as broken with their reason."""
+    from seebench.tasks.index import get_task_index
+
+    index = get_task_index()
+    tasks = sorted(index.tasks.values(), key=lambda t: (t.suite, t.name))
+    broken = list(index.broken)
+    if suite:
+        tasks = [t for t in tasks if t.suite == suite]
+        broken = [b for b in broken if b.suite in (suite, None)]
+    rows = [
+        {
+            "name": t.name, "suite": t.suite, "type": t.type, "version": t.version,
+            "metric": t.primary_metric, "family": t.family, "activity": t.activity,
+            "plugin": index.origins[t.name], "path": str(t.path), "status": "ok",
+        }
+        for t in tasks
+    ]
+    rows += [
+        {"name": b.name, "suite": b.suite, "plugin": b.plugin, "path": str(b.path),
+         "status": "broken", "problems": list(b.problems)}
+        for b in broken
+    ]
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for row in rows:
+        if row["status"] == "ok":
+            click.echo(f"{row['suite']:<12} {row['name']:<28} {row['type']:<11} {row['metric']}")
+        else:
+            click.echo(f"{row['suite'] or '?':<12} {row['name']:<28} BROKEN      {row['problems'][0]}")
+    click.echo(f"{len(tasks)} tasks" + (f", {len(broken)} broken" if broken else ""))
+
+
+@tasks_group.command("show")
+@click.argument("name")
+def show_task(name: str) -> None:
+    """Print a task's merged definition (after include:) as YAML."""
+    from seebench.tasks.index import get_task_index
+
+    task = get_task_index().get(name)
+    click.echo(f"# {task.path}")
+    click.echo(yaml.safe_dump(task.raw, sort_keys=False, allow_unicode=True, width=100).rstrip())
+
+
+@tasks_group.command("validate")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+def validate_tasks(paths: tuple[Path, ...]) -> None:
+    """Validate task YAML files (default: every registered task). Exit 1 if any is invalid."""
+    from seebench.plugin_manager import get_registry
+    from seebench.tasks.validate import load_task
+
+    registry = get_registry()
+    files: list[Path] = []
+    if not paths:
+        from seebench.tasks.index import get_task_index
+
+        index = get_task_index()
+        problems = [p for b in index.broken for p in b.problems]
+        for line in problems:
+            click.echo(line)
+        click.echo(f"{len(index.tasks)} valid, {len(index.broken)} invalid", err=True)
+        sys.exit(1 if problems else 0)
+    for path in paths:
+        if path.is_dir():
+            files += sorted(p for p in path.rglob("*.y*ml") if not p.name.startswith("_"))
+        elif path.exists():
+            files.append(path)
+        else:
+            raise SeebenchError(f"{path}: no such file or directory")
+    invalid = 0
+    for file in files:
+        try:
+            load_task(file, registry)
+        except TaskSpecError as exc:
+            invalid += 1
+            for line in exc.problems:
+                click.echo(line)
+    click.echo(f"{len(files) - invalid} valid, {invalid} invalid", err=True)
+    sys.exit(1 if invalid else 0)

@@ -1,0 +1,224 @@
+"""From a task spec to samples: read sources, prepare rows, split, pick shots."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from seebench.data.sources import require_local, task_sources
+from seebench.data.splits import split_for_type
+from seebench.errors import SeebenchError
+from seebench.registry import Registry
+from seebench.tasks.spec import TaskSpec
+
+DEFAULT_SEED = 42
+SPLIT_NAMES = ("train", "validation", "test")
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One instance: a stable id, the model input, the gold target and metadata."""
+
+    id: str
+    input: Any
+    target: Any
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def input_hash(self) -> str:
+        return hash_value(self.input)
+
+
+@dataclass
+class TaskData:
+    """The prepared splits of one task plus the few-shot examples of each test sample."""
+
+    task: TaskSpec
+    train: list[Sample]
+    validation: list[Sample]
+    test: list[Sample]
+    checksums: dict[str, str]
+    shots: dict[str, list[str]] = field(default_factory=dict)
+
+    def by_id(self) -> dict[str, Sample]:
+        return {s.id: s for s in (*self.train, *self.validation, *self.test)}
+
+    def counts(self) -> dict[str, int]:
+        return {"train": len(self.train), "validation": len(self.validation), "test": len(self.test)}
+
+
+def hash_value(value: Any) -> str:
+    """Short stable hash of a JSON-serialisable value."""
+    blob = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str).encode()
+    return hashlib.sha256(blob).hexdigest()[:16]
+
+
+class DataError(SeebenchError):
+    """Rows could not be turned into samples (wrong column, value outside the labels...)."""
+
+
+def read_rows(task: TaskSpec, registry: Registry) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """Read and concatenate all sources of ``task`` (in declaration order)."""
+    rows: list[dict[str, Any]] = []
+    checksums: dict[str, str] = {}
+    for source in task_sources(task):
+        path = require_local(source)
+        reader = registry.data_reader(source.format).load()
+        try:
+            source_rows = reader(path, **source.options)
+        except Exception as exc:
+            raise DataError(
+                f"task {task.name!r}: cannot read {path.name} as {source.format}: "
+                f"{type(exc).__name__}: {exc}"
+            ) from None
+        for row in source_rows:
+            row["_source"] = source.name
+            if source.split:
+                row["_split"] = source.split
+        rows.extend(source_rows)
+        checksums[source.name] = source.sha256 or ""
+    return rows, checksums
+
+
+def prepare_rows(task: TaskSpec, rows: list[dict[str, Any]], registry: Registry) -> list[dict[str, Any]]:
+    """Apply the task's ``data.prepare`` steps in order."""
+    for index, step in enumerate(task.data.get("prepare", [])):
+        options = {k: v for k, v in step.items() if k != "step"}
+        func = registry.prepare_step(step["step"]).load()
+        try:
+            rows = func(rows, **options)
+        except Exception as exc:
+            raise DataError(
+                f"{task.path}: data.prepare[{index}] ({step['step']}): {type(exc).__name__}: {exc}"
+            ) from None
+    return rows
+
+
+def _normalise_target(task: TaskSpec, value: Any, lookup: dict[str, str]) -> Any:
+    if task.type in ("binary", "multiclass"):
+        key = _label_key(value)
+        if key not in lookup:
+            raise DataError(
+                f"task {task.name!r}: target value {value!r} is not one of the labels "
+                f"{task.label_names}"
+            )
+        return lookup[key]
+    if task.type == "multilabel":
+        values = value if isinstance(value, list) else [value]
+        out = []
+        for item in values:
+            key = _label_key(item)
+            if key not in lookup:
+                raise DataError(f"task {task.name!r}: label {item!r} is not one of {task.label_names}")
+            out.append(lookup[key])
+        return sorted(set(out), key=task.label_names.index)
+    if task.type == "regression":
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise DataError(f"task {task.name!r}: target {value!r} is not a number") from None
+        return number
+    return value
+
+
+def _label_key(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool):
+        value = int(value)
+    return str(value).strip().lower()
+
+
+def rows_to_samples(task: TaskSpec, rows: list[dict[str, Any]]) -> list[Sample]:
+    """Turn prepared rows into samples with stable ids (content hash + occurrence number)."""
+    input_col = task.data.get("input", "input")
+    target_col = task.data.get("target", "target")
+    lookup: dict[str, str] = {}
+    for label in task.labels:
+        lookup[_label_key(label.name)] = label.name
+        lookup[_label_key(label.raw_value)] = label.name
+    samples = []
+    seen: dict[str, int] = {}
+    for number, row in enumerate(rows):
+        if input_col not in row or target_col not in row:
+            missing = input_col if input_col not in row else target_col
+            raise DataError(
+                f"task {task.name!r}: prepared row {number} has no column {missing!r} "
+                f"(columns: {sorted(row)}); add a 'select' step or set data.input/data.target"
+            )
+        content = hash_value(row[input_col])
+        occurrence = seen.get(content, 0)
+        seen[content] = occurrence + 1
+        sample_id = content if occurrence == 0 else f"{content}-{occurrence}"
+        meta = {k: v for k, v in row.items() if k not in (input_col, target_col)}
+        samples.append(
+            Sample(sample_id, row[input_col], _normalise_target(task, row[target_col], lookup), meta)
+        )
+    return samples
+
+
+def _stratum(task: TaskSpec, sample: Sample) -> Any:
+    return sample.target if task.type in ("binary", "multiclass") else None
+
+
+def split_samples(task: TaskSpec, samples: list[Sample], seed: int) -> dict[str, list[Sample]]:
+    """Split by the task's policy: predefined ``_split`` values, or a seeded hold-out."""
+    policy = task.split
+    seed = int(policy.get("seed", seed))
+    test_size = float(policy.get("test_size", 0.2))
+    validation_size = float(policy.get("validation_size", 0.1))
+    stratify = policy.get("stratify", "auto")
+    splits: dict[str, list[Sample]] = {name: [] for name in SPLIT_NAMES}
+    predefined = policy.get("method") == "predefined" or any("_split" in s.meta for s in samples)
+    if predefined:
+        for sample in samples:
+            name = {"dev": "validation", "valid": "validation"}.get(
+                sample.meta.get("_split"), sample.meta.get("_split")
+            )
+            if name not in splits:
+                raise DataError(f"task {task.name!r}: sample {sample.id} has unknown split {name!r}")
+            splits[name].append(sample)
+        if not splits["test"]:
+            raise DataError(f"task {task.name!r}: the predefined split has no test samples")
+    else:
+        rest, splits["test"] = split_for_type(
+            samples, [_stratum(task, s) for s in samples], task.type, test_size, seed, stratify
+        )
+        splits["train"] = rest
+    if not splits["validation"] and validation_size > 0 and len(splits["train"]) > 2:
+        train = splits["train"]
+        splits["train"], splits["validation"] = split_for_type(
+            train, [_stratum(task, s) for s in train], task.type, validation_size, seed + 1, stratify
+        )
+    return splits
+
+
+def pick_shots(task: TaskSpec, data: TaskData, k: int, seed: int) -> dict[str, list[str]]:
+    """For every test sample, ``k`` example ids from the pool, seeded per sample id."""
+    pool = data.train if task.shots.get("pool", "train") == "train" else data.validation
+    if k <= 0 or not pool:
+        return {}
+    shots = {}
+    for sample in data.test:
+        rng = random.Random(f"{seed}:{sample.id}")
+        shots[sample.id] = [s.id for s in rng.sample(pool, min(k, len(pool)))]
+    return shots
+
+
+def load_task_data(
+    task: TaskSpec, registry: Registry, seed: int = DEFAULT_SEED, limit: int | None = None
+) -> TaskData:
+    """Read, prepare and split the data of ``task``; raises ``DataMissingError`` if absent."""
+    rows, checksums = read_rows(task, registry)
+    rows = prepare_rows(task, rows, registry)
+    samples = rows_to_samples(task, rows)
+    if not samples:
+        raise DataError(f"task {task.name!r}: preparation left no rows")
+    splits = split_samples(task, samples, seed)
+    test = splits["test"][:limit] if limit else splits["test"]
+    data = TaskData(task, splits["train"], splits["validation"], test, checksums)
+    data.shots = pick_shots(task, data, int(task.shots.get("k", 3)), int(task.shots.get("seed", seed)))
+    return data

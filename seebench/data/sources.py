@@ -1,0 +1,110 @@
+"""Resolving a task's data sources to local files: shipped, cached, imported or fetched."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import urlparse
+
+from seebench.data.cache import cached_file, sha256_file, store_file
+from seebench.errors import DataMissingError
+from seebench.tasks.spec import TaskSpec
+
+FETCH_TIMEOUT_S = 30
+
+
+@dataclass(frozen=True)
+class Source:
+    """One declared data file of a task."""
+
+    task: str
+    index: int
+    name: str
+    format: str
+    url: str | None
+    sha256: str | None
+    path: Path | None
+    options: dict[str, Any]
+    split: str | None
+
+    @property
+    def file_name(self) -> str:
+        if self.path is not None:
+            return self.path.name
+        return PurePosixPath(urlparse(self.url or "").path).name or f"source-{self.index}"
+
+    def locate(self) -> Path | None:
+        """The local file for this source if it is available (shipped or cached)."""
+        if self.path is not None:
+            return self.path if self.path.is_file() else None
+        return cached_file(self.sha256) if self.sha256 else None
+
+
+def task_sources(task: TaskSpec) -> list[Source]:
+    """The data sources declared by ``task``."""
+    sources = []
+    for index, raw in enumerate(task.data.get("sources", [])):
+        path = (task.path.parent / raw["path"]) if raw.get("path") else None
+        sources.append(
+            Source(
+                task=task.name,
+                index=index,
+                name=raw.get("name") or (Path(raw["path"]).stem if raw.get("path") else f"source{index}"),
+                format=raw["format"],
+                url=raw.get("url"),
+                sha256=raw.get("sha256"),
+                path=path,
+                options=dict(raw.get("options", {})),
+                split=raw.get("split"),
+            )
+        )
+    return sources
+
+
+def require_local(source: Source) -> Path:
+    """The local path of ``source``; :class:`DataMissingError` naming how to get it if absent."""
+    local = source.locate()
+    if local is not None:
+        return local
+    if source.path is not None:
+        raise DataMissingError(f"task {source.task!r}: shipped data file {source.path} is missing")
+    raise DataMissingError(
+        f"task {source.task!r}: data file {source.file_name} (sha256 {source.sha256[:12]}...) "
+        f"is not in the cache; run 'seebench data fetch {source.task}' or "
+        f"'seebench data import DIR' (upstream: {source.url})"
+    )
+
+
+def fetch_source(source: Source, timeout: float = FETCH_TIMEOUT_S) -> Path:
+    """Download ``source`` from its URL, verify its sha256 and store it in the cache."""
+    if source.locate() is not None:
+        return source.locate()  # type: ignore[return-value]
+    if not source.url or not source.sha256:
+        raise DataMissingError(f"task {source.task!r}: source {source.name!r} has no url to fetch")
+    fd, tmp = tempfile.mkstemp(prefix="seebench-fetch-")
+    os.close(fd)
+    try:
+        try:
+            request = urllib.request.Request(source.url, headers={"User-Agent": "seebench"})
+            with urllib.request.urlopen(request, timeout=timeout) as response, open(tmp, "wb") as out:
+                while chunk := response.read(1 << 20):
+                    out.write(chunk)
+        except (urllib.error.URLError, TimeoutError, OSError) as exc:
+            reason = getattr(exc, "reason", exc)
+            raise DataMissingError(
+                f"task {source.task!r}: cannot download {source.url}: {reason}"
+            ) from None
+        actual = sha256_file(Path(tmp))
+        if actual != source.sha256:
+            raise DataMissingError(
+                f"task {source.task!r}: {source.url} has sha256 {actual}, expected {source.sha256}"
+            )
+        return store_file(Path(tmp), source.sha256, source.file_name)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)

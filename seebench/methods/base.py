@@ -1,0 +1,62 @@
+"""The method contract: ``run(context) -> MethodOutput`` with one prediction per test sample."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from seebench.data.dataset import TaskData
+from seebench.models import ModelRef
+from seebench.tasks.spec import TaskSpec
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """A method's answer for one test sample.
+
+    ``prediction`` is ``None`` when the answer was invalid; ``error`` then says why and the
+    sample is scored as wrong (never dropped). ``raw`` keeps the model's text, if any.
+    """
+
+    sample_id: str
+    prediction: Any
+    raw: str | None = None
+    error: str | None = None
+    confidence: float | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class MethodOutput:
+    """Predictions for ``data.test`` (same order) and method-specific facts for the result."""
+
+    predictions: list[Prediction]
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class RunContext:
+    """Everything a method needs for one (model, task) unit."""
+
+    task: TaskSpec
+    data: TaskData
+    model: ModelRef
+    seed: int
+    options: dict[str, Any]
+    work_dir: Path
+    advance: Callable[[int], None] = lambda n: None  # report n more test samples done
+
+
+@runtime_checkable
+class Method(Protocol):
+    """What a registered method factory returns."""
+
+    name: str
+
+    def not_applicable(self, task: TaskSpec, model: ModelRef) -> str | None:
+        """A reason why this method cannot run ``task`` with ``model``, or ``None``."""
+
+    def run(self, context: RunContext) -> MethodOutput:
+        """Produce one prediction per test sample."""

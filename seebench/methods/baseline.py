@@ -1,0 +1,109 @@
+"""The ``baseline`` method: fit a classical estimator on train, predict test.
+
+Estimators come from model specs (``majority``, ``random``, and plugin-provided ones such as
+TF-IDF+XGBoost): ``estimator.fit(data, seed)`` then ``estimator.predict(samples)``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any, Protocol
+
+from seebench.data.dataset import Sample, TaskData
+from seebench.methods.base import MethodOutput, Prediction, RunContext
+from seebench.models import ModelRef
+from seebench.registry import load_object
+from seebench.tasks.spec import TaskSpec
+
+SUPPORTED_BY_SIMPLE = {"binary", "multiclass", "multilabel", "regression"}
+
+
+class Estimator(Protocol):
+    """A classical model trained from a task's train (and validation) split."""
+
+    def not_applicable(self, task: TaskSpec) -> str | None: ...
+
+    def fit(self, data: TaskData, seed: int, options: dict[str, Any]) -> dict[str, Any]: ...
+
+    def predict(self, samples: list[Sample]) -> list[Any]: ...
+
+
+class MajorityEstimator:
+    """Predicts the most frequent training target (the median for regression; the labels
+    present in at least half of the training samples for multi-label)."""
+
+    def not_applicable(self, task: TaskSpec) -> str | None:
+        if task.type not in SUPPORTED_BY_SIMPLE:
+            return f"the majority baseline does not apply to {task.type} tasks"
+        return None
+
+    def fit(self, data: TaskData, seed: int, options: dict[str, Any]) -> dict[str, Any]:
+        task, train = data.task, data.train
+        if task.type == "regression":
+            values = sorted(s.target for s in train)
+            self.answer: Any = values[len(values) // 2]
+        elif task.type == "multilabel":
+            counts = Counter(label for s in train for label in s.target)
+            self.answer = [label for label in task.label_names if counts[label] * 2 >= len(train)]
+        else:
+            counts = Counter(s.target for s in train)
+            # ties broken by label order, so the answer is deterministic
+            self.answer = max(task.label_names, key=lambda label: (counts[label], -task.label_names.index(label)))
+        return {"answer": self.answer}
+
+    def predict(self, samples: list[Sample]) -> list[Any]:
+        return [self.answer for _ in samples]
+
+
+class RandomEstimator:
+    """Predicts a random training target (seeded): a stratified-chance reference."""
+
+    def not_applicable(self, task: TaskSpec) -> str | None:
+        if task.type not in SUPPORTED_BY_SIMPLE:
+            return f"the random baseline does not apply to {task.type} tasks"
+        return None
+
+    def fit(self, data: TaskData, seed: int, options: dict[str, Any]) -> dict[str, Any]:
+        self.pool = [s.target for s in data.train]
+        self.seed = seed
+        return {"pool_size": len(self.pool)}
+
+    def predict(self, samples: list[Sample]) -> list[Any]:
+        return [random.Random(f"{self.seed}:{s.id}").choice(self.pool) for s in samples]
+
+
+ESTIMATORS = {"majority": MajorityEstimator, "random": RandomEstimator}
+
+
+def resolve_baseline(spec: str) -> ModelRef:
+    """Model resolver for the built-in baseline names."""
+    return ModelRef(spec=spec, id=spec, kind="baseline", identity={"estimator": spec})
+
+
+class BaselineMethod:
+    """Fits the model's estimator on the train split and predicts the test split."""
+
+    name = "baseline"
+
+    def __init__(self, estimators: dict[str, Any] | None = None):
+        self.estimators = dict(ESTIMATORS if estimators is None else estimators)
+
+    def _estimator(self, model: ModelRef) -> Estimator | None:
+        factory = model.options.get("estimator") or self.estimators.get(model.identity.get("estimator", model.id))
+        return load_object(factory)() if factory else None
+
+    def not_applicable(self, task: TaskSpec, model: ModelRef) -> str | None:
+        estimator = self._estimator(model)
+        if estimator is None:
+            return f"model {model.spec!r} is not a baseline estimator"
+        return estimator.not_applicable(task)
+
+    def run(self, context: RunContext) -> MethodOutput:
+        estimator = self._estimator(context.model)
+        assert estimator is not None
+        info = estimator.fit(context.data, context.seed, context.options)
+        values = estimator.predict(context.data.test)
+        context.advance(len(values))
+        predictions = [Prediction(s.id, v) for s, v in zip(context.data.test, values, strict=True)]
+        return MethodOutput(predictions, {"fit": info})

@@ -1,0 +1,80 @@
+"""Reading, writing and validating result files. Writes are atomic (temp file + rename)."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import tempfile
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+RESULT_SCHEMA_VERSION = 1
+
+
+def result_paths(output: Path, model_id: str, method: str, task: str) -> tuple[Path, Path]:
+    """``OUTPUT/<model-id>/<method>/<task>.json`` and its ``.samples.jsonl``."""
+    folder = Path(output) / model_id / method
+    return folder / f"{task}.json", folder / f"{task}.samples.jsonl"
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that readers see the old file or the whole new one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def write_result(path: Path, result: dict[str, Any]) -> None:
+    atomic_write_text(path, json.dumps(result, indent=2, sort_keys=False, default=_jsonable) + "\n")
+
+
+def write_samples(path: Path, records: list[dict[str, Any]]) -> None:
+    lines = [json.dumps(r, ensure_ascii=False, default=_jsonable) for r in records]
+    atomic_write_text(path, "\n".join(lines) + ("\n" if lines else ""))
+
+
+def _jsonable(value: Any) -> Any:
+    if hasattr(value, "item"):  # numpy scalars
+        return value.item()
+    if isinstance(value, set | tuple):
+        return list(value)
+    if isinstance(value, Path):
+        return str(value)
+    return str(value)
+
+
+def load_result(path: Path) -> dict[str, Any] | None:
+    """The parsed result at ``path``, or ``None`` if it is absent or unreadable."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return None
+
+
+@functools.cache
+def result_schema() -> dict[str, Any]:
+    """The JSON Schema of result files, shipped in the package."""
+    text = resources.files("seebench.results").joinpath("schema/result.schema.json").read_text()
+    return json.loads(text)
+
+
+def validate_result(result: Any) -> list[str]:
+    """Schema problems of a result mapping (empty when valid)."""
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(result_schema())
+    return [
+        f"{'.'.join(map(str, e.absolute_path)) or '<root>'}: {e.message}"
+        for e in validator.iter_errors(result)
+    ]

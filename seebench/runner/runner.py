@@ -1,0 +1,311 @@
+"""Runs (model, method, task) units and writes one result per unit, resumably.
+
+A unit is complete when its result JSON exists with status ``ok`` or ``not_applicable`` and
+the same run-config hash; such units are skipped on a rerun unless ``force`` is set. The
+samples file is written before the result, both atomically, so an interrupted run (Ctrl-C or
+``kill -9``) never leaves a result that points at missing or partial samples.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from seebench import __version__
+from seebench.data.dataset import DEFAULT_SEED, TaskData, load_task_data
+from seebench.errors import DataMissingError, NotApplicableError, SeebenchError
+from seebench.events import UnitFinished
+from seebench.methods.base import MethodOutput, RunContext
+from seebench.metrics.per_sample import sample_score
+from seebench.models import ModelRef, resolve_model
+from seebench.registry import Registry
+from seebench.results.io import load_result, result_paths, write_result, write_samples
+from seebench.runner.environment import environment
+from seebench.runner.progress import RunProgress
+from seebench.tasks.index import TaskIndex
+from seebench.tasks.spec import TaskSpec
+
+COMPLETE_STATUSES = ("ok", "not_applicable")
+
+
+@dataclass
+class EvalConfig:
+    """The options of one ``seebench eval`` invocation."""
+
+    model: str
+    tasks: str
+    method: str | None = None
+    output: Path = Path("results")
+    limit: int | None = None
+    seed: int = DEFAULT_SEED
+    force: bool = False
+    shard: tuple[int, int] | None = None  # (i, n), 1-based
+    method_options: dict[str, Any] = field(default_factory=dict)
+    progress: bool = True
+
+
+@dataclass
+class UnitOutcome:
+    """What happened to one unit (also the row of the summary table)."""
+
+    model_id: str
+    method: str
+    task: str
+    status: str  # ok, cached, not_applicable, skipped, failed
+    reason: str | None = None
+    metrics: dict[str, float] = field(default_factory=dict)
+    primary_metric: str | None = None
+    n: int | None = None
+    seconds: float = 0.0
+    result_path: Path | None = None
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """Parse ``i/n`` (1-based): ``2/4`` is the second of four shards."""
+    try:
+        i_text, n_text = text.split("/")
+        i, n = int(i_text), int(n_text)
+    except ValueError:
+        raise SeebenchError(f"--shard {text!r}: expected i/n, e.g. 1/4") from None
+    if n < 1 or not 1 <= i <= n:
+        raise SeebenchError(f"--shard {text!r}: need 1 <= i <= n")
+    return i, n
+
+
+def run_config(config: EvalConfig, model: ModelRef, method: str, task: TaskSpec) -> dict[str, Any]:
+    """Everything that determines a unit's result; its hash decides whether to recompute."""
+    return {
+        "model": model.summary(),
+        "method": method,
+        "method_options": {**task.method_options(method), **config.method_options},
+        "task": {"name": task.name, "version": task.version, "config_hash": task.config_hash},
+        "seed": config.seed,
+        "limit": config.limit,
+    }
+
+
+def config_hash(config: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+class Runner:
+    """Runs the units of one evaluation; see :func:`run_eval`."""
+
+    def __init__(self, config: EvalConfig, registry: Registry, index: TaskIndex):
+        self.config = config
+        self.registry = registry
+        self.index = index
+        self.model, default_method = resolve_model(config.model, registry)
+        self.method_name = config.method or default_method
+        self.method_entry = registry.method(self.method_name)
+        self.method = self.method_entry.load()(**{})
+
+    def planned_tasks(self) -> list[TaskSpec]:
+        tasks = self.index.select(self.config.tasks)
+        if self.config.shard:
+            i, n = self.config.shard
+            tasks = [t for position, t in enumerate(tasks) if position % n == i - 1]
+        return tasks
+
+    def run(self) -> list[UnitOutcome]:
+        tasks = self.planned_tasks()
+        outcomes: list[UnitOutcome] = []
+        with RunProgress(len(tasks), enabled=self.config.progress) as progress:
+            for task in tasks:
+                progress.describe(task.name)
+                outcome = self.run_unit(task, progress)
+                outcomes.append(outcome)
+                if outcome.status == "cached":
+                    progress.log(f"{task.name}: already done, skipped (use --force to recompute)")
+                elif outcome.status in ("skipped", "failed", "not_applicable"):
+                    progress.log(f"{task.name}: {outcome.status}: {outcome.reason}")
+                progress.unit_done()
+                self._notify(outcome)
+        return outcomes
+
+    def _notify(self, outcome: UnitOutcome) -> None:
+        from seebench.plugin_manager import notify_unit_finished
+
+        notify_unit_finished(
+            UnitFinished(
+                model_id=outcome.model_id, method=outcome.method, task=outcome.task,
+                status=outcome.status, reason=outcome.reason, metrics=dict(outcome.metrics),
+                result_path=outcome.result_path, seconds=outcome.seconds,
+            )
+        )
+
+    def run_unit(self, task: TaskSpec, progress: RunProgress) -> UnitOutcome:
+        started = time.perf_counter()
+        result_path, samples_path = result_paths(self.config.output, self.model.id, self.method_name, task.name)
+        unit_config = run_config(self.config, self.model, self.method_name, task)
+        unit_hash = config_hash(unit_config)
+        outcome = UnitOutcome(self.model.id, self.method_name, task.name, "ok",
+                              primary_metric=task.primary_metric, result_path=result_path)
+        previous = load_result(result_path)
+        if (
+            not self.config.force
+            and previous is not None
+            and previous.get("status") in COMPLETE_STATUSES
+            and previous.get("run", {}).get("config_hash") == unit_hash
+        ):
+            outcome.status = "cached"
+            outcome.metrics = previous.get("metrics", {})
+            outcome.n = previous.get("n")
+            outcome.reason = None if previous["status"] == "ok" else previous.get("reason")
+            return outcome
+
+        base = self._result_base(task, unit_config, unit_hash)
+        timings: dict[str, float] = {}
+        try:
+            reason = self._not_applicable(task)
+            if reason:
+                raise NotApplicableError(reason)
+            t0 = time.perf_counter()
+            data = load_task_data(task, self.registry, seed=self.config.seed, limit=self.config.limit)
+            timings["data_s"] = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            output = self._run_method(task, data, progress, result_path)
+            timings["method_s"] = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            metrics, records, invalid = self._score(task, data, output)
+            timings["metrics_s"] = time.perf_counter() - t0
+        except NotApplicableError as exc:
+            return self._finish_without_metrics(outcome, base, "not_applicable", str(exc), started, result_path)
+        except DataMissingError as exc:
+            return self._finish_without_metrics(outcome, base, "skipped", str(exc), started, result_path)
+        except KeyboardInterrupt:
+            raise
+        except Exception as exc:
+            detail = traceback.format_exc(limit=8)
+            reason = f"{type(exc).__name__}: {exc}".splitlines()[0]
+            return self._finish_without_metrics(outcome, base, "failed", reason, started, result_path, detail)
+
+        timings["total_s"] = time.perf_counter() - started
+        write_samples(samples_path, records)
+        n = len(data.test)
+        result = {
+            **base,
+            "status": "ok",
+            "reason": None,
+            "data": {"checksums": data.checksums, "counts": data.counts()},
+            "metrics": metrics,
+            "n": n,
+            "invalid": invalid,
+            "invalid_rate": invalid / n if n else 0.0,
+            "info": output.info,
+            "timings": timings,
+            "samples_file": samples_path.name,
+        }
+        write_result(result_path, result)
+        outcome.metrics, outcome.n = metrics, n
+        outcome.seconds = timings["total_s"]
+        return outcome
+
+    def _not_applicable(self, task: TaskSpec) -> str | None:
+        allowed = self.method_entry.task_types
+        if allowed and task.type not in allowed:
+            return f"method {self.method_name!r} does not support {task.type} tasks"
+        return self.method.not_applicable(task, self.model)
+
+    def _run_method(self, task: TaskSpec, data: TaskData, progress: RunProgress, result_path: Path) -> MethodOutput:
+        options = {**task.method_options(self.method_name), **self.config.method_options}
+        context = RunContext(
+            task=task, data=data, model=self.model, seed=self.config.seed, options=options,
+            work_dir=result_path.parent / f".{task.name}.work", advance=progress.add_samples,
+        )
+        output = self.method.run(context)
+        if len(output.predictions) != len(data.test):
+            raise SeebenchError(
+                f"method {self.method_name!r} returned {len(output.predictions)} predictions "
+                f"for {len(data.test)} test samples"
+            )
+        return output
+
+    def _score(self, task: TaskSpec, data: TaskData, output: MethodOutput):
+        golds = [s.target for s in data.test]
+        predictions = []
+        for sample, pred in zip(data.test, output.predictions, strict=True):
+            if pred.sample_id != sample.id:
+                raise SeebenchError(f"prediction for {pred.sample_id!r} is out of order (expected {sample.id!r})")
+            predictions.append(pred.prediction)
+        metrics = {}
+        for name in task.metrics:
+            func = self.registry.metric(name).load()
+            kwargs = {"labels": task.label_names} if task.labels else {}
+            metrics[name] = float(func(golds, predictions, **kwargs))
+        records = []
+        invalid = 0
+        for sample, pred in zip(data.test, output.predictions, strict=True):
+            invalid += pred.prediction is None
+            record = {
+                "id": sample.id,
+                "input_hash": sample.input_hash,
+                "prediction": pred.prediction,
+                "gold": sample.target,
+                "score": sample_score(task.type, sample.target, pred.prediction),
+            }
+            if pred.raw is not None:
+                record["raw"] = pred.raw
+            if pred.error is not None:
+                record["error"] = pred.error
+            if pred.confidence is not None:
+                record["confidence"] = pred.confidence
+            if data.shots.get(sample.id) and self.method_name not in ("baseline",):
+                record["shots"] = data.shots[sample.id]
+            if pred.extra:
+                record["extra"] = pred.extra
+            records.append(record)
+        return metrics, records, invalid
+
+    def _result_base(self, task: TaskSpec, unit_config: dict[str, Any], unit_hash: str) -> dict[str, Any]:
+        return {
+            "schema_version": 1,
+            "status": "ok",
+            "reason": None,
+            "seebench_version": __version__,
+            "created_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            "model": self.model.summary(),
+            "method": self.method_name,
+            "task": task.summary(),
+            "run": {
+                "seed": self.config.seed,
+                "limit": self.config.limit,
+                "shard": list(self.config.shard) if self.config.shard else None,
+                "config": unit_config,
+                "config_hash": unit_hash,
+            },
+            "metrics": {},
+            "primary_metric": task.primary_metric,
+            "timings": {},
+            "environment": environment(),
+        }
+
+    def _finish_without_metrics(
+        self, outcome: UnitOutcome, base: dict[str, Any], status: str, reason: str,
+        started: float, result_path: Path, detail: str | None = None,
+    ) -> UnitOutcome:
+        seconds = time.perf_counter() - started
+        result = {**base, "status": status, "reason": reason, "timings": {"total_s": seconds},
+                  "samples_file": None}
+        if detail:
+            result["info"] = {"traceback": detail}
+        write_result(result_path, result)
+        outcome.status, outcome.reason, outcome.seconds = status, reason, seconds
+        return outcome
+
+
+def run_eval(config: EvalConfig, registry: Registry | None = None, index: TaskIndex | None = None) -> list[UnitOutcome]:
+    """Evaluate ``config.model`` on the selected tasks; returns one outcome per unit."""
+    if registry is None or index is None:
+        from seebench.plugin_manager import get_registry
+        from seebench.tasks.index import get_task_index
+
+        registry = registry or get_registry()
+        index = index or get_task_index()
+    return Runner(config, registry, index).run()

@@ -1,0 +1,112 @@
+"""Discovering tasks in the registered task directories.
+
+A YAML file that fails to load is kept as a :class:`BrokenTask` with its problems, so that
+``seebench tasks list`` shows it instead of silently skipping it.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+from seebench.errors import SeebenchError, TaskSpecError
+from seebench.registry import Registry
+from seebench.tasks.spec import TaskSpec
+from seebench.tasks.validate import load_task
+
+
+@dataclass(frozen=True)
+class BrokenTask:
+    """A task file that could not be loaded, with one message per problem."""
+
+    path: Path
+    name: str
+    suite: str | None
+    plugin: str
+    problems: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TaskIndex:
+    """All tasks found in the registered directories."""
+
+    tasks: dict[str, TaskSpec]
+    broken: tuple[BrokenTask, ...]
+    origins: dict[str, str]  # task name -> plugin
+
+    def get(self, name: str) -> TaskSpec:
+        """The task named ``name``; a clear error if unknown or broken."""
+        if name in self.tasks:
+            return self.tasks[name]
+        for broken in self.broken:
+            if broken.name == name:
+                raise SeebenchError(f"task {name!r} is invalid: {broken.problems[0]}")
+        raise SeebenchError(f"unknown task {name!r}; see 'seebench tasks list'")
+
+    def suites(self) -> list[str]:
+        return sorted({t.suite for t in self.tasks.values()})
+
+    def select(self, selector: str) -> list[TaskSpec]:
+        """Tasks for ``--tasks``: ``all``, a suite name, or comma-separated task names."""
+        selector = selector.strip()
+        if selector == "all":
+            return sorted(self.tasks.values(), key=lambda t: (t.suite, t.name))
+        selected: list[TaskSpec] = []
+        for part in (p.strip() for p in selector.split(",")):
+            if not part:
+                continue
+            if part in self.tasks:
+                chosen = [self.tasks[part]]
+            elif part in self.suites():
+                chosen = sorted(
+                    (t for t in self.tasks.values() if t.suite == part), key=lambda t: t.name
+                )
+            else:
+                chosen = [self.get(part)]  # raises with the reason
+            selected.extend(t for t in chosen if t not in selected)
+        if not selected:
+            raise SeebenchError(f"--tasks {selector!r} selects no task")
+        return selected
+
+
+def _task_files(directory: Path) -> list[Path]:
+    files = [*directory.rglob("*.yaml"), *directory.rglob("*.yml")]
+    return sorted(p for p in files if not p.name.startswith("_"))
+
+
+def build_task_index(registry: Registry) -> TaskIndex:
+    """Load every task YAML from every registered directory."""
+    tasks: dict[str, TaskSpec] = {}
+    origins: dict[str, str] = {}
+    broken: list[BrokenTask] = []
+    for entry in registry.task_dirs:
+        for path in _task_files(entry.path):
+            try:
+                spec = load_task(path, registry, default_suite=entry.suite)
+            except TaskSpecError as exc:
+                broken.append(BrokenTask(path, path.stem, entry.suite, entry.plugin, tuple(exc.problems)))
+                continue
+            if spec.name in tasks:
+                other = tasks[spec.name].path
+                broken.append(
+                    BrokenTask(
+                        path,
+                        spec.name,
+                        spec.suite,
+                        entry.plugin,
+                        (f"{path}: name: task {spec.name!r} is already defined in {other}",),
+                    )
+                )
+                continue
+            tasks[spec.name] = spec
+            origins[spec.name] = entry.plugin
+    return TaskIndex(tasks, tuple(broken), origins)
+
+
+@functools.cache
+def get_task_index() -> TaskIndex:
+    """The task index of the process-wide registry."""
+    from seebench.plugin_manager import get_registry
+
+    return build_task_index(get_registry())

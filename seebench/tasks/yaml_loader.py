@@ -1,0 +1,116 @@
+"""Strict YAML loading: duplicate keys are errors, ``include:`` files are merged.
+
+PyYAML silently keeps the last of two equal keys. We compose the node tree first and walk it,
+so every duplicate is reported with its key path and line numbers.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from seebench.errors import TaskSpecError
+
+
+def format_path(parts: list[Any] | tuple[Any, ...]) -> str:
+    """Render a key path such as ``data.sources[0].sha256`` (``<root>`` when empty)."""
+    out = ""
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out or "<root>"
+
+
+def _duplicate_keys(node: yaml.Node, path: list[Any], problems: list[str], file: str) -> None:
+    if isinstance(node, yaml.MappingNode):
+        seen: dict[Any, int] = {}
+        for key_node, value_node in node.value:
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node.tag)
+            line = key_node.start_mark.line + 1
+            if key in seen:
+                problems.append(
+                    f"{file}:{line}: {format_path([*path, key])}: duplicate key {key!r} "
+                    f"(first defined at line {seen[key]})"
+                )
+            else:
+                seen[key] = line
+            _duplicate_keys(value_node, [*path, key], problems, file)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _duplicate_keys(item, [*path, index], problems, file)
+
+
+def load_yaml_strict(path: Path) -> Any:
+    """Parse one YAML file; raise :class:`TaskSpecError` on syntax errors or duplicate keys."""
+    file = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TaskSpecError(file, [f"{file}: cannot read file: {exc}"]) from None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        raise TaskSpecError(file, [f"{file}: {_yaml_error_line(exc)}"]) from None
+    if node is None:
+        raise TaskSpecError(file, [f"{file}: <root>: file is empty"])
+    problems: list[str] = []
+    _duplicate_keys(node, [], problems, file)
+    if problems:
+        raise TaskSpecError(file, problems)
+    try:
+        return yaml.load(text, Loader=yaml.SafeLoader)  # noqa: S506 - SafeLoader
+    except yaml.YAMLError as exc:  # e.g. unhashable keys found only on construction
+        raise TaskSpecError(file, [f"{file}: {_yaml_error_line(exc)}"]) from None
+    except (TypeError, ValueError) as exc:
+        raise TaskSpecError(file, [f"{file}: invalid YAML value: {exc}"]) from None
+
+
+def _yaml_error_line(exc: yaml.YAMLError) -> str:
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+    return f"YAML syntax error: {where}{problem}".replace("\n", " ")
+
+
+def deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    """Merge ``override`` into a copy of ``base``: dicts merge recursively, the rest replaces."""
+    merged = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = deep_merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def load_task_document(path: Path, _stack: tuple[Path, ...] = ()) -> dict[str, Any]:
+    """Load a task YAML and resolve its ``include:`` chain into one mapping."""
+    file = str(path)
+    key = path.resolve()
+    if key in _stack:
+        chain = " -> ".join(str(p) for p in (*_stack, key))
+        raise TaskSpecError(file, [f"{file}: include: circular include ({chain})"])
+    document = load_yaml_strict(path)
+    if not isinstance(document, dict):
+        raise TaskSpecError(
+            file, [f"{file}: <root>: expected a mapping, got {type(document).__name__}"]
+        )
+    includes = document.pop("include", None)
+    if includes is None:
+        return document
+    if isinstance(includes, str):
+        includes = [includes]
+    if not isinstance(includes, list) or not all(isinstance(i, str) for i in includes):
+        raise TaskSpecError(file, [f"{file}: include: expected a file name or a list of them"])
+    merged: dict[str, Any] = {}
+    for index, name in enumerate(includes):
+        base_path = path.parent / name
+        if not base_path.is_file():
+            where = "include" if len(includes) == 1 else f"include[{index}]"
+            raise TaskSpecError(file, [f"{file}: {where}: included file {name!r} not found"])
+        merged = deep_merge(merged, load_task_document(base_path, (*_stack, key)))
+    return deep_merge(merged, document)
