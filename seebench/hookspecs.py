@@ -56,7 +56,8 @@ def register_task_types(register: Callable[..., None]) -> None:
     ``schema`` is a JSON Schema fragment (a dict with ``properties`` and optionally
     ``required``) merged into the base task schema for tasks of this type, so a type can add
     its own keys (for example ``value_range`` for regression). ``metrics`` names the metrics
-    allowed for the type (empty: any registered metric).
+    usually reported for the type (documentation; which metrics apply to a type is declared by
+    each metric's ``task_types``).
     """
 
 

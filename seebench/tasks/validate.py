@@ -93,10 +93,14 @@ def registry_problems(document: dict[str, Any], registry: Registry, file: str) -
                 f"{file}: metrics[{index}]: unknown metric {metric!r}; "
                 f"known: {', '.join(sorted(registry.metrics))}"
             )
-        elif type_entry and type_entry.metrics and metric not in type_entry.metrics:
+        elif type_entry and registry.metrics[metric].task_types and (
+            type_entry.name not in registry.metrics[metric].task_types
+        ):
+            applicable = [m.name for m in registry.metrics.values()
+                          if not m.task_types or type_entry.name in m.task_types]
             problems.append(
                 f"{file}: metrics[{index}]: metric {metric!r} does not apply to task type "
-                f"{type_entry.name!r}; use one of: {', '.join(type_entry.metrics)}"
+                f"{type_entry.name!r}; use one of: {', '.join(applicable)}"
             )
     data = document.get("data")
     if isinstance(data, dict):
