@@ -2,7 +2,9 @@
 
 ``SEEBENCH_LOAD_PLUGINS`` (a comma-separated list of distribution names) restricts which
 third-party distributions are loaded; set it to an empty string to load none. Built-in plugins
-are always loaded. ``SEEBENCH_TRACE_PLUGINS=1`` prints every hook call to standard error.
+are always loaded. ``SEEBENCH_PLUGINS`` (a comma-separated list of importable module names)
+loads extra plugins without packaging them, as ``PYTEST_PLUGINS`` does for pytest.
+``SEEBENCH_TRACE_PLUGINS=1`` prints every hook call and registration to standard error.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from seebench.registry import Registry, RegistryBuilder
 ENTRY_POINT_GROUP = "seebench"
 LOAD_PLUGINS_ENV = "SEEBENCH_LOAD_PLUGINS"
 TRACE_PLUGINS_ENV = "SEEBENCH_TRACE_PLUGINS"
+EXTRA_PLUGINS_ENV = "SEEBENCH_PLUGINS"
 
 hookimpl = pluggy.HookimplMarker("seebench")
 
@@ -35,6 +38,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "seebench.builtin.data",
     "seebench.builtin.baselines",
     "seebench.builtin.commands",
+    "seebench.builtin.compare",
 )
 
 
@@ -87,7 +91,7 @@ class SeebenchPluginManager(pluggy.PluginManager):
             if hook_caller.spec is not None:
                 continue
             for impl in hook_caller.get_hookimpls():
-                if impl.hookimpl_opts.get("optionalhook"):
+                if impl.optionalhook:
                     continue
                 dist, version = self.distributions.get(impl.plugin_name, ("?", "?"))
                 problems.append(
@@ -123,16 +127,37 @@ def _load_entry_points(pm: SeebenchPluginManager) -> None:
         pm.register_plugin(plugin, ep.name, dist, version)
 
 
-@functools.cache
-def get_plugin_manager() -> SeebenchPluginManager:
-    """The process-wide plugin manager with built-in and permitted third-party plugins."""
+def create_plugin_manager(
+    extra_plugins: tuple[tuple[Any, str], ...] = (), entry_points: bool = True
+) -> SeebenchPluginManager:
+    """A new plugin manager: built-ins, then ``extra_plugins`` ((object, name) pairs, for
+    tests and embedding), then the permitted entry-point plugins; hooks are checked."""
     pm = SeebenchPluginManager()
     version = _seebench_version()
     for module_name in DEFAULT_PLUGINS:
         pm.register_plugin(importlib.import_module(module_name), module_name, "seebench", version)
-    _load_entry_points(pm)
+    for plugin, name in extra_plugins:
+        pm.register_plugin(plugin, name, f"<{name}>", "0")
+    for module_name in filter(None, (m.strip() for m in os.environ.get(EXTRA_PLUGINS_ENV, "").split(","))):
+        try:
+            module = importlib.import_module(module_name)
+        except Exception as exc:
+            raise PluginError(
+                f"{EXTRA_PLUGINS_ENV}: cannot import plugin module {module_name!r}: "
+                f"{type(exc).__name__}: {exc}"
+            ) from None
+        pm.register_plugin(module, module_name, f"<{EXTRA_PLUGINS_ENV}>", "0")
+    if entry_points:
+        _load_entry_points(pm)
     pm.check_hooks()
-    if os.environ.get(TRACE_PLUGINS_ENV, "").strip() not in ("", "0"):
+    return pm
+
+
+@functools.cache
+def get_plugin_manager() -> SeebenchPluginManager:
+    """The process-wide plugin manager with built-in and permitted third-party plugins."""
+    pm = create_plugin_manager()
+    if _tracing():
         pm.trace.root.setwriter(lambda msg: print(msg, end="", file=sys.stderr))
         pm.enable_tracing()
     return pm
@@ -141,8 +166,11 @@ def get_plugin_manager() -> SeebenchPluginManager:
 def _call_per_plugin(pm: pluggy.PluginManager, hook_name: str, make_register) -> None:
     """Call a registration hook one implementation at a time, so items can blame a plugin."""
     hook_caller = getattr(pm.hook, hook_name)
-    for impl in reversed(hook_caller.get_hookimpls()):  # registration order
+    tracing = _tracing()
+    for impl in hook_caller.get_hookimpls():  # registration order
         register = make_register(impl.plugin_name)
+        if tracing:
+            register = _traced(register, impl.plugin_name, hook_name)
         try:
             impl.function(**{arg: register for arg in impl.argnames})
         except PluginError:
@@ -151,6 +179,18 @@ def _call_per_plugin(pm: pluggy.PluginManager, hook_name: str, make_register) ->
             raise PluginError(
                 f"plugin {impl.plugin_name!r} failed in {hook_name}: {type(exc).__name__}: {exc}"
             ) from None
+
+
+def _tracing() -> bool:
+    return os.environ.get(TRACE_PLUGINS_ENV, "").strip() not in ("", "0")
+
+
+def _traced(register, plugin_name: str, hook_name: str):
+    def traced_register(*args: Any, **kwargs: Any) -> None:
+        print(f"seebench trace: {hook_name}: plugin {plugin_name!r} registers {args[0]!r}", file=sys.stderr)
+        register(*args, **kwargs)
+
+    return traced_register
 
 
 def build_registry(pm: pluggy.PluginManager) -> Registry:

@@ -84,8 +84,10 @@ def schema_problems(document: Any, registry: Registry, file: str) -> list[str]:
 def registry_problems(document: dict[str, Any], registry: Registry, file: str) -> list[str]:
     """Problems the schema cannot see: unknown metrics, readers, steps; label consistency."""
     problems = []
-    type_entry = registry.task_types.get(document.get("type", ""))
-    for index, metric in enumerate(document.get("metrics", []) or []):
+    type_name = document.get("type")
+    type_entry = registry.task_types.get(type_name) if isinstance(type_name, str) else None
+    metrics = document.get("metrics")
+    for index, metric in enumerate(metrics if isinstance(metrics, list) else []):
         if not isinstance(metric, str):
             continue
         if metric not in registry.metrics:
@@ -104,14 +106,16 @@ def registry_problems(document: dict[str, Any], registry: Registry, file: str) -
             )
     data = document.get("data")
     if isinstance(data, dict):
-        for index, source in enumerate(data.get("sources", []) or []):
+        sources = data.get("sources")
+        for index, source in enumerate(sources if isinstance(sources, list) else []):
             fmt = source.get("format") if isinstance(source, dict) else None
             if isinstance(fmt, str) and fmt not in registry.data_readers:
                 problems.append(
                     f"{file}: data.sources[{index}].format: unknown data format {fmt!r}; "
                     f"known: {', '.join(sorted(registry.data_readers))}"
                 )
-        for index, step in enumerate(data.get("prepare", []) or []):
+        steps = data.get("prepare")
+        for index, step in enumerate(steps if isinstance(steps, list) else []):
             if not isinstance(step, dict) or not isinstance(step.get("step"), str):
                 continue
             entry = registry.prepare_steps.get(step["step"])
@@ -132,7 +136,7 @@ def registry_problems(document: dict[str, Any], registry: Registry, file: str) -
     if isinstance(labels, list):
         names = [label.get("name") for label in labels if isinstance(label, dict)]
         for index, name in enumerate(names):
-            if name in names[:index]:
+            if isinstance(name, str) and name in names[:index]:
                 problems.append(f"{file}: labels[{index}].name: duplicate label {name!r}")
     return problems
 

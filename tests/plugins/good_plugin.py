@@ -1,0 +1,104 @@
+"""A well-formed plugin touching every registration hook."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from seebench import hookimpl
+
+EVENTS: list = []
+
+
+def always_half(golds, predictions, labels=None) -> float:
+    return 0.5
+
+
+def echo_reader(path: Path, **options) -> list[dict]:
+    return [{"input": line, "target": "a"} for line in path.read_text().splitlines()]
+
+
+def upper_step(rows, *, column: str) -> list[dict]:
+    for row in rows:
+        row[column] = str(row[column]).upper()
+    return rows
+
+
+def text_exporter(report, out_dir: Path) -> list[Path]:
+    path = out_dir / "report.txt"
+    path.write_text(str(report))
+    return [path]
+
+
+class EchoMethod:
+    name = "echo"
+
+    def not_applicable(self, task, model):
+        return None
+
+    def run(self, context):
+        from seebench.methods import MethodOutput, Prediction
+
+        return MethodOutput([Prediction(s.id, s.target) for s in context.data.test])
+
+
+def resolve_echo(spec: str):
+    from seebench.models import ModelRef
+
+    return ModelRef(spec=spec, id="echo", kind="test")
+
+
+@hookimpl
+def register_task_types(register):
+    register("ranking", description="Order candidates.", schema={"properties": {"candidates": {"type": "integer"}}, "required": ["candidates"]})
+
+
+@hookimpl
+def register_metrics(register):
+    register("always_half", always_half, description="Constant 0.5.")
+
+
+@hookimpl
+def register_methods(register):
+    register("echo", EchoMethod, description="Predicts the gold target.")
+
+
+@hookimpl
+def register_models(register):
+    register("echo-model", resolve_echo, description="A test model.", default_method="echo")
+
+
+@hookimpl
+def register_data_readers(register):
+    register("lines", echo_reader, description="One row per line.")
+
+
+@hookimpl
+def register_prepare_steps(register):
+    register("upper", upper_step, description="Upper-case a column.",
+             schema={"type": "object", "required": ["column"], "additionalProperties": False,
+                     "properties": {"column": {"type": "string"}}})
+
+
+@hookimpl
+def register_exporters(register):
+    register("text", text_exporter, description="str(report) to report.txt.")
+
+
+@hookimpl
+def register_task_dirs(register):
+    pass
+
+
+@hookimpl
+def register_commands(cli):
+    import click
+
+    @cli.command("hello-test")
+    def hello():
+        """Say hello."""
+        click.echo("hello from a plugin")
+
+
+@hookimpl
+def on_unit_finished(event):
+    EVENTS.append(event)
