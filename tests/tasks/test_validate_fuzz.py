@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from seebench.errors import TaskSpecError
-from seebench.plugin_manager import create_plugin_manager, build_registry
+from seebench.plugin_manager import build_registry, create_plugin_manager
 from seebench.tasks.validate import load_task
 from tests.tasks.test_validate import VALID
 
