@@ -57,7 +57,8 @@ def import_(directory: Path) -> None:
 @click.argument("tasks", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def status(tasks: tuple[str, ...], as_json: bool) -> None:
-    """Per task: files present/missing, prepared rows, label counts, where to get missing data."""
+    """Per task: files present/missing, prepared rows (vs the paper), split sizes, label
+    counts, and where to get missing data."""
     from seebench.data.manage import task_status
     from seebench.plugin_manager import get_registry
 
@@ -67,14 +68,44 @@ def status(tasks: tuple[str, ...], as_json: bool) -> None:
         click.echo(json.dumps(reports, indent=2, default=str))
         return
     for report in reports:
-        present = sum(f["present"] for f in report["files"])
-        head = f"{report['task']:<28} {present}/{len(report['files'])} files"
-        if report["error"]:
-            click.echo(f"{head}  ERROR {report['error']}")
-        elif report["rows"] is not None:
-            click.echo(f"{head}  {report['rows']} rows  {report['labels']}")
-        else:
-            click.echo(f"{head}  missing")
-            for f in report["files"]:
-                if not f["present"]:
-                    click.echo(f"    {f['file']}: {f['url'] or 'no upstream url'}")
+        for line in format_status(report):
+            click.echo(line)
+    available = sum(1 for r in reports if r["rows"] is not None)
+    click.echo(f"{available} of {len(reports)} tasks have their data")
+
+
+def format_status(report: dict) -> list[str]:
+    """The human-readable lines of one task's status."""
+    data_files = [f for f in report["files"] if f["role"] == "data"]
+    present = sum(f["present"] for f in data_files)
+    head = f"{report['task']:<24} {present}/{len(data_files)} files"
+    if report["error"]:
+        return [f"{head}  ERROR {report['error']}"]
+    if report["rows"] is None:
+        lines = [f"{head}  missing (skipped by eval)"]
+        for f in report["files"]:
+            if not f["present"]:
+                pinned = "" if f["pinned"] else " [checksum not pinned: not reachable when written]"
+                lines.append(f"    {f['file']}: {f['url'] or 'no upstream url'}{pinned}")
+        return lines
+    rows = f"{report['rows']} rows"
+    if report["reference_rows"] is not None:
+        diff = report["rows_vs_reference"]
+        rows += " (= SELU Table I)" if diff == 0 else f" (SELU Table I: {report['reference_rows']}, {diff:+d})"
+    lines = [f"{head}  {rows}"]
+    if report["splits"]:
+        sizes = " / ".join(f"{report['splits'][k]}" for k in ("train", "validation", "test"))
+        lines.append(f"    split: {report['split_method']}: train/validation/test {sizes}")
+    for f in report["files"]:
+        if f["role"] == "split_file" and not f["present"]:
+            lines.append(f"    split file {f['file']} missing: {f['url']}")
+    lines.append(f"    labels: {_compact(report['labels'])}")
+    if report["rows_vs_reference"] and report.get("notes"):
+        lines.append(f"    why: {report['notes']}")
+    return lines
+
+
+def _compact(labels: dict | None) -> str:
+    if not labels:
+        return "-"
+    return ", ".join(f"{k} {v}" for k, v in labels.items())

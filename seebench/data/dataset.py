@@ -165,7 +165,11 @@ def _stratum(task: TaskSpec, sample: Sample) -> Any:
 
 
 def split_samples(task: TaskSpec, samples: list[Sample], seed: int) -> dict[str, list[Sample]]:
-    """Split by the task's policy: predefined ``_split`` values, or a seeded hold-out."""
+    """Split by the task's policy: a published split file (``split.split_file``), predefined
+    ``_split`` values, or a seeded hold-out (stratified for binary/multi-class, iterative
+    stratification for multi-label); a validation part is then carved from train if none."""
+    from seebench.data.splits import read_split_file
+
     policy = task.split
     seed = int(policy.get("seed", seed))
     test_size = float(policy.get("test_size", 0.2))
@@ -173,7 +177,22 @@ def split_samples(task: TaskSpec, samples: list[Sample], seed: int) -> dict[str,
     stratify = policy.get("stratify", "auto")
     splits: dict[str, list[Sample]] = {name: [] for name in SPLIT_NAMES}
     predefined = policy.get("method") == "predefined" or any("_split" in s.meta for s in samples)
-    if predefined:
+
+    def strata(items: list[Sample]) -> list[Any]:
+        if task.type == "multilabel":
+            return [list(s.target) for s in items]
+        return [_stratum(task, s) for s in items]
+
+    if policy.get("split_file"):
+        try:
+            names = read_split_file(task, len(samples))
+        except (ValueError, KeyError) as exc:
+            raise DataError(str(exc)) from None
+        for sample, name in zip(samples, names, strict=True):
+            splits[name].append(sample)
+        if not splits["test"]:
+            raise DataError(f"task {task.name!r}: the split file assigns no test samples")
+    elif predefined:
         for sample in samples:
             name = {"dev": "validation", "valid": "validation"}.get(
                 sample.meta.get("_split"), sample.meta.get("_split")
@@ -185,13 +204,13 @@ def split_samples(task: TaskSpec, samples: list[Sample], seed: int) -> dict[str,
             raise DataError(f"task {task.name!r}: the predefined split has no test samples")
     else:
         rest, splits["test"] = split_for_type(
-            samples, [_stratum(task, s) for s in samples], task.type, test_size, seed, stratify
+            samples, strata(samples), task.type, test_size, seed, stratify
         )
         splits["train"] = rest
     if not splits["validation"] and validation_size > 0 and len(splits["train"]) > 2:
         train = splits["train"]
         splits["train"], splits["validation"] = split_for_type(
-            train, [_stratum(task, s) for s in train], task.type, validation_size, seed + 1, stratify
+            train, strata(train), task.type, validation_size, seed + 1, stratify
         )
     return splits
 

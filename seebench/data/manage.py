@@ -1,4 +1,10 @@
-"""What ``seebench data`` does: fetch, import by checksum, and report status per task."""
+"""What ``seebench data`` does: fetch, import by checksum, and report status per task.
+
+A task's files are its data sources plus, when declared, its published split file
+(``split.split_file``). A source whose ``sha256`` is all zeros is *unpinned*: its upstream
+was not reachable when the task was written, so it cannot be verified and is never fetched
+automatically; status and fetch say where to get it.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +15,13 @@ from typing import Any
 
 from seebench.data.cache import sha256_file, store_file
 from seebench.data.sources import Source, fetch_source, task_sources
+from seebench.data.splits import split_file_source
 from seebench.errors import DataMissingError, SeebenchError
 from seebench.registry import Registry
 from seebench.tasks.spec import TaskSpec
+
+#: The sha256 of a source whose upstream file has not been verified yet.
+UNPINNED_SHA256 = "0" * 64
 
 
 @dataclass
@@ -23,12 +33,24 @@ class ImportReport:
     scanned: int = 0
 
 
+def all_sources(task: TaskSpec) -> list[Source]:
+    """The data sources of ``task`` followed by its split file, if it declares one."""
+    sources = task_sources(task)
+    split_source = split_file_source(task)
+    return sources + [split_source] if split_source is not None else sources
+
+
+def is_unpinned(source: Source) -> bool:
+    """Whether ``source`` has no verified checksum (its upstream was not reachable)."""
+    return source.sha256 == UNPINNED_SHA256
+
+
 def wanted_checksums(tasks: list[TaskSpec]) -> dict[str, Source]:
     """Every declared sha256 of the given tasks (first source that declares it)."""
     wanted: dict[str, Source] = {}
     for task in tasks:
-        for source in task_sources(task):
-            if source.sha256 and source.sha256 not in wanted:
+        for source in all_sources(task):
+            if source.sha256 and not is_unpinned(source) and source.sha256 not in wanted:
                 wanted[source.sha256] = source
     return wanted
 
@@ -39,10 +61,8 @@ def import_directory(directory: Path, tasks: list[TaskSpec]) -> ImportReport:
         raise SeebenchError(f"{directory}: not a directory")
     wanted = wanted_checksums(tasks)
     report = ImportReport()
-    sizes_seen: set[int] = set()
     for path in sorted(p for p in directory.rglob("*") if p.is_file()):
         report.scanned += 1
-        sizes_seen.add(path.stat().st_size)
         digest = sha256_file(path)
         source = wanted.get(digest)
         if source is None:
@@ -56,12 +76,15 @@ def import_directory(directory: Path, tasks: list[TaskSpec]) -> ImportReport:
 
 
 def fetch_tasks(tasks: list[TaskSpec]) -> list[tuple[Source, str | None]]:
-    """Download every missing source; returns (source, error or None) per source."""
+    """Download every missing file; returns (source, error or None) per file."""
     results = []
     for task in tasks:
-        for source in task_sources(task):
+        for source in all_sources(task):
             if source.locate() is not None:
                 results.append((source, None))
+                continue
+            if is_unpinned(source):
+                results.append((source, unpinned_message(task, source)))
                 continue
             try:
                 fetch_source(source)
@@ -71,30 +94,82 @@ def fetch_tasks(tasks: list[TaskSpec]) -> list[tuple[Source, str | None]]:
     return results
 
 
+def unpinned_message(task: TaskSpec, source: Source) -> str:
+    """One line saying that ``source`` cannot be fetched automatically and where to get it."""
+    where = source.url or "no url"
+    homepage = task.raw.get("data", {}).get("sources", [{}])[max(source.index, 0)].get("homepage")
+    extra = f" (dataset home: {homepage})" if homepage else ""
+    return (
+        f"task {task.name!r}: {source.file_name} is not available here and its sha256 is not "
+        f"pinned in {task.path.name}; get it from {where}{extra}, check it, then set sha256"
+    )
+
+
 def task_status(task: TaskSpec, registry: Registry, prepare: bool = True) -> dict[str, Any]:
-    """Files present/missing, prepared rows and label counts of one task."""
+    """Files present/missing, prepared rows, split sizes and label counts of one task."""
     files = []
-    for source in task_sources(task):
+    for source in all_sources(task):
         local = source.locate()
         files.append({
             "name": source.name, "file": source.file_name, "present": local is not None,
-            "sha256": source.sha256, "url": source.url, "path": str(local) if local else None,
+            "role": "split_file" if source.index < 0 else "data",
+            "sha256": source.sha256, "pinned": not is_unpinned(source), "url": source.url,
+            "path": str(local) if local else None,
         })
+    reference = task.tags.get("paper_instances")
     status: dict[str, Any] = {
         "task": task.name, "suite": task.suite, "type": task.type, "files": files,
-        "present": all(f["present"] for f in files), "rows": None, "labels": None, "error": None,
+        "present": all(f["present"] for f in files), "rows": None, "labels": None,
+        "splits": None, "split_method": split_method(task), "reference_rows": _int(reference),
+        "rows_vs_reference": None, "error": None, "notes": task.raw.get("notes"),
     }
-    if status["present"] and prepare:
-        from seebench.data.dataset import prepare_rows, read_rows, rows_to_samples
+    data_present = all(f["present"] for f in files if f["role"] == "data")
+    if data_present and prepare:
+        from seebench.data.dataset import (
+            DEFAULT_SEED,
+            prepare_rows,
+            read_rows,
+            rows_to_samples,
+            split_samples,
+        )
 
         try:
             rows, _ = read_rows(task, registry)
             samples = rows_to_samples(task, prepare_rows(task, rows, registry))
             status["rows"] = len(samples)
             status["labels"] = label_counts(task, [s.target for s in samples])
+            if status["reference_rows"]:
+                status["rows_vs_reference"] = len(samples) - status["reference_rows"]
+            try:
+                splits = split_samples(task, samples, DEFAULT_SEED)
+                status["splits"] = {name: len(part) for name, part in splits.items()}
+            except DataMissingError:
+                pass  # the split file is missing: listed under files
         except SeebenchError as exc:
             status["error"] = str(exc)
+        except Exception as exc:  # a reader or step bug must not hide the other tasks
+            status["error"] = f"task {task.name!r}: {type(exc).__name__}: {exc}"
     return status
+
+
+def split_method(task: TaskSpec) -> str:
+    """How the task's data is split, in words."""
+    policy = task.split
+    if policy.get("split_file"):
+        return f"split file ({policy['split_file'].get('column', 'fold_1')})"
+    if policy.get("method") == "predefined" or any(s.split for s in task_sources(task)):
+        return "predefined (the dataset's own)"
+    if policy.get("stratify") is False:
+        return "hold-out"
+    kind = {"binary": "stratified", "multiclass": "stratified", "multilabel": "iterative-stratified"}
+    return f"{kind[task.type]} hold-out" if task.type in kind else "hold-out"
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(str(value).replace(",", ""))
+    except (TypeError, ValueError):
+        return None
 
 
 def label_counts(task: TaskSpec, targets: list[Any]) -> dict[str, Any] | None:
@@ -102,9 +177,13 @@ def label_counts(task: TaskSpec, targets: list[Any]) -> dict[str, Any] | None:
     if task.type in ("binary", "multiclass"):
         return dict(Counter(targets))
     if task.type == "multilabel":
-        return dict(Counter(label for t in targets for label in t))
+        counts = Counter(label for t in targets for label in t)
+        counts["(none)"] = sum(1 for t in targets if not t)
+        return {k: v for k, v in counts.items() if v}
     if task.type == "ner":
         return dict(Counter(tag[2:] for t in targets for tag in t if tag.startswith("B-")))
+    if task.type == "mlm":
+        return {"masked_words": sum(len(t) for t in targets)}
     if task.type == "regression" and targets:
-        return {"min": min(targets), "max": max(targets), "mean": sum(targets) / len(targets)}
+        return {"min": min(targets), "max": max(targets), "mean": round(sum(targets) / len(targets), 3)}
     return None

@@ -1,4 +1,5 @@
-"""Train/validation/test splits: seeded, stratified where the task type allows it."""
+"""Train/validation/test splits: seeded, stratified where the task type allows it
+(iterative stratification for multi-label), or read from a published split file."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ from typing import Any
 STRATIFIERS: dict[str, Callable[[Sequence[Any], float, int], tuple[list[Any], list[Any]]]] = {}
 
 STRATIFIED_BY_DEFAULT = {"binary", "multiclass"}
+
+#: SELU's split files: 1 = train, 0 = validation, 2 = test.
+DEFAULT_SPLIT_FILE_VALUES = {"1": "train", "0": "validation", "2": "test"}
 
 
 def random_split(items: Sequence[Any], test_size: float, seed: int) -> tuple[list[Any], list[Any]]:
@@ -66,6 +70,117 @@ def split_for_type(
         return random_split(items, test_size, seed)
     if task_type in STRATIFIERS:
         return STRATIFIERS[task_type](items, test_size, seed)
+    if task_type == "multilabel":
+        return iterative_stratified_split(items, labels, test_size, seed)
     if task_type in STRATIFIED_BY_DEFAULT:
         return stratified_split(items, labels, test_size, seed)
     return random_split(items, test_size, seed)
+
+
+def iterative_stratified_split(
+    items: Sequence[Any], label_sets: Sequence[Sequence[Any]], test_size: float, seed: int
+) -> tuple[list[Any], list[Any]]:
+    """Multi-label hold-out by iterative stratification (Sechidis et al., 2011).
+
+    Repeatedly takes the label with the fewest remaining examples and deals its examples to
+    the subset that most lacks that label (ties: the subset that lacks most examples, then a
+    seeded coin). Keeps each label's share in both subsets close to the full set's. Items
+    without any label are dealt by the same rule on the subsets' overall demand.
+    """
+    n_test = _n_test(len(items), test_size)
+    if n_test == 0:
+        return list(items), []
+    rng = random.Random(seed)
+    ratios = ((len(items) - n_test) / len(items), n_test / len(items))
+    desired = [ratios[0] * len(items), ratios[1] * len(items)]
+    remaining: dict[Any, set[int]] = {}
+    for index, labels in enumerate(label_sets):
+        for label in set(labels):
+            remaining.setdefault(label, set()).add(index)
+    label_desired = {
+        label: [ratios[0] * len(ix), ratios[1] * len(ix)] for label, ix in remaining.items()
+    }
+    assigned: list[int | None] = [None] * len(items)
+    unassigned = set(range(len(items)))
+    label_order = sorted(remaining, key=str)
+
+    def deal(index: int, demand: list[float]) -> None:
+        best = max(demand)
+        candidates = [s for s in (0, 1) if demand[s] == best]
+        if len(candidates) > 1:
+            most = max(desired[s] for s in candidates)
+            candidates = [s for s in candidates if desired[s] == most]
+        subset = candidates[0] if len(candidates) == 1 else rng.choice(candidates)
+        assigned[index] = subset
+        unassigned.discard(index)
+        desired[subset] -= 1
+        for label in set(label_sets[index]):
+            label_desired[label][subset] -= 1
+            remaining[label].discard(index)
+
+    while any(remaining[label] for label in label_order):
+        label = min((lb for lb in label_order if remaining[lb]), key=lambda lb: len(remaining[lb]))
+        indices = sorted(remaining[label])
+        rng.shuffle(indices)
+        for index in indices:
+            if assigned[index] is None:
+                deal(index, label_desired[label])
+    rest = sorted(unassigned)
+    rng.shuffle(rest)
+    for index in rest:
+        deal(index, desired)
+    train = [item for i, item in enumerate(items) if assigned[i] == 0]
+    test = [item for i, item in enumerate(items) if assigned[i] == 1]
+    return train, test
+
+
+def split_file_assignment(values: Sequence[Any], mapping: dict[str, str], where: str) -> list[str]:
+    """Split names for the values of a published split column (e.g. SELU's ``fold_1``:
+    ``1`` train, ``0`` validation, ``2`` test); ``where`` names the file in errors."""
+    names = []
+    for number, value in enumerate(values):
+        key = str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+        if key not in mapping:
+            raise ValueError(
+                f"{where}: row {number + 1} has split value {value!r}; expected one of {sorted(mapping)}"
+            )
+        names.append(mapping[key])
+    return names
+
+
+def split_file_source(task: Any) -> Any:
+    """The declared ``split.split_file`` of ``task`` as a data :class:`Source`, or ``None``."""
+    from seebench.data.sources import Source
+
+    spec = task.split.get("split_file")
+    if not spec:
+        return None
+    return Source(
+        task=task.name, index=-1, name=spec.get("name", "split_file"),
+        format=spec.get("format", "csv"), url=spec.get("url"), sha256=spec.get("sha256"),
+        path=(task.path.parent / spec["path"]) if spec.get("path") else None,
+        options=dict(spec.get("options", {})), split=None,
+    )
+
+
+def read_split_file(task: Any, n_rows: int) -> list[str]:
+    """Split name per prepared row from the task's split file (raises ``DataMissingError``
+    when the file is not cached, ``ValueError`` when it does not fit the data)."""
+    from seebench.data.readers import read_csv
+    from seebench.data.sources import require_local
+
+    source = split_file_source(task)
+    spec = task.split["split_file"]
+    path = require_local(source)
+    rows = read_csv(path, **source.options)
+    column = spec.get("column", "fold_1")
+    where = f"task {task.name!r}: split file {source.file_name}"
+    if rows and column not in rows[0]:
+        raise ValueError(f"{where} has no column {column!r} (columns: {sorted(rows[0])})")
+    if len(rows) != n_rows:
+        raise ValueError(
+            f"{where} has {len(rows)} rows but the prepared data has {n_rows}; "
+            "it only fits the exact data version it was made for"
+        )
+    mapping = {str(k): v for k, v in spec.get("values", DEFAULT_SPLIT_FILE_VALUES).items()}
+    return split_file_assignment([row[column] for row in rows], mapping, where)
