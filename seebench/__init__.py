@@ -1,12 +1,39 @@
 """seebench: a benchmark plugin framework for software-engineering evaluation.
 
-The public API is re-exported here; everything else is internal and may change.
+The public API is re-exported here (lazily, so ``import seebench`` stays cheap); everything
+else is internal and may change between releases.
 """
 
 from __future__ import annotations
+
+import importlib
+from typing import Any
 
 __version__ = "0.1.0"
 
 from seebench.plugin_manager import hookimpl  # noqa: E402
 
-__all__ = ["__version__", "hookimpl"]
+_LAZY = {
+    "TaskSpec": "seebench.tasks.spec",
+    "Label": "seebench.tasks.spec",
+    "Sample": "seebench.data.dataset",
+    "TaskData": "seebench.data.dataset",
+    "load_task_data": "seebench.data.dataset",
+    "Method": "seebench.methods.base",
+    "MethodOutput": "seebench.methods.base",
+    "Prediction": "seebench.methods.base",
+    "RunContext": "seebench.methods.base",
+    "ModelRef": "seebench.models",
+    "UnitFinished": "seebench.events",
+    "SeebenchError": "seebench.errors",
+    "EvalConfig": "seebench.runner.runner",
+    "run_eval": "seebench.runner.runner",
+}
+
+__all__ = ["__version__", "hookimpl", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'seebench' has no attribute {name!r}")
