@@ -34,7 +34,15 @@ _HTML_LINK = re.compile(r"<a\b[^>]*>(.*?)</a>", _FLAGS)
 _URL = re.compile(r"(?:\b(?:https?|ftp|file)://|\bwww\.)[^\s<>\"'`)\]]*[^\s<>\"'`)\].,;:!?]", re.IGNORECASE)
 
 _HASH = re.compile(r"\b[0-9a-fA-F]{40}\b")
-_MENTION = re.compile(r"(?<![\w.@/])@[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?(?![\w@.(]*\()")
+_MENTION = re.compile(r"(?<![\w.@/])@([A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?)(?![\w@.(]*\()")
+#: Javadoc / annotation words after "@" that are not user mentions.
+DOC_TAGS = frozenset({
+    "author", "code", "deprecated", "docroot", "exception", "inheritdoc", "link", "linkplain",
+    "literal", "param", "return", "returns", "see", "serial", "serialdata", "serialfield",
+    "since", "throws", "value", "version", "override", "suppresswarnings", "functionalinterface",
+    "safevarargs", "todo", "fixme", "note", "example", "type", "rtype", "raises", "staticmethod",
+    "classmethod", "property", "abstractmethod", "dataclass",
+})
 
 # Markup.
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
@@ -53,6 +61,7 @@ _JIRA_BRACES = re.compile(r"\{(?:color(?::[^}]*)?|quote|panel(?::[^}]*)?|noforma
 _JIRA_STRONG = re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])")
 _JIRA_MONO = re.compile(r"\{\{(.+?)\}\}")
 _JIRA_TABLE = re.compile(r"\|\|")
+_MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|~>])")
 _EXCEL_CR = re.compile(r"_x000[dD]_")
 _WHITESPACE = re.compile(r"\s+")
 
@@ -86,11 +95,15 @@ def mask_links(text: str) -> str:
 def mask_identifiers(text: str) -> str:
     """Replace 40-hex commit hashes by ``[HASH]`` and @mentions by ``[USER]``."""
     text = _HASH.sub(HASH, text)
-    return _MENTION.sub(USER, text) if "@" in text else text
+    if "@" not in text:
+        return text
+    return _MENTION.sub(lambda m: m.group(0) if m.group(1).lower() in DOC_TAGS else USER, text)
 
 
 def strip_markup(text: str) -> str:
     """Remove HTML tags and entities, Markdown and Jira styling; keep the words."""
+    if "\\" in text:
+        text = _MD_ESCAPE.sub(r"\1", text)
     if "<" in text:
         text = _HTML_COMMENT.sub(" ", text)
         text = _HTML_BREAK.sub("\n", text)
