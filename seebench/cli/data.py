@@ -85,8 +85,10 @@ def format_status(report: dict) -> list[str]:
         lines = [f"{head}  missing (skipped by eval)"]
         for f in report["files"]:
             if not f["present"]:
-                pinned = "" if f["pinned"] else " [checksum not pinned: not reachable when written]"
+                pinned = "" if f["pinned"] else " [sha256 not pinned: not reachable when written]"
                 lines.append(f"    {f['file']}: {f['url'] or 'no upstream url'}{pinned}")
+                if f.get("homepage") and not f["pinned"]:
+                    lines.append(f"      dataset home: {f['homepage']}")
         return lines
     rows = f"{report['rows']} rows"
     if report["reference_rows"] is not None:

@@ -97,7 +97,8 @@ def fetch_tasks(tasks: list[TaskSpec]) -> list[tuple[Source, str | None]]:
 def unpinned_message(task: TaskSpec, source: Source) -> str:
     """One line saying that ``source`` cannot be fetched automatically and where to get it."""
     where = source.url or "no url"
-    homepage = task.raw.get("data", {}).get("sources", [{}])[max(source.index, 0)].get("homepage")
+    declared = task.data.get("sources", [])
+    homepage = declared[source.index].get("homepage") if 0 <= source.index < len(declared) else None
     extra = f" (dataset home: {homepage})" if homepage else ""
     return (
         f"task {task.name!r}: {source.file_name} is not available here and its sha256 is not "
@@ -108,13 +109,15 @@ def unpinned_message(task: TaskSpec, source: Source) -> str:
 def task_status(task: TaskSpec, registry: Registry, prepare: bool = True) -> dict[str, Any]:
     """Files present/missing, prepared rows, split sizes and label counts of one task."""
     files = []
+    declared = task.data.get("sources", [])
     for source in all_sources(task):
         local = source.locate()
+        raw = declared[source.index] if 0 <= source.index < len(declared) else {}
         files.append({
             "name": source.name, "file": source.file_name, "present": local is not None,
             "role": "split_file" if source.index < 0 else "data",
             "sha256": source.sha256, "pinned": not is_unpinned(source), "url": source.url,
-            "path": str(local) if local else None,
+            "homepage": raw.get("homepage"), "path": str(local) if local else None,
         })
     reference = task.tags.get("paper_instances")
     status: dict[str, Any] = {
