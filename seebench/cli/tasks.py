@@ -56,11 +56,26 @@ def list_tasks(suite: str | None, as_json: bool) -> None:
 
 @tasks_group.command("show")
 @click.argument("name")
-def show_task(name: str) -> None:
-    """Print a task's merged definition (after include:) as YAML."""
+@click.option("--prompt", "show_prompt", is_flag=True,
+              help="Print the prompt a model receives for the first test instance instead.")
+@click.option("--shots", type=click.IntRange(min=0), default=0, show_default=True,
+              help="With --prompt: number of worked examples (k).")
+def show_task(name: str, show_prompt: bool, shots: int) -> None:
+    """Print a task's merged definition (after include:) as YAML, or with --prompt its prompt."""
     from seebench.tasks.index import get_task_index
 
     task = get_task_index().get(name)
+    if show_prompt:
+        from seebench.errors import DataMissingError
+        from seebench.plugin_manager import get_registry
+        from seebench.prompting.preview import preview_prompt
+
+        try:
+            click.echo(preview_prompt(task, get_registry(), shots=shots))
+        except DataMissingError as exc:
+            click.echo(f"{name}: no data to preview a prompt: {exc}".splitlines()[0])
+            sys.exit(1)
+        return
     click.echo(f"# {task.path}")
     click.echo(yaml.safe_dump(task.raw, sort_keys=False, allow_unicode=True, width=100).rstrip())
 

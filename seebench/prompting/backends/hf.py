@@ -1,0 +1,140 @@
+"""Local generation with transformers: batched, left-padded, greedy unless a temperature is set.
+
+The model directory comes from the model reference (``identity["path"]``, or
+``options["model_dir"]`` for models that are prepared on first use, like ``smollm2``).
+Chat models (whose tokenizer has a chat template) get their template; others get the plain
+text of the messages. ``confidence`` is the probability of the whole generated answer: the
+product of its tokens' probabilities, up to the end-of-sequence token.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from seebench.errors import ModelError
+from seebench.prompting.backends.base import Generation
+from seebench.prompting.template import Prompt
+
+DEFAULT_BATCH_SIZE = 8
+
+
+@functools.lru_cache(maxsize=2)
+def load_model(path: str, dtype: str = "float32", device: str = "auto") -> tuple[Any, Any, str]:
+    """Load (and keep, for the next task of the same run) a causal LM and its tokenizer."""
+    try:
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+    except ImportError as exc:
+        raise ModelError(f"the hf backend needs torch and transformers: pip install 'seebench[hf]' ({exc})") from None
+    if device == "auto":
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    tokenizer = AutoTokenizer.from_pretrained(path)
+    tokenizer.padding_side = "left"
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    model = AutoModelForCausalLM.from_pretrained(path, dtype=getattr(torch, dtype) if dtype != "auto" else "auto")
+    model.to(device).eval()
+    return model, tokenizer, device
+
+
+class HFBackend:
+    """Generates replies with a local causal language model."""
+
+    name = "hf"
+
+    def __init__(self, model_dir: Path | str, *, max_new_tokens: int, temperature: float = 0.0,
+                 batch_size: int = DEFAULT_BATCH_SIZE, dtype: str = "float32", device: str = "auto",
+                 seed: int = 0):
+        self.model_dir = str(model_dir)
+        self.max_new_tokens = int(max_new_tokens)
+        self.temperature = float(temperature)
+        self.batch_size = max(1, int(batch_size))
+        self.dtype = dtype
+        self.device = device
+        self.seed = seed
+        self.batches = 0
+        self.usage = {"prompt_tokens": 0, "completion_tokens": 0}
+
+    def identity(self) -> dict[str, Any]:
+        return {"backend": self.name, "dtype": self.dtype}
+
+    def params(self) -> dict[str, Any]:
+        params: dict[str, Any] = {"max_new_tokens": self.max_new_tokens, "temperature": self.temperature}
+        if self.temperature > 0:
+            params["seed"] = self.seed
+        return params
+
+    def info(self) -> dict[str, Any]:
+        return {"batch_size": self.batch_size, "batches": self.batches, "usage": dict(self.usage)}
+
+    def render(self, prompt: Prompt) -> str:
+        """The exact text the model is given for ``prompt`` (chat template applied)."""
+        _, tokenizer, _ = load_model(self.model_dir, self.dtype, self.device)
+        return self._render(tokenizer, prompt)
+
+    @staticmethod
+    def _render(tokenizer: Any, prompt: Prompt) -> str:
+        if getattr(tokenizer, "chat_template", None):
+            return tokenizer.apply_chat_template(list(prompt.messages), tokenize=False,
+                                                 add_generation_prompt=True)
+        return prompt.as_text()
+
+    def generate(self, prompts: Sequence[Prompt]) -> Iterator[tuple[int, Generation]]:
+        import torch
+
+        model, tokenizer, device = load_model(self.model_dir, self.dtype, self.device)
+        chat = bool(getattr(tokenizer, "chat_template", None))
+        texts = [self._render(tokenizer, p) for p in prompts]
+        lengths = [len(tokenizer(t, add_special_tokens=not chat)["input_ids"]) for t in texts]
+        # similar lengths in a batch waste less compute on padding
+        order = sorted(range(len(texts)), key=lambda i: -lengths[i])
+        eos_ids = _eos_ids(model, tokenizer)
+        config = self._generation_config(model, tokenizer, eos_ids)
+        for start in range(0, len(order), self.batch_size):
+            batch = order[start:start + self.batch_size]
+            encoded = tokenizer([texts[i] for i in batch], return_tensors="pt", padding=True,
+                                add_special_tokens=not chat).to(device)
+            if self.temperature > 0:
+                torch.manual_seed(self.seed + start)
+            with torch.inference_mode():
+                out = model.generate(**encoded, generation_config=config)
+            scores = model.compute_transition_scores(out.sequences, out.scores, normalize_logits=True)
+            new_tokens = out.sequences[:, encoded["input_ids"].shape[1]:]
+            self.batches += 1
+            for row, index in enumerate(batch):
+                tokens = new_tokens[row].tolist()
+                end = next((n for n, t in enumerate(tokens) if t in eos_ids), len(tokens))
+                logprob = float(scores[row, :end].sum()) if end else 0.0
+                prompt_tokens = int(encoded["attention_mask"][row].sum())
+                self.usage["prompt_tokens"] += prompt_tokens
+                self.usage["completion_tokens"] += end
+                yield index, Generation(
+                    text=tokenizer.decode(tokens[:end], skip_special_tokens=True).strip(),
+                    confidence=math.exp(logprob) if math.isfinite(logprob) else None,
+                    usage={"prompt_tokens": prompt_tokens, "completion_tokens": end},
+                )
+
+    def _generation_config(self, model: Any, tokenizer: Any, eos_ids: set[int]) -> Any:
+        from transformers import GenerationConfig
+
+        sampling = self.temperature > 0
+        return GenerationConfig(
+            max_new_tokens=self.max_new_tokens, do_sample=sampling,
+            temperature=self.temperature if sampling else None, top_p=None, top_k=None,
+            pad_token_id=tokenizer.pad_token_id, eos_token_id=sorted(eos_ids) or None,
+            output_scores=True, return_dict_in_generate=True,
+        )
+
+
+def _eos_ids(model: Any, tokenizer: Any) -> set[int]:
+    ids: set[int] = set()
+    for value in (getattr(model.generation_config, "eos_token_id", None), tokenizer.eos_token_id):
+        if isinstance(value, int):
+            ids.add(value)
+        elif value:
+            ids.update(int(v) for v in value)
+    return ids

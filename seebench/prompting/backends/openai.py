@@ -1,0 +1,192 @@
+"""An OpenAI-compatible chat-completions client (OpenAI, vLLM, llama.cpp server, ...).
+
+Requests run concurrently up to ``concurrency``; HTTP 429 and 5xx replies, timeouts, broken
+connections and malformed JSON are retried with exponential backoff (``Retry-After`` is
+honoured, capped by ``retry_max_s``); other HTTP errors fail at once. A request that still
+fails becomes a generation with an ``error``: the sample is then invalid with that reason,
+never dropped. The API key is read from the environment at run time and never appears in
+identities, parameters, errors or accounting.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from seebench.errors import ModelError
+from seebench.prompting.backends.base import Generation
+from seebench.prompting.template import Prompt
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+BASE_URL_ENV = "OPENAI_BASE_URL"
+API_KEY_ENV = "OPENAI_API_KEY"
+
+
+def redact_url(url: str) -> str:
+    """``url`` without user name and password."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
+
+
+class OpenAIBackend:
+    """Sends each prompt as one chat-completions request."""
+
+    name = "openai"
+
+    def __init__(self, model: str, *, max_new_tokens: int, temperature: float = 0.0,
+                 base_url: str | None = None, api_key_env: str = API_KEY_ENV, concurrency: int = 4,
+                 timeout_s: float = 60.0, max_retries: int = 5, retry_base_s: float = 1.0,
+                 retry_max_s: float = 60.0, logprobs: bool = True, seed: int | None = None,
+                 price_input: float | None = None, price_output: float | None = None):
+        try:
+            import httpx
+        except ImportError:
+            raise ModelError("the openai backend needs httpx: pip install 'seebench[api]'") from None
+        self._httpx = httpx
+        self.model = model
+        self.base_url = (base_url or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL).rstrip("/")
+        self._api_key = os.environ.get(api_key_env) or None
+        self.max_new_tokens = int(max_new_tokens)
+        self.temperature = float(temperature)
+        self.concurrency = max(1, int(concurrency))
+        self.timeout_s = float(timeout_s)
+        self.max_retries = max(0, int(max_retries))
+        self.retry_base_s = float(retry_base_s)
+        self.retry_max_s = float(retry_max_s)
+        self.logprobs = bool(logprobs)
+        self.seed = seed
+        self.prices = (price_input, price_output)  # USD per million tokens
+        self._lock = threading.Lock()
+        self._retry_reasons: Counter[str] = Counter()
+        self._requests = 0
+        self._failed = 0
+        self._usage = {"prompt_tokens": 0, "completion_tokens": 0}
+
+    def identity(self) -> dict[str, Any]:
+        return {"backend": self.name, "base_url": redact_url(self.base_url)}
+
+    def params(self) -> dict[str, Any]:
+        params: dict[str, Any] = {"model": self.model, "max_tokens": self.max_new_tokens,
+                                  "temperature": self.temperature, "logprobs": self.logprobs}
+        if self.seed is not None:
+            params["seed"] = self.seed
+        return params
+
+    def info(self) -> dict[str, Any]:
+        with self._lock:
+            usage = {**self._usage, "total_tokens": sum(self._usage.values())}
+            cost = None
+            if self.prices[0] is not None or self.prices[1] is not None:
+                cost = ((self.prices[0] or 0.0) * usage["prompt_tokens"]
+                        + (self.prices[1] or 0.0) * usage["completion_tokens"]) / 1e6
+            return {
+                "base_url": redact_url(self.base_url), "concurrency": self.concurrency,
+                "timeout_s": self.timeout_s, "requests": self._requests,
+                "retries": sum(self._retry_reasons.values()),
+                "retry_reasons": dict(sorted(self._retry_reasons.items())),
+                "failed_requests": self._failed, "usage": usage, "cost_usd": cost,
+            }
+
+    def generate(self, prompts: Sequence[Prompt]) -> Iterator[tuple[int, Generation]]:
+        headers = {"Content-Type": "application/json"}
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        timeout = self._httpx.Timeout(self.timeout_s)
+        with self._httpx.Client(headers=headers, timeout=timeout) as client, \
+                ThreadPoolExecutor(max_workers=self.concurrency) as pool:
+            futures = {pool.submit(self._request, client, p): i for i, p in enumerate(prompts)}
+            for future in as_completed(futures):
+                yield futures[future], future.result()
+
+    def _body(self, prompt: Prompt) -> dict[str, Any]:
+        body: dict[str, Any] = {"messages": list(prompt.messages), **self.params()}
+        if not self.logprobs:
+            body.pop("logprobs")
+        return body
+
+    def _request(self, client: Any, prompt: Prompt) -> Generation:
+        httpx = self._httpx
+        url = f"{self.base_url}/chat/completions"
+        retries: list[str] = []
+        for attempt in range(self.max_retries + 1):
+            retry_after = None
+            with self._lock:
+                self._requests += 1
+            try:
+                response = client.post(url, json=self._body(prompt))
+            except httpx.TimeoutException:
+                reason = "timeout"
+            except httpx.TransportError as exc:
+                reason = f"connection error ({type(exc).__name__})"
+            else:
+                if response.status_code == 200:
+                    generation = self._read(response)
+                    if generation is not None:
+                        generation.retries = retries
+                        return generation
+                    reason = "malformed response"
+                elif response.status_code == 429 or response.status_code >= 500:
+                    reason = f"HTTP {response.status_code}"
+                    retry_after = _seconds(response.headers.get("retry-after"))
+                else:  # 400, 401, 404...: retrying cannot help
+                    return self._fail(f"HTTP {response.status_code}: {self._scrub(response.text)[:200]}", retries)
+            if attempt == self.max_retries:
+                return self._fail(f"gave up after {attempt + 1} attempts, last: {reason}", retries)
+            retries.append(reason)
+            with self._lock:
+                self._retry_reasons[reason] += 1
+            delay = self.retry_base_s * 2**attempt * (1 + random.random() / 4)
+            time.sleep(min(self.retry_max_s, max(delay, retry_after or 0.0)))
+        raise AssertionError("unreachable")
+
+    def _fail(self, error: str, retries: list[str]) -> Generation:
+        with self._lock:
+            self._failed += 1
+        return Generation(None, error=f"request failed: {error}", retries=retries)
+
+    def _read(self, response: Any) -> Generation | None:
+        """The generation in a 200 reply, or ``None`` if the body is not a completion."""
+        try:
+            data = response.json()
+            choice = data["choices"][0]
+            text = choice["message"].get("content") or ""
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+            return None
+        usage = {}
+        if isinstance(data.get("usage"), dict):
+            usage = {k: int(data["usage"].get(k) or 0) for k in ("prompt_tokens", "completion_tokens")}
+            with self._lock:
+                for key, value in usage.items():
+                    self._usage[key] += value
+        return Generation(text=str(text).strip(), confidence=_confidence(choice.get("logprobs")), usage=usage)
+
+    def _scrub(self, text: str) -> str:
+        return text.replace(self._api_key, "***") if self._api_key else text
+
+
+def _confidence(logprobs: Any) -> float | None:
+    """exp(sum of the reply's token log-probabilities), if the server returned them."""
+    try:
+        values = [float(item["logprob"]) for item in logprobs["content"]]
+    except (TypeError, KeyError, ValueError):
+        return None
+    total = sum(values)
+    return math.exp(total) if values and math.isfinite(total) else None
+
+
+def _seconds(value: str | None) -> float | None:
+    try:
+        return max(0.0, float(value)) if value else None
+    except ValueError:
+        return None

@@ -1,0 +1,62 @@
+"""The response cache: one JSON file per (model identity, full request) under ``$SEEBENCH_HOME``.
+
+A key is the sha256 of the model's identity, the backend's identity (e.g. the API base URL),
+the messages and every generation parameter, so a different model, server, prompt or
+temperature never reads another's answer. Each answer is written atomically as soon as it
+arrives, so an interrupted run resumes from what it already has; only real replies are stored
+(transport failures are retried on the next run).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from seebench.data.cache import seebench_home
+from seebench.results.io import atomic_write_text
+
+CACHE_VERSION = 1
+
+
+def responses_dir() -> Path:
+    return seebench_home() / "cache" / "responses"
+
+
+def cache_key(model_identity: dict[str, Any], backend_identity: dict[str, Any],
+              messages: Any, params: dict[str, Any]) -> str:
+    """The sha256 that names one request's cached reply."""
+    payload = {"version": CACHE_VERSION, "model": model_identity, "backend": backend_identity,
+               "messages": messages, "params": params}
+    blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str).encode()
+    return hashlib.sha256(blob).hexdigest()
+
+
+class ResponseCache:
+    """Get and put replies by key; ``hits`` and ``misses`` count lookups."""
+
+    def __init__(self, root: Path | None = None, enabled: bool = True):
+        self.root = Path(root) if root is not None else responses_dir()
+        self.enabled = enabled
+        self.hits = 0
+        self.misses = 0
+
+    def path(self, key: str) -> Path:
+        return self.root / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        if self.enabled:
+            try:
+                entry = json.loads(self.path(key).read_text(encoding="utf-8"))
+            except (OSError, json.JSONDecodeError):
+                entry = None
+            if isinstance(entry, dict) and "text" in entry:
+                self.hits += 1
+                return entry
+        self.misses += 1
+        return None
+
+    def put(self, key: str, entry: dict[str, Any]) -> None:
+        if self.enabled:
+            atomic_write_text(self.path(key), json.dumps(entry, ensure_ascii=False))
