@@ -62,8 +62,8 @@ def make_backend(model: ModelRef, task: TaskSpec, options: dict[str, Any], seed:
         return OpenAIBackend(model.identity["model"], seed=options.get("seed"), **common, **extra)
     from seebench.prompting.backends.hf import HFBackend
 
-    prepare = model.options.get("prepare")
-    directory = load_object(prepare)(model) if prepare else model.identity["path"]
+    prepare = model.options.get("prepare")  # e.g. smollm2's conversion, done only if generating
+    directory = (lambda: load_object(prepare)(model)) if prepare else model.identity["path"]
     extra = {k: options[k] for k in HF_OPTIONS if k in options}
     return HFBackend(directory, seed=int(options.get("seed", seed)), **common, **extra)
 

@@ -115,7 +115,7 @@ def parse_number(task: TaskSpec, text: str) -> ParsedAnswer:
         return ParsedAnswer(None, "number is not finite")
     value_range = task.value_range
     if value_range and not value_range[0] <= value <= value_range[1]:
-        return ParsedAnswer(None, f"number {value:g} outside [{value_range[0]:g}, {value_range[1]:g}]")
+        return ParsedAnswer(None, f"out of range: {value:g} not in [{value_range[0]:g}, {value_range[1]:g}]")
     return ParsedAnswer(value)
 
 

@@ -1,7 +1,7 @@
 """Local generation with transformers: batched, left-padded, greedy unless a temperature is set.
 
-The model directory comes from the model reference (``identity["path"]``, or
-``options["model_dir"]`` for models that are prepared on first use, like ``smollm2``).
+The model directory is a path, or a function that prepares it on first use (``smollm2`` is
+converted from GGUF only when something has to be generated).
 Chat models (whose tokenizer has a chat template) get their template; others get the plain
 text of the messages. ``confidence`` is the probability of the whole generated answer: the
 product of its tokens' probabilities, up to the end-of-sequence token.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,10 +46,10 @@ class HFBackend:
 
     name = "hf"
 
-    def __init__(self, model_dir: Path | str, *, max_new_tokens: int, temperature: float = 0.0,
-                 batch_size: int = DEFAULT_BATCH_SIZE, dtype: str = "float32", device: str = "auto",
-                 seed: int = 0):
-        self.model_dir = str(model_dir)
+    def __init__(self, model_dir: Path | str | Callable[[], Path], *, max_new_tokens: int,
+                 temperature: float = 0.0, batch_size: int = DEFAULT_BATCH_SIZE,
+                 dtype: str = "float32", device: str = "auto", seed: int = 0):
+        self._model_dir = model_dir  # a callable prepares the directory on first use
         self.max_new_tokens = int(max_new_tokens)
         self.temperature = float(temperature)
         self.batch_size = max(1, int(batch_size))
@@ -58,6 +58,12 @@ class HFBackend:
         self.seed = seed
         self.batches = 0
         self.usage = {"prompt_tokens": 0, "completion_tokens": 0}
+
+    @property
+    def model_dir(self) -> str:
+        if callable(self._model_dir):
+            self._model_dir = self._model_dir()
+        return str(self._model_dir)
 
     def identity(self) -> dict[str, Any]:
         return {"backend": self.name, "dtype": self.dtype}
@@ -84,6 +90,8 @@ class HFBackend:
         return prompt.as_text()
 
     def generate(self, prompts: Sequence[Prompt]) -> Iterator[tuple[int, Generation]]:
+        if not prompts:  # everything came from the cache: do not load the model
+            return
         import torch
 
         model, tokenizer, device = load_model(self.model_dir, self.dtype, self.device)

@@ -1,0 +1,91 @@
+"""The local transformers backend on a tiny random GPT-2 (built in a fixture, no downloads)."""
+
+from __future__ import annotations
+
+import pytest
+
+from seebench.data.dataset import Sample
+from seebench.models import ModelRef
+from seebench.prompting.backends.hf import HFBackend
+from seebench.prompting.method import ThreeShotMethod, ZeroShotMethod
+from seebench.prompting.template import build_prompt
+from tests.prompting.conftest import evaluate, make_prompt_task, read_unit
+from tests.prompting.test_parsing import BINARY, REGRESSION, task
+
+INPUTS = ["Fix crash", "The system shall export every report as a PDF file within ten seconds",
+          "Add dark mode", "Refactor the parser into smaller functions without changing behaviour at all",
+          "Is this a bug?"]
+
+
+def prompts():
+    return [build_prompt(BINARY, Sample(str(i), text, "yes")) for i, text in enumerate(INPUTS)]
+
+
+def test_batched_generation_gives_the_same_replies_as_one_at_a_time(tiny_gpt2):
+    batched = dict(HFBackend(tiny_gpt2, max_new_tokens=6, batch_size=4).generate(prompts()))
+    single = dict(HFBackend(tiny_gpt2, max_new_tokens=6, batch_size=1).generate(prompts()))
+    assert sorted(batched) == sorted(single) == list(range(len(INPUTS)))
+    for index in batched:
+        assert batched[index].text == single[index].text
+        assert batched[index].confidence == pytest.approx(single[index].confidence, rel=1e-3)
+        assert 0.0 < batched[index].confidence <= 1.0
+        assert batched[index].usage["completion_tokens"] <= 6
+
+
+def test_chat_models_get_their_chat_template_and_others_plain_text(tiny_gpt2, tiny_chat_gpt2):
+    prompt = prompts()[0]
+    chat = HFBackend(tiny_chat_gpt2, max_new_tokens=4).render(prompt)
+    assert chat.startswith("<|user|>Task:") and chat.endswith("<|assistant|>")
+    assert HFBackend(tiny_gpt2, max_new_tokens=4).render(prompt) == prompt.as_text()
+
+
+def test_eval_with_a_local_model_accounts_for_every_sample_and_reuses_the_cache(task_env, tiny_chat_gpt2):
+    make_prompt_task(task_env[1], "local", "binary", INPUTS)
+    spec = f"hf:{tiny_chat_gpt2}"
+    [outcome] = evaluate(task_env, spec, "local", method="zero-shot")
+    assert outcome.status == "ok", outcome.reason
+    model_id = outcome.model_id
+    result, samples = read_unit(task_env[2], model_id, "zero-shot", "local")
+    assert result["n"] == len(samples) == len(INPUTS)
+    assert result["invalid"] == sum(s["prediction"] is None for s in samples)
+    assert result["invalid_rate"] == result["invalid"] / len(INPUTS)
+    for record in samples:  # a random model: each answer is a label or an error with a reason
+        assert "raw" in record and 0.0 < record["confidence"] <= 1.0
+        assert (record["prediction"] in ("bug", "other")) != bool(record.get("error"))
+    assert sum(result["info"]["invalid_reasons"].values()) == result["invalid"]
+    assert result["info"]["backend"] == "hf" and result["info"]["cache"]["misses"] == len(INPUTS)
+
+    [again] = evaluate(task_env, spec, "local", method="zero-shot", output=task_env[2] / "again")
+    rerun, rerun_samples = read_unit(task_env[2] / "again", model_id, "zero-shot", "local")
+    assert rerun["info"]["cache"]["hits"] == len(INPUTS) and rerun["info"]["batches"] == 0
+    assert [s["raw"] for s in rerun_samples] == [s["raw"] for s in samples]
+
+    evaluate(task_env, spec, "local", method="3-shot", method_options={"shots": 2})
+    few, few_samples = read_unit(task_env[2], model_id, "3-shot", "local")
+    assert few["info"]["shots"] == 2 and all(len(s["shots"]) == 2 for s in few_samples)
+    assert few["info"]["cache"]["hits"] == 0  # other messages, other keys
+
+
+def test_unknown_options_are_refused(task_env, tiny_gpt2):
+    make_prompt_task(task_env[1], "opts", "binary", INPUTS[:1])
+    [outcome] = evaluate(task_env, f"hf:{tiny_gpt2}", "opts", method="zero-shot",
+                         method_options={"batchsize": 2})
+    assert outcome.status == "failed" and "unknown option(s) batchsize" in outcome.reason
+
+
+def test_not_applicable_tasks_and_models():
+    method, generative = ZeroShotMethod(), ModelRef("hf:x", "x", "hf", {"architecture": "GPT2LMHeadModel"})
+    assert method.not_applicable(BINARY, generative) is None
+    assert method.not_applicable(REGRESSION, ModelRef("openai:m", "m", "openai", {"model": "m"})) is None
+    assert "ner" in method.not_applicable(task("ner", [{"name": "PER"}]), generative)
+    assert "does not generate" in method.not_applicable(BINARY, ModelRef("hf:b", "b", "hf", {"architecture": "BertModel"}))
+    assert "cannot be prompted" in ThreeShotMethod().not_applicable(BINARY, ModelRef("majority", "majority", "baseline"))
+
+
+def test_registered_methods_and_models(task_env):
+    registry = task_env[0]
+    assert registry.method("zero-shot").task_types == ("binary", "multiclass", "multilabel", "regression")
+    assert registry.method("3-shot").load().default_shots == 3
+    assert registry.model_entry("smollm2").default_method == "zero-shot"
+    assert registry.model_entry("hf:/some/dir").name == "hf:"
+    assert registry.model_entry("openai:gpt-4o").name == "openai:"
