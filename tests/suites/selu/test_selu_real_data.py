@@ -111,3 +111,12 @@ def test_status_cli_reports_missing_tasks_with_their_source(imported: None) -> N
     assert reports["bug_issue"]["files"][-1]["role"] == "split_file"
     assert reports["bug_issue"]["files"][-1]["present"] is True
     assert reports["review_type"]["rows"] == 1390
+
+
+def test_comment_type_pharo_iterative_split_keeps_label_shares(imported: None) -> None:
+    data = load_task_data(get_task_index().get("comment_type_pharo"), get_registry())
+    everything = [*data.train, *data.validation, *data.test]
+    full = Counter(label for s in everything for label in s.target)
+    test = Counter(label for s in data.test for label in s.target)
+    for label, count in full.items():
+        assert abs(test[label] / len(data.test) - count / len(everything)) < 0.02, label
