@@ -216,14 +216,36 @@ def split_samples(task: TaskSpec, samples: list[Sample], seed: int) -> dict[str,
 
 
 def pick_shots(task: TaskSpec, data: TaskData, k: int, seed: int) -> dict[str, list[str]]:
-    """For every test sample, ``k`` example ids from the pool, seeded per sample id."""
+    """For every test sample, ``k`` example ids from the pool, seeded per sample id.
+
+    For binary and multi-class tasks the shots are stratified: classes are visited in a
+    seeded order and one example is taken from each in turn, so three shots of a binary task
+    show both classes. Other types draw uniformly. The same seed gives the same shots, so
+    every model sees the same examples.
+    """
     pool = data.train if task.shots.get("pool", "train") == "train" else data.validation
     if k <= 0 or not pool:
         return {}
+    by_class: dict[Any, list[Sample]] = {}
+    if task.type in ("binary", "multiclass"):
+        for sample in pool:
+            by_class.setdefault(sample.target, []).append(sample)
     shots = {}
     for sample in data.test:
         rng = random.Random(f"{seed}:{sample.id}")
-        shots[sample.id] = [s.id for s in rng.sample(pool, min(k, len(pool)))]
+        if len(by_class) < 2:
+            shots[sample.id] = [s.id for s in rng.sample(pool, min(k, len(pool)))]
+            continue
+        classes = sorted(by_class, key=str)
+        rng.shuffle(classes)
+        queues = {c: rng.sample(by_class[c], len(by_class[c])) for c in classes}
+        chosen: list[str] = []
+        while len(chosen) < min(k, len(pool)):
+            for c in classes:
+                if queues[c] and len(chosen) < k:
+                    chosen.append(queues[c].pop().id)
+        rng.shuffle(chosen)
+        shots[sample.id] = chosen
     return shots
 
 

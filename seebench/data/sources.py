@@ -17,6 +17,9 @@ from seebench.tasks.spec import TaskSpec
 
 FETCH_TIMEOUT_S = 30
 
+#: The sha256 declared for a source whose upstream file could not be verified yet.
+UNPINNED_SHA256 = "0" * 64
+
 
 @dataclass(frozen=True)
 class Source:
@@ -73,6 +76,12 @@ def require_local(source: Source) -> Path:
         return local
     if source.path is not None:
         raise DataMissingError(f"task {source.task!r}: shipped data file {source.path} is missing")
+    if source.sha256 == UNPINNED_SHA256:
+        raise DataMissingError(
+            f"task {source.task!r}: data file {source.file_name} is not available here and its "
+            f"checksum is not pinned yet; obtain it from {source.url} ('seebench data status "
+            f"{source.task}' shows the dataset's home)"
+        )
     raise DataMissingError(
         f"task {source.task!r}: data file {source.file_name} (sha256 {source.sha256[:12]}...) "
         f"is not in the cache; run 'seebench data fetch {source.task}' or "
