@@ -1,7 +1,7 @@
-"""Generate the SELU task table of ``docs/selu.md`` from the task YAMLs (and, where the data
+"""Generate the SELU task table of ``docs/tasks/selu.md`` from the task YAMLs (and, where the data
 is cached, the rows found by ``seebench data status``).
 
-Usage: ``python -m seebench.suites.selu.doc_table docs/selu.md`` rewrites the part between
+Usage: ``python -m seebench.suites.selu.doc_table docs/tasks/selu.md`` rewrites the part between
 the markers below; the rest of the file is prose written by hand.
 """
 
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-BEGIN = "<!-- BEGIN generated: python -m seebench.suites.selu.doc_table docs/selu.md -->"
+BEGIN = "<!-- BEGIN generated: python -m seebench.suites.selu.doc_table docs/tasks/selu.md -->"
 END = "<!-- END generated -->"
 
 
@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> None:
     from seebench.tasks.index import get_task_index
 
     args = argv if argv is not None else sys.argv[1:]
-    target = Path(args[0] if args else "docs/selu.md")
+    target = Path(args[0] if args else "docs/tasks/selu.md")
     tasks = [t for t in get_task_index().tasks.values() if t.suite == "selu"]
     registry = get_registry()
     statuses = {t.name: task_status(t, registry) for t in tasks}

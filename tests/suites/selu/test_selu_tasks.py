@@ -1,4 +1,4 @@
-"""The 22 SELU task definitions and the generated table in docs/selu.md."""
+"""The 22 SELU task definitions and the generated table in docs/tasks/selu.md."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def test_text_cleaning_is_applied_except_to_ner_and_mlm() -> None:
 
 
 def test_docs_table_lists_every_task_as_generated_from_the_yamls() -> None:
-    text = (REPO_ROOT / "docs" / "selu.md").read_text()
+    text = (REPO_ROOT / "docs" / "tasks" / "selu.md").read_text()
     table = text.split(BEGIN, 1)[1].split(END, 1)[0]
     for row in task_rows(list(selu_tasks().values())):
         name, task_type, labels = row[:3]
