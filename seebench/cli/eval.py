@@ -34,7 +34,10 @@ def _parse_options(values: tuple[str, ...]) -> dict:
 @click.option("--shard", help="Run only shard i of n (1-based), e.g. 2/4.")
 @click.option("-o", "--option", "options", multiple=True, help="Method option KEY=VALUE (repeatable).")
 @click.option("--no-progress", is_flag=True, help="Do not draw the progress bar.")
-def eval_command(model, tasks, method, output, limit, seed, force, shard, options, no_progress) -> None:
+@click.option("--peft", help="Fine-tuning: parameter-efficient method (lora); same as -o peft=...")
+@click.option("--deepspeed", help="Fine-tuning: DeepSpeed ZeRO stage (zero2); same as -o deepspeed=...")
+def eval_command(model, tasks, method, output, limit, seed, force, shard, options, no_progress,
+                 peft, deepspeed) -> None:
     """Evaluate MODEL on TASKS; completed units are skipped unless --force."""
     from rich.console import Console
 
@@ -45,7 +48,9 @@ def eval_command(model, tasks, method, output, limit, seed, force, shard, option
     config = EvalConfig(
         model=model, tasks=tasks, method=method, output=output, limit=limit, seed=seed,
         force=force, shard=parse_shard(shard) if shard else None,
-        method_options=_parse_options(options), progress=not no_progress,
+        method_options={**_parse_options(options),
+                        **{k: v for k, v in (("peft", peft), ("deepspeed", deepspeed)) if v}},
+        progress=not no_progress,
     )
     outcomes = run_eval(config)
     Console(stderr=False).print(summary_table(outcomes))

