@@ -41,6 +41,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "seebench.builtin.prompting",
     "seebench.builtin.selu",
     "seebench.builtin.compare",
+    "seebench.builtin.finetune",
 )
 
 
