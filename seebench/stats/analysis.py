@@ -27,9 +27,9 @@ def compare_models(
 ) -> ComparisonReport:
     """Analyse a complete score matrix (no missing cells) as SELU's §IV-D describes.
 
-    The family/type breakdown is computed on ``breakdown_matrix`` when given: it may have
+    The task-type breakdown is computed on ``breakdown_matrix`` when given: it may have
     missing cells and more tasks (for example NER scores that only some models have) and is
-    restricted to the models of ``matrix``.
+    restricted to the models of ``matrix``. The task-family breakdown always uses ``matrix``.
     """
     settings = settings or Settings()
     _check(matrix, settings)
@@ -100,7 +100,7 @@ def compare_models(
         posteriors=posteriors,
         decisions=decisions,
         tiers=tiers,
-        breakdown=breakdown(breakdown_source),
+        breakdown=breakdown(matrix, breakdown_source),
         notes=notes,
         sources=sources,
         title=title,

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from seebench.stats import ComparisonReport
+from seebench.leaderboard.inputs import read_inputs
+from seebench.stats import ComparisonReport, ScoreMatrix
+from seebench.stats.breakdown import breakdown
+from tests.stats.conftest import DATA, SELU_CSV
 
 # (family or type, generalist M, SD, domain-adapted M, SD): as published (paper Table V).
 TABLE_V = [
@@ -33,3 +37,25 @@ def test_every_group_and_dimension_is_present(selu_report: ComparisonReport) -> 
     assert groups == {"generalist", "domain-adapted", "prompted", "baseline"}
     families = {row.value for row in selu_report.breakdown if row.dimension == "task family"}
     assert families == {"code-adjacent metadata", "core non-code", "developer communication"}
+
+
+def test_types_with_partial_scores_do_not_change_the_families(selu_matrix: ScoreMatrix) -> None:
+    """NER and MLM (paper Table VI) add task-type rows but stay out of the family rows."""
+    with_extra = read_inputs([SELU_CSV, DATA / "selu_table_vi_ner_mlm.csv"]).to_matrix()
+    rows = breakdown(selu_matrix, with_extra)
+    families = [r for r in rows if r.dimension == "task family"]
+    assert families == [r for r in breakdown(selu_matrix) if r.dimension == "task family"]
+    ner = {r.group: r for r in rows if r.value == "ner"}
+    assert ner["generalist"].mean == pytest.approx(0.478, abs=0.0007)
+    assert ner["generalist"].sd == pytest.approx(0.071, abs=0.0007)
+    assert ner["domain-adapted"].mean == pytest.approx(0.528, abs=0.0007)
+    mlm = {r.group: r for r in rows if r.value == "mlm"}
+    assert mlm["generalist"].mean == pytest.approx(0.62, abs=0.0007)
+    assert mlm["domain-adapted"].n_scores == 1
+
+
+def test_models_without_a_group() -> None:
+    m = ScoreMatrix(("a", "b"), ("t",), np.array([[0.5, 0.7]]), ("binary",), ("f",), {"a": "g"})
+    assert {r.group for r in breakdown(m)} == {"g", "other"}
+    m = ScoreMatrix(("a", "b"), ("t",), np.array([[0.5, 0.7]]), ("binary",), ("f",))
+    assert {r.group for r in breakdown(m)} == {"all models"}
