@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+pytest.importorskip("transformers", reason="the hf backend needs the hf extra")
+
 from seebench.data.dataset import Sample
 from seebench.models import ModelRef
 from seebench.prompting.backends.hf import HFBackend
