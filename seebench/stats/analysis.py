@@ -41,6 +41,7 @@ def compare_models(
     parametric = bool(normal.all()) if settings.mode == "auto" else settings.mode == "parametric"
     notes = _normality_notes(matrix.models, normal, normality_alpha, parametric, settings.mode)
 
+    input_matrix = matrix  # the breakdown keeps the input order of models (and so of groups)
     center = scores.mean(axis=0) if parametric else np.median(scores, axis=0)
     order = sorted(range(k), key=lambda m: -center[m])  # stable: ties keep input order
     matrix = _reorder(matrix, order)
@@ -83,13 +84,9 @@ def compare_models(
         )
         for m, model in enumerate(matrix.models)
     )
-    breakdown_matrix = breakdown_matrix or matrix
-    kept = [
-        breakdown_matrix.models.index(model)
-        for model in matrix.models
-        if model in breakdown_matrix.models
-    ]
-    breakdown_source = _reorder(breakdown_matrix, kept)
+    breakdown_matrix = breakdown_matrix or input_matrix
+    kept = [i for i, model in enumerate(breakdown_matrix.models) if model in matrix.models]
+    by_type = _reorder(breakdown_matrix, kept)
     return ComparisonReport(
         settings=settings,
         parametric=parametric,
@@ -100,7 +97,7 @@ def compare_models(
         posteriors=posteriors,
         decisions=decisions,
         tiers=tiers,
-        breakdown=breakdown(matrix, breakdown_source),
+        breakdown=breakdown(input_matrix, by_type),
         notes=notes,
         sources=sources,
         title=title,
