@@ -151,7 +151,7 @@ def _posteriors(plans: list[_PairPlan], weights: np.ndarray, ropes: list[float])
     out = np.empty((len(plans), 3))
     out[:, 0] = wins[:, 0] / nsamples
     out[:, 2] = wins[:, 1] / nsamples
-    out[:, 1] = 1.0 - out[:, 0] - out[:, 2]
+    out[:, 1] = np.clip(1.0 - out[:, 0] - out[:, 2], 0.0, 1.0)  # no -1e-17 from rounding
     no_rope = np.asarray(ropes) <= 0
     out[no_rope, 1] = 0.0  # without a ROPE every draw has a winner: P(B > A) = 1 - P(A > B)
     out[no_rope, 2] = 1.0 - out[no_rope, 0]
