@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -165,8 +165,3 @@ def read_model_groups(path: Path) -> dict[str, str]:
     if not isinstance(data, dict):
         raise SeebenchError(f"{path}: expected a JSON object mapping model names to groups")
     return {str(k): str(v) for k, v in data.items()}
-
-
-def unique(values: Iterable[str]) -> list[str]:
-    """Values in first-seen order without repeats."""
-    return list(dict.fromkeys(values))

@@ -101,14 +101,17 @@ class ComparisonReport:
 
     @property
     def center_label(self) -> str:
+        """What ``ModelRow.center`` holds: "mean", or "median" in the fallback."""
         return "mean" if self.parametric else "median"
 
     @property
     def spread_label(self) -> str:
+        """What ``ModelRow.spread`` holds: "SD", or "MAD" in the fallback."""
         return "SD" if self.parametric else "MAD"
 
     @property
     def effect_size_label(self) -> str:
+        """The effect size used: Cohen's d, or Akinshin's gamma in the fallback."""
         return "Cohen's d" if self.parametric else "Akinshin's gamma"
 
     def pairs(self) -> list[dict[str, Any]]:
