@@ -82,7 +82,8 @@ def instruction(task: TaskSpec) -> str:
     parts = []
     if block.get("context"):
         parts.append(f"Setting: {_sentence(block['context'])}")
-    parts.append(f"Task: {_sentence(block.get('task') or task.description or verb(task).capitalize() + ' the ' + entity_name(task) + '.')}")
+    what = block.get("task") or task.description or f"{verb(task).capitalize()} the {entity_name(task)}."
+    parts.append(f"Task: {_sentence(what)}")
     parts.append(f"Answer format: {_sentence(block.get('answer_format') or default_answer_format(task))}")
     return "\n".join(parts)
 

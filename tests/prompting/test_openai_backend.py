@@ -61,7 +61,6 @@ def test_faults_are_retried_or_reported_and_every_sample_is_accounted_for(fault_
     assert result["invalid"] == len(invalid)
     assert result["invalid_rate"] == pytest.approx(len(invalid) / len(CASES))
     for (marker, valid, retried, error), record in zip(CASES, samples, strict=True):
-        assert marker in _input_of(server, record) or record.get("error"), marker
         if valid:
             assert record["prediction"] == "bug" and "error" not in record, marker
             assert record["confidence"] == pytest.approx(math.exp(-0.25))
@@ -78,10 +77,6 @@ def test_faults_are_retried_or_reported_and_every_sample_is_accounted_for(fault_
                              "total_tokens": 103 * answered}
     assert info["cost_usd"] == pytest.approx((2.5 * 100 + 10 * 3) * answered / 1e6)
     assert 1 <= server.max_in_flight <= 2  # concurrency=2 bounds the requests in flight
-
-
-def _input_of(server, record):
-    return " ".join(m["content"] for b in server.bodies for m in b["messages"])
 
 
 def test_api_key_is_sent_but_never_written(fault_task, server):
