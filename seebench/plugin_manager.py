@@ -38,6 +38,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "seebench.builtin.data",
     "seebench.builtin.baselines",
     "seebench.builtin.commands",
+    "seebench.builtin.classic",
     "seebench.builtin.prompting",
     "seebench.builtin.selu",
     "seebench.builtin.compare",

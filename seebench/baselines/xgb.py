@@ -1,0 +1,262 @@
+"""TF-IDF + XGBoost with SELU's model selection (max_depth 3..10 x min_child_weight 1..7).
+
+How it stays fast while searching the whole grid: the TF-IDF matrix is built once (words seen
+in at least ``min_df`` training texts), binned once into a shared ``QuantileDMatrix``
+(``max_bin`` histogram bins), every grid point stops boosting when the validation loss has
+not improved for ``early_stopping_rounds`` rounds, and grid points are trained in parallel
+threads (one XGBoost thread each; XGBoost releases the GIL). Selection is on the validation
+split with the task's primary metric; the selected model is refitted on train + validation
+with the number of rounds it reached (``refit``), as SELU trains its final model on all
+non-test data.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from typing import Any
+
+import numpy as np
+
+from seebench.baselines.common import (
+    GridPoint,
+    GridProgress,
+    as_bool,
+    best_point,
+    check_known,
+    decode,
+    grid,
+    int_list,
+    not_applicable,
+    primary_scorer,
+    selection_splits,
+    target_matrix,
+    texts,
+)
+from seebench.data.dataset import Sample, TaskData
+from seebench.errors import SeebenchError
+from seebench.tasks.spec import TaskSpec
+
+#: SELU's grid (paper §IV-C): max_depth 3..10, min_child_weight 1..7.
+SELU_MAX_DEPTH = list(range(3, 11))
+SELU_MIN_CHILD_WEIGHT = list(range(1, 8))
+
+DEFAULTS: dict[str, Any] = {
+    "max_depth": SELU_MAX_DEPTH,
+    "min_child_weight": SELU_MIN_CHILD_WEIGHT,
+    "n_estimators": 100,  # XGBoost's default number of rounds (SELU used the defaults)
+    "early_stopping_rounds": 10,  # 0: always boost n_estimators rounds
+    "max_bin": 32,
+    "min_df": 2,
+    "jobs": 0,  # parallel grid points; 0: one per CPU core
+    "refit": True,
+    "progress": True,
+}
+
+
+def import_xgboost():
+    """``xgboost`` or a one-line error naming the extra to install."""
+    try:
+        import xgboost
+    except ImportError:
+        raise SeebenchError("tfidf-xgboost needs xgboost: pip install 'seebench[classic]' (xgboost-cpu)") from None
+    return xgboost
+
+
+def xgboost_version() -> str | None:
+    """The installed xgboost version, without importing it."""
+    from importlib import metadata
+
+    for dist in ("xgboost-cpu", "xgboost"):
+        try:
+            return metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            continue
+    return None
+
+
+def xgb_objective(task: TaskSpec) -> dict[str, Any]:
+    """Booster parameters fixing the learning problem of one sub-model."""
+    if task.type == "regression":
+        return {"objective": "reg:squarederror"}
+    if task.type == "multiclass":
+        return {"objective": "multi:softprob", "num_class": len(task.label_names)}
+    return {"objective": "binary:logistic"}  # binary, and each label of a multi-label task
+
+
+class TfidfXGBoostEstimator:
+    """TF-IDF features and one XGBoost model (one per label for multi-label tasks)."""
+
+    name = "tfidf-xgboost"
+
+    def not_applicable(self, task: TaskSpec) -> str | None:
+        return not_applicable(task, self.name)
+
+    # -- fitting ---------------------------------------------------------------------------
+
+    def fit(self, data: TaskData, seed: int, options: dict[str, Any]) -> dict[str, Any]:
+        xgb = import_xgboost()
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
+        check_known(options, DEFAULTS, self.name)
+        opts = {**DEFAULTS, **options}
+        task = data.task
+        self.task = task
+        axes = {
+            "max_depth": int_list(opts["max_depth"], "max_depth"),
+            "min_child_weight": int_list(opts["min_child_weight"], "min_child_weight"),
+        }
+        n_estimators = int(opts["n_estimators"])
+        patience = int(opts["early_stopping_rounds"])
+        max_bin, min_df = int(opts["max_bin"]), int(opts["min_df"])
+        jobs = int(opts["jobs"]) or (os.cpu_count() or 1)
+        refit = as_bool(opts["refit"], "refit")
+        timings: dict[str, float] = {}
+
+        t0 = time.perf_counter()
+        train, validation, carved = selection_splits(data, seed)
+        vectorizer = self._vectorizer(TfidfVectorizer, min_df, len(train))
+        x_train = vectorizer.fit_transform(texts(train))
+        x_val = vectorizer.transform(texts(validation))
+        y_train, y_val = target_matrix(task, train), target_matrix(task, validation)
+        columns = _columns(task, y_train)
+        d_train = [None] * len(columns)
+        d_val = [None] * len(columns)
+        for j, col in enumerate(columns):
+            ref = d_train[0] if j else None
+            d_train[j] = xgb.QuantileDMatrix(x_train, label=_column(y_train, col), max_bin=max_bin, ref=ref, nthread=1)
+            d_val[j] = xgb.QuantileDMatrix(x_val, label=_column(y_val, col), max_bin=max_bin, ref=d_train[j], nthread=1)
+        timings["vectorise_s"] = time.perf_counter() - t0
+
+        metric, score = primary_scorer(task)
+        golds = [s.target for s in validation]
+        base = {**xgb_objective(task), "tree_method": "hist", "max_bin": max_bin, "nthread": 1,
+                "seed": seed, "verbosity": 0}
+
+        def evaluate(params: dict[str, Any]) -> GridPoint:
+            boosters, rounds = [], []
+            for j, col in enumerate(columns):
+                booster, n_rounds = _train(xgb, {**base, **params}, d_train[j], d_val[j], n_estimators, patience, col)
+                boosters.append(booster)
+                rounds.append(n_rounds)
+            predicted = self._predict_columns(task, boosters, rounds, d_val[0] if len(columns) == 1 else d_val,
+                                              columns, x_val.shape[0])
+            return GridPoint(params, score(golds, decode(task, predicted)), {"rounds": rounds})
+
+        t0 = time.perf_counter()
+        points = grid(axes)
+        results: list[GridPoint | None] = [None] * len(points)
+        enabled = as_bool(opts["progress"], "progress")
+        with GridProgress(f"{self.name} {task.name}", len(points), enabled) as progress:
+            with ThreadPoolExecutor(max_workers=max(1, min(jobs, len(points)))) as pool:
+                futures = {pool.submit(evaluate, params): i for i, params in enumerate(points)}
+                for future in as_completed(futures):
+                    results[futures[future]] = future.result()
+                    progress.advance()
+            timings["search_s"] = time.perf_counter() - t0
+            chosen = best_point([r for r in results if r is not None])
+            progress.summary(
+                f"selected max_depth={chosen.params['max_depth']} "
+                f"min_child_weight={chosen.params['min_child_weight']} "
+                f"(validation {metric} {chosen.score:.4f}, rounds {chosen.extra['rounds']})"
+            )
+
+        t0 = time.perf_counter()
+        rounds = chosen.extra["rounds"]
+        final_samples = train + validation if refit else train
+        if refit:
+            vectorizer = self._vectorizer(TfidfVectorizer, min_df, len(final_samples))
+            x_final = vectorizer.fit_transform(texts(final_samples))
+            y_final = target_matrix(task, final_samples)
+            self.boosters = []
+            for j, col in enumerate(columns):
+                d_final = xgb.QuantileDMatrix(x_final, label=_column(y_final, col), max_bin=max_bin, nthread=1)
+                booster, _ = _train(xgb, {**base, **chosen.params}, d_final, None, rounds[j], 0, col)
+                self.boosters.append(booster)
+            self.rounds = rounds
+        else:
+            self.boosters = [_train(xgb, {**base, **chosen.params}, d_train[j], None, rounds[j], 0, col)[0]
+                             for j, col in enumerate(columns)]
+            self.rounds = rounds
+        self.vectorizer, self.columns, self.xgb = vectorizer, columns, xgb
+        timings["refit_s"] = time.perf_counter() - t0
+
+        return {
+            "estimator": self.name,
+            "xgboost": xgb.__version__,
+            "selected": dict(chosen.params),
+            "rounds": rounds,
+            "validation": {"metric": metric, "score": chosen.score, "n": len(validation), "carved_from_train": carved},
+            "grid": axes,
+            "grid_size": len(points),
+            "grid_scores": [
+                {**r.params, "score": r.score, "rounds": r.extra["rounds"]} for r in results if r is not None
+            ],
+            "features": int(x_train.shape[1]),
+            "train_size": len(train),
+            "final_train_size": len(final_samples),
+            "options": {"n_estimators": n_estimators, "early_stopping_rounds": patience, "max_bin": max_bin,
+                        "min_df": min_df, "jobs": jobs, "refit": refit, "sub_models": len(columns)},
+            "timings": timings,
+        }
+
+    @staticmethod
+    def _vectorizer(factory, min_df: int, n_texts: int):
+        # min_df larger than the corpus would leave no features on tiny tasks
+        return factory(min_df=min_df if n_texts >= 10 * min_df else 1, dtype=np.float32)
+
+    # -- prediction ------------------------------------------------------------------------
+
+    @staticmethod
+    def _predict_columns(task, boosters, rounds, dmatrix, columns, n_rows) -> np.ndarray:
+        """Class indices / 0-1 label matrix / values for ``dmatrix`` (one per column)."""
+        outputs = []
+        for j, booster in enumerate(boosters):
+            matrix = dmatrix[j] if isinstance(dmatrix, list) else dmatrix
+            if booster is None:  # a label constant in train
+                outputs.append(np.full(n_rows, float(columns[j][1]), dtype=np.float64))
+                continue
+            outputs.append(booster.predict(matrix, iteration_range=(0, rounds[j])))
+        if task.type == "regression":
+            return outputs[0]
+        if task.type == "multiclass":
+            return np.argmax(outputs[0], axis=1)
+        if task.type == "binary":
+            return (outputs[0] > 0.5).astype(np.int64)
+        return np.stack([out > 0.5 for out in outputs], axis=1).astype(np.int64)
+
+    def predict(self, samples: list[Sample]) -> list[Any]:
+        if not samples:
+            return []
+        x = self.vectorizer.transform(texts(samples))
+        dmatrix = self.xgb.DMatrix(x, nthread=1)
+        predicted = self._predict_columns(self.task, self.boosters, self.rounds, dmatrix, self.columns, x.shape[0])
+        return decode(self.task, predicted)
+
+
+def _columns(task: TaskSpec, y: np.ndarray) -> list[tuple[int | None, float | None]]:
+    """One entry per sub-model: (label column or None, constant value if the column is constant)."""
+    if task.type != "multilabel":
+        return [(None, None)]
+    columns = []
+    for j in range(y.shape[1]):
+        values = np.unique(y[:, j])
+        columns.append((j, float(values[0]) if len(values) == 1 else None))
+    return columns
+
+
+def _column(y: np.ndarray, col: tuple[int | None, float | None]) -> np.ndarray:
+    return y if col[0] is None else y[:, col[0]]
+
+
+def _train(xgb, params, d_train, d_val, n_estimators: int, patience: int, col) -> tuple[Any, int]:
+    """Train one booster; returns it and the number of rounds to use (best iteration + 1)."""
+    if col[1] is not None:  # constant target: nothing to learn
+        return None, 0
+    if d_val is not None and patience > 0:
+        booster = xgb.train(params, d_train, n_estimators, evals=[(d_val, "validation")],
+                            early_stopping_rounds=patience, verbose_eval=False)
+        return booster, int(booster.best_iteration) + 1
+    booster = xgb.train(params, d_train, n_estimators, verbose_eval=False)
+    return booster, n_estimators
