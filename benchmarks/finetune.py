@@ -91,7 +91,8 @@ def run_hf_trainer(task, data, directory: Path, args) -> dict:
     with tempfile.TemporaryDirectory() as out:
         training = TrainingArguments(
             output_dir=out, per_device_train_batch_size=args.batch, per_device_eval_batch_size=128,
-            max_steps=args.steps, learning_rate=args.lr, weight_decay=0.01, warmup_ratio=0.1,
+            max_steps=args.steps, learning_rate=args.lr, weight_decay=0.01,
+            warmup_steps=round(0.1 * args.steps),
             lr_scheduler_type="linear", save_strategy="no", eval_strategy="no", logging_strategy="no",
             report_to=[], use_cpu=not torch.cuda.is_available(), seed=args.seed,
             dataloader_num_workers=0, disable_tqdm=True)

@@ -93,3 +93,15 @@ def test_out_of_memory_halves_the_per_device_batch(tiny_models, tmp_path, monkey
     config = output.info["train_config"]
     assert config["per_device_batch"] == 16 and config["per_device_batch_final"] == 4
     assert config["oom_reductions"] == 2 and output.info["steps_run"] == 2
+
+
+def test_minilm_mlm_result_says_the_score_is_meaningless(tiny_models, tmp_path):
+    from dataclasses import replace
+
+    task = make_task("mlm")
+    data = make_data(task)
+    ref = replace(local_model_ref("minilm", tiny_models["bert"]), spec="minilm")
+    context = RunContext(task=task, data=data, model=ref, seed=1, options={**FAST, "max_steps": 2},
+                         work_dir=tmp_path / "work")
+    info = FinetuneMethod().run(context).info
+    assert info["score_meaningless"] is True and "random" in info["warning"]
