@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
+
 import numpy as np
+import pandas as pd
 import pytest
+from autorank import autorank
 
 from seebench.stats import ComparisonReport, ScoreMatrix, Settings, compare_models
 
@@ -94,10 +100,30 @@ def test_needs_complete_data_and_enough_models() -> None:
 
 
 def test_report_to_dict_is_json_ready(selu_report: ComparisonReport) -> None:
-    import json
-
     data = json.loads(json.dumps(selu_report.to_dict(), allow_nan=False))
     assert data["ranking"][0]["model"] == "GPT-2 xl"
     assert data["ranking"][0]["p_top_better"] is None  # NaN against itself
     assert len(data["pairs"]) == 378
     assert data["settings"]["ci_correction"] == "autorank"
+
+
+def test_nonparametric_fallback_matches_autorank() -> None:
+    """Median, MAD, intervals and Akinshin's gamma as autorank's Bayesian path reports them."""
+    rng = np.random.default_rng(1)
+    scores = rng.normal(0.7, 0.05, size=(20, 5))
+    scores[:, 2] = np.concatenate([np.full(17, 0.65), [0.0, 0.05, 0.1]])
+    scores[:, 4] = rng.exponential(0.1, size=20) + 0.5
+    matrix = _matrix(scores)
+    with contextlib.redirect_stdout(io.StringIO()):  # autorank prints its table
+        theirs = autorank(pd.DataFrame(scores, columns=list(matrix.models)), approach="bayesian",
+                          nsamples=200, random_state=0)
+    ours = compare_models(matrix, Settings(ci_correction="autorank", nsamples=200))
+    assert not theirs.all_normal and not ours.parametric
+    assert list(theirs.rankdf.index) == list(ours.models)
+    for row in ours.rows:
+        expected = theirs.rankdf.loc[row.model]
+        assert row.center == pytest.approx(expected["median"])
+        assert row.spread == pytest.approx(expected["mad"])
+        assert (row.ci_lower, row.ci_upper) == pytest.approx((expected["ci_lower"], expected["ci_upper"]))
+        assert row.effect_size == pytest.approx(expected["effect_size"])
+        assert row.magnitude == expected["magnitude"]
