@@ -16,8 +16,9 @@ class TaskSpecError(SeebenchError):
 
     def __init__(self, path: str, problems: list[str]):
         self.path = path
-        self.problems = problems
-        super().__init__("\n".join(problems))
+        # keys and values may contain line breaks; each problem must stay on one line
+        self.problems = [p.replace("\r", "\\r").replace("\n", "\\n") for p in problems]
+        super().__init__("\n".join(self.problems))
 
 
 class DataMissingError(SeebenchError):

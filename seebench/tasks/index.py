@@ -87,6 +87,10 @@ def build_task_index(registry: Registry) -> TaskIndex:
             except TaskSpecError as exc:
                 broken.append(BrokenTask(path, path.stem, entry.suite, entry.plugin, tuple(exc.problems)))
                 continue
+            except Exception as exc:  # a validator bug must not hide the other tasks
+                problem = f"{path}: could not be loaded: {type(exc).__name__}: {exc}".replace("\n", " ")
+                broken.append(BrokenTask(path, path.stem, entry.suite, entry.plugin, (problem,)))
+                continue
             if spec.name in tasks:
                 other = tasks[spec.name].path
                 broken.append(

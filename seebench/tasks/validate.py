@@ -53,7 +53,7 @@ def _validator(registry: Registry, type_name: str) -> jsonschema.protocols.Valid
 def _describe(error: jsonschema.ValidationError) -> tuple[str, str]:
     path = list(error.absolute_path)
     if error.validator == "additionalProperties":
-        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})), key=repr)
         return format_path(path + extra[:1]), f"unknown key {extra[0]!r}" if extra else error.message
     if error.validator == "required":
         return format_path(path), error.message.replace("is a required property", "is required")
@@ -75,7 +75,7 @@ def schema_problems(document: Any, registry: Registry, file: str) -> list[str]:
     type_name = document.get("type")
     validator = _validator(registry, type_name if isinstance(type_name, str) else "")
     problems = []
-    for error in sorted(validator.iter_errors(document), key=lambda e: list(map(str, e.absolute_path))):
+    for error in sorted(validator.iter_errors(document), key=lambda e: list(map(repr, e.absolute_path))):
         path, reason = _describe(error)
         problems.append(f"{file}: {path}: {reason}")
     return sorted(set(problems), key=problems.index)

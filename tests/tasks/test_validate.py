@@ -107,3 +107,9 @@ def test_duplicate_label_names(tmp_path):
 def test_non_mapping_documents(document):
     problems = validate_document(document, get_registry(), "f.yaml")
     assert problems and all(p.startswith("f.yaml: ") for p in problems)
+
+
+def test_key_with_line_break_stays_on_one_line(tmp_path):
+    problems = problems_of(tmp_path, VALID + '"bad\\nkey": 1\n')
+    assert problems and all("\n" not in p for p in problems)
+    assert any("bad\\nkey" in p for p in problems)
