@@ -7,12 +7,13 @@ from typing import Any
 
 
 def sample_score(task_type: str, gold: Any, prediction: Any) -> float:
-    """A score in [0, 1] for one sample: exact match for classification, ``1 - |y-p|/(|y|+|p|)``
-    for regression, the fraction of correct tags (NER) or masked words (MLM)."""
+    """A score for one sample: exact match for classification, ``1 - |y-p| / ((|y|+|p|)/2)``
+    for regression (SELU Eq. 2 per sample), the fraction of correct tags (NER) or masked
+    words (MLM)."""
     if prediction is None:
         return 0.0
-    if task_type == "regression":
-        denominator = abs(gold) + abs(prediction)
+    if task_type == "regression":  # 1 - the sample's SMAPE term (SELU Eq. 2), in [-1, 1]
+        denominator = (abs(gold) + abs(prediction)) / 2
         return 1.0 if denominator == 0 else 1.0 - abs(gold - prediction) / denominator
     if task_type == "multilabel":
         return float(set(gold) == set(prediction))

@@ -49,10 +49,11 @@ def test_multilabel_f1_macro_matches_sklearn_on_indicator_matrix():
     assert accuracy(gold, pred) == 0.25
 
 
-def test_smape_hand_computed():
-    # |3-1|/(3+1) = 0.5 ; |2-2|/4 = 0 ; 0/0 -> 0 ; None -> 1
-    assert smape([3, 2, 0, 5], [1, 2, 0, None]) == pytest.approx((0.5 + 0 + 0 + 1) / 4)
-    assert one_minus_smape([3, 2], [1, 2]) == pytest.approx(0.75)
+def test_smape_follows_selu_equation_2():
+    # |1-3| / ((1+3)/2) = 1 ; |2-2| / 2 = 0 ; 0/0 -> 0 ; None -> 2 (worst)
+    assert smape([3, 2, 0, 5], [1, 2, 0, None]) == pytest.approx((1 + 0 + 0 + 2) / 4)
+    assert one_minus_smape([3, 2], [1, 2]) == pytest.approx(0.5)
+    assert one_minus_smape([1], [-1]) == pytest.approx(-1.0)  # the lower bound
     assert mae([3, 2], [1, None]) == 2.0
     assert math.isnan(mae([1], [None]))
 
@@ -81,7 +82,7 @@ def test_masked_accuracy_hand_computed():
 def test_per_sample_scores():
     assert sample_score("binary", "yes", "yes") == 1.0
     assert sample_score("binary", "yes", None) == 0.0
-    assert sample_score("regression", 3, 1) == pytest.approx(0.5)
+    assert sample_score("regression", 3, 1) == pytest.approx(0.0)
     assert sample_score("multilabel", ["a", "b"], ["b", "a"]) == 1.0
     assert sample_score("ner", ["B-API", "O"], ["B-API", "B-API"]) == 0.5
 
