@@ -15,6 +15,7 @@ Target (issue 2): tasks list under 1 s wall with 40 tasks.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -49,7 +50,7 @@ data:
   sources:
     - name: commits
       url: https://example.org/data/commits_{i}.csv
-      sha256: {sha}
+      sha256: '{sha}'
       format: csv
   prepare:
     - {{step: select, columns: {{input: message, target: kind}}}}
@@ -97,15 +98,16 @@ def main() -> None:
             "SEEBENCH_BENCH_TASKS": str(tasks),
         }
         seebench = [sys.executable, "-m", "seebench.cli.main"]
-        listing = subprocess.run([*seebench, "tasks", "list", "--suite", "bench"], env=env,
-                                 capture_output=True, text=True, check=True).stdout
-        counted = sum(1 for line in listing.splitlines() if line.startswith("bench "))
-        total = subprocess.run([*seebench, "tasks", "list"], env=env, capture_output=True,
-                               text=True, check=True).stdout.strip().splitlines()[-1]
+        listing = json.loads(subprocess.run([*seebench, "tasks", "list", "--json"], env=env,
+                                            capture_output=True, text=True, check=True).stdout)
+        valid = sum(1 for row in listing if row["suite"] == "bench" and row["status"] == "ok")
+        broken = [row for row in listing if row["status"] != "ok"]
+        if valid != args.n or broken:
+            raise SystemExit(f"expected {args.n} valid tasks, got {valid}; broken: {broken[:1]}")
         floor = timed([sys.executable, "-c", "pass"], env, args.repeat)
         help_s = timed([*seebench, "--help"], env, args.repeat)
         list_s = timed([*seebench, "tasks", "list"], env, args.repeat)
-    print(f"benchmark tasks listed: {counted} (all registered: {total})")
+    print(f"tasks registered: {len(listing)} ({valid} benchmark tasks, all valid)")
     print(f"python -c pass          {floor:6.3f} s")
     print(f"seebench --help         {help_s:6.3f} s")
     print(f"seebench tasks list     {list_s:6.3f} s   (target < 1 s)")
