@@ -17,7 +17,8 @@ class Prediction:
     """A method's answer for one test sample.
 
     ``prediction`` is ``None`` when the answer was invalid; ``error`` then says why and the
-    sample is scored as wrong (never dropped). ``raw`` keeps the model's text, if any.
+    sample is scored as wrong (never dropped). ``raw`` keeps the model's text, if any;
+    ``shots`` the ids of the few-shot examples the model was shown for this sample.
     """
 
     sample_id: str
@@ -26,6 +27,7 @@ class Prediction:
     error: str | None = None
     confidence: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    shots: tuple[str, ...] = ()
 
 
 @dataclass

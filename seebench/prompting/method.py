@@ -95,8 +95,6 @@ class PromptMethod:
             raise SeebenchError(f"unknown option(s) {', '.join(unknown)} for {self.name}; known: {', '.join(sorted(known))}")
         k = int(options.get("shots", self.default_shots))
         prompts = build_prompts(task, data, k, context.seed)
-        # the samples file records the shots each prompt really contained
-        data.shots = {p.sample_id: list(p.shot_ids) for p in prompts if p.shot_ids}
         backend = make_backend(model, task, options, context.seed)
         cache = ResponseCache(enabled=bool(options.get("cache", True)))
         generations = self._generate(prompts, backend, cache, model, context)
@@ -112,7 +110,7 @@ class PromptMethod:
                 extra["retries"] = generation.retries
             predictions.append(Prediction(
                 prompt.sample_id, parsed.value, raw=generation.text, error=error,
-                confidence=generation.confidence, extra=extra,
+                confidence=generation.confidence, extra=extra, shots=tuple(prompt.shot_ids),
             ))
         info = {
             "backend": backend.name, "shots": k, "generation": backend.params(),

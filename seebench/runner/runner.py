@@ -256,8 +256,8 @@ class Runner:
                 record["error"] = pred.error
             if pred.confidence is not None:
                 record["confidence"] = pred.confidence
-            if data.shots.get(sample.id) and self.method_name not in ("baseline",):
-                record["shots"] = data.shots[sample.id]
+            if pred.shots:
+                record["shots"] = list(pred.shots)
             if pred.extra:
                 record["extra"] = pred.extra
             records.append(record)

@@ -46,6 +46,7 @@ def test_results_are_written_and_valid(env):
     assert len(samples) == 8
     record = json.loads(samples[0])
     assert set(record) >= {"id", "input_hash", "prediction", "gold", "score"}
+    assert "shots" not in record  # only methods that show examples report them
 
 
 def test_rerun_recomputes_nothing_and_force_recomputes(env):
