@@ -48,7 +48,7 @@ def reference(task, data, seed: int, axes: dict[str, list[int]]):
 
     from seebench.baselines.common import decode, primary_scorer, target_matrix, texts
 
-    metric, score = primary_scorer(task)
+    score = primary_scorer(task)
 
     def make(params):
         if task.type == "regression":
@@ -67,17 +67,17 @@ def reference(task, data, seed: int, axes: dict[str, list[int]]):
         for min_child_weight in axes["min_child_weight"]:
             params = {"max_depth": max_depth, "min_child_weight": min_child_weight}
             value = score([s.target for s in data.validation], fit_predict(params, data.train, data.validation))
-            if best is None or value > best[1]:
+            if best is None or score.better(value, best[1]):
                 best = (params, value)
     predictions = fit_predict(best[0], data.train + data.validation, data.test)
-    return best[0], best[1], score([s.target for s in data.test], predictions), metric
+    return best[0], best[1], score([s.target for s in data.test], predictions), score.name
 
 
 def ours(task, data, seed: int, jobs: int):
     from seebench.baselines.common import primary_scorer
     from seebench.baselines.xgb import TfidfXGBoostEstimator
 
-    _, score = primary_scorer(task)
+    score = primary_scorer(task)
     estimator = TfidfXGBoostEstimator()
     info = estimator.fit(data, seed, {"jobs": jobs, "progress": False})
     test = score([s.target for s in data.test], estimator.predict(data.test))

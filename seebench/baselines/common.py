@@ -80,14 +80,31 @@ def _value_range(task: TaskSpec) -> tuple[float, float]:
     return float("-inf"), float("inf")
 
 
-def primary_scorer(task: TaskSpec) -> tuple[str, Callable[[list[Any], list[Any]], float]]:
-    """The task's primary metric as ``score(golds, predictions)``, exactly as the runner scores."""
+@dataclass(frozen=True)
+class Scorer:
+    """A task's primary metric as ``scorer(golds, predictions)``, scored exactly as the runner
+    scores, with its direction (SMAPE and MAE are lower-is-better)."""
+
+    name: str
+    func: Callable[..., float]
+    kwargs: dict[str, Any]
+    higher_is_better: bool = True
+
+    def __call__(self, golds: list[Any], predictions: list[Any]) -> float:
+        return float(self.func(golds, predictions, **self.kwargs))
+
+    def better(self, a: float, b: float) -> bool:
+        """Whether score ``a`` is strictly better than ``b`` (NaN is never better)."""
+        return _better(a, b, self.higher_is_better)
+
+
+def primary_scorer(task: TaskSpec) -> Scorer:
+    """The task's primary metric as a :class:`Scorer`."""
     from seebench.plugin_manager import get_registry
 
-    name = task.primary_metric
-    func = get_registry().metric(name).load()
+    entry = get_registry().metric(task.primary_metric)
     kwargs = {"labels": task.label_names} if task.labels else {}
-    return name, lambda golds, predictions: float(func(golds, predictions, **kwargs))
+    return Scorer(task.primary_metric, entry.load(), kwargs, entry.higher_is_better)
 
 
 def selection_splits(data: TaskData, seed: int) -> tuple[list[Sample], list[Sample], bool]:
@@ -170,13 +187,22 @@ def grid(axes: dict[str, list[Any]]) -> list[dict[str, Any]]:
     return [dict(zip(keys, values, strict=True)) for values in itertools.product(*(axes[k] for k in keys))]
 
 
-def best_point(points: Sequence[GridPoint]) -> GridPoint:
-    """Highest validation score; ties go to the earliest point in grid order (deterministic)."""
+def best_point(points: Sequence[GridPoint], higher_is_better: bool = True) -> GridPoint:
+    """Best validation score (highest, or lowest for a lower-is-better metric); ties go to the
+    earliest point in grid order (deterministic); a NaN score is never selected over a number."""
     best = points[0]
     for point in points[1:]:
-        if point.score > best.score:
+        if _better(point.score, best.score, higher_is_better):
             best = point
     return best
+
+
+def _better(a: float, b: float, higher_is_better: bool) -> bool:
+    if a != a:
+        return False
+    if b != b:
+        return True
+    return a > b if higher_is_better else a < b
 
 
 class GridProgress:

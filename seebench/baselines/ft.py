@@ -174,28 +174,29 @@ class FastTextEstimator:
         timings: dict[str, float] = {}
         train, validation, carved = selection_splits(data, self.seed)
         train_path = self._write(train, "train.txt")
-        metric, score = primary_scorer(self.task)
+        scorer = primary_scorer(self.task)
+        metric = scorer.name
         golds = [s.target for s in validation]
         points = grid(axes)
         results = []
         t0 = time.perf_counter()
         with GridProgress(f"{self.name} {self.task.name}", len(points), enabled) as progress:
-            best_model, best_score = None, float("-inf")
+            best_model, best_score = None, float("nan")
             for params in points:
                 try:
                     model = self._train(train_path, params["lr"], params["epoch"])
                 except RuntimeError as exc:  # fastText diverges ("Encountered NaN") on some points
-                    results.append(GridPoint(params, float("-inf"), {"error": str(exc)}))
+                    results.append(GridPoint(params, float("nan"), {"error": str(exc)}))
                     progress.advance()
                     continue
-                results.append(GridPoint(params, score(golds, self._predict_model(model, validation))))
-                if results[-1].score > best_score:
+                results.append(GridPoint(params, scorer(golds, self._predict_model(model, validation))))
+                if scorer.better(results[-1].score, best_score):
                     best_model, best_score = model, results[-1].score
                 progress.advance()
             timings["search_s"] = time.perf_counter() - t0
             if best_model is None:
-                raise SeebenchError(f"fasttext: training failed on every grid point ({results[0].extra['error']})")
-            chosen = best_point(results)
+                raise SeebenchError(f"fasttext: training failed on every grid point ({results[0].extra.get('error', 'no finite validation score')})")
+            chosen = best_point(results, scorer.higher_is_better)
             progress.summary(f"selected lr={chosen.params['lr']:g} epoch={chosen.params['epoch']} "
                              f"(validation {metric} {chosen.score:.4f})")
         t0 = time.perf_counter()
@@ -214,7 +215,7 @@ class FastTextEstimator:
             "validation": {"metric": metric, "score": chosen.score, "n": len(validation), "carved_from_train": carved},
             "grid": axes,
             "grid_size": len(points),
-            "grid_scores": [{**r.params, "score": r.score if r.score > float("-inf") else None, **r.extra}
+            "grid_scores": [{**r.params, "score": None if r.score != r.score else r.score, **r.extra}
                             for r in results],
             "train_size": len(train),
             "final_train_size": len(final),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from types import SimpleNamespace
 
@@ -92,3 +93,22 @@ def test_ner_and_mlm_are_not_applicable(tiny_env):
 def test_an_unknown_option_fails_with_one_line(tiny_env):
     outcomes = evaluate(tiny_env, "tfidf-xgboost", {"max_dept": 3}, tasks="tiny_binary")
     assert outcomes[0].status == "failed" and "unknown option(s) max_dept" in outcomes[0].reason
+
+
+def test_regression_stops_on_the_primary_metric_and_selects_by_its_direction(tiny_env):
+    from seebench.baselines.xgb import TfidfXGBoostEstimator
+    from seebench.data.dataset import load_task_data
+
+    registry, index, _ = tiny_env
+    data = load_task_data(index.get("tiny_regression"), registry, seed=1)
+    info = TfidfXGBoostEstimator().fit(data, 7, XGB_OPTIONS)
+    assert info["options"]["early_stopping_metric"] == "primary"
+    assert info["validation"]["metric"] == "one_minus_smape"
+    assert info["validation"]["score"] == max(p["score"] for p in info["grid_scores"])
+
+    # the same task scored by SMAPE (lower is better): the lowest validation score is selected
+    task = index.get("tiny_regression")
+    smape_task = dataclasses.replace(task, metrics=("smape",))
+    info = TfidfXGBoostEstimator().fit(dataclasses.replace(data, task=smape_task), 7, XGB_OPTIONS)
+    assert info["validation"]["metric"] == "smape"
+    assert info["validation"]["score"] == min(p["score"] for p in info["grid_scores"])

@@ -27,6 +27,24 @@ def test_grid_order_and_ties_are_deterministic():
     assert best_point(scored).params == {"a": 1, "b": 4}  # the earliest of the tied best
 
 
+def test_best_point_follows_the_metric_direction_and_never_picks_nan():
+    points = [GridPoint({"i": i}, s) for i, s in enumerate([float("nan"), 0.4, 0.2, 0.2, 0.9])]
+    assert best_point(points).params == {"i": 4}
+    assert best_point(points, higher_is_better=False).params == {"i": 2}  # SMAPE, MAE: lowest wins
+
+
+def test_early_stopping_metric_defaults_by_task_type():
+    from types import SimpleNamespace
+
+    assert xgb.stop_metric(SimpleNamespace(type="regression"), "auto") == "primary"
+    assert xgb.stop_metric(SimpleNamespace(type="binary"), "auto") == "loss"
+    assert xgb.stop_metric(SimpleNamespace(type="multiclass"), "primary") == "primary"
+    with pytest.raises(SeebenchError, match="multi-label"):
+        xgb.stop_metric(SimpleNamespace(type="multilabel"), "primary")
+    with pytest.raises(SeebenchError, match="early_stopping_metric='f1'"):
+        xgb.stop_metric(SimpleNamespace(type="binary"), "f1")
+
+
 @pytest.mark.parametrize(("value", "expected"), [("3..5", [3, 4, 5]), ("1,3,5", [1, 3, 5]), (4, [4]), ([2, 3], [2, 3])])
 def test_int_list(value, expected):
     assert int_list(value, "max_depth") == expected
