@@ -55,14 +55,18 @@ class RunProgress:
         self.progress.advance(self.bar)
 
     def log(self, message: str) -> None:
-        self.progress.console.print(message, markup=False, highlight=False)
+        # soft_wrap: one message stays one line when standard error is a file or a pipe
+        self.progress.console.print(message, markup=False, highlight=False, soft_wrap=True)
 
 
 def summary_table(outcomes: Sequence[Any]) -> Table:
     """The end-of-run table: task, method, metric, value, n, seconds, status."""
     table = Table(title="seebench results", show_lines=False)
     for column in ("model", "method", "task", "metric", "value", "n", "seconds", "status"):
-        table.add_column(column, justify="right" if column in ("value", "n", "seconds") else "left")
+        if column == "status":  # the full reason was logged above the table, one line each
+            table.add_column(column, no_wrap=True, overflow="ellipsis", min_width=12)
+        else:
+            table.add_column(column, justify="right" if column in ("value", "n", "seconds") else "left")
     for outcome in outcomes:
         value = outcome.metrics.get(outcome.primary_metric) if outcome.primary_metric else None
         status = outcome.status if not outcome.reason else f"{outcome.status}: {outcome.reason}"
