@@ -1,7 +1,7 @@
 """What ``seebench data`` does: fetch, import by checksum, and report status per task.
 
 A task's files are its data sources plus, when declared, its published split file
-(``split.split_file``). A source whose ``sha256`` is all zeros is *unpinned*: its upstream
+(``split.split_file``). A source declared with ``sha256: unpinned`` is *unpinned*: its upstream
 was not reachable when the task was written, so it cannot be verified and is never fetched
 automatically; status and fetch say where to get it.
 """
@@ -19,9 +19,6 @@ from seebench.data.splits import split_file_source
 from seebench.errors import DataMissingError, SeebenchError
 from seebench.registry import Registry
 from seebench.tasks.spec import TaskSpec
-
-#: The sha256 of a source whose upstream file has not been verified yet.
-UNPINNED_SHA256 = "0" * 64
 
 
 @dataclass
@@ -42,7 +39,7 @@ def all_sources(task: TaskSpec) -> list[Source]:
 
 def is_unpinned(source: Source) -> bool:
     """Whether ``source`` has no verified checksum (its upstream was not reachable)."""
-    return source.sha256 == UNPINNED_SHA256
+    return not source.pinned
 
 
 def wanted_checksums(tasks: list[TaskSpec]) -> dict[str, Source]:

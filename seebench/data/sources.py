@@ -17,8 +17,8 @@ from seebench.tasks.spec import TaskSpec
 
 FETCH_TIMEOUT_S = 30
 
-#: The sha256 declared for a source whose upstream file could not be verified yet.
-UNPINNED_SHA256 = "0" * 64
+#: The ``sha256`` value declared for a source whose upstream file could not be verified yet.
+UNPINNED = "unpinned"
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,11 @@ class Source:
     split: str | None
 
     @property
+    def pinned(self) -> bool:
+        """Whether the source has a verified checksum (``sha256: unpinned`` has none)."""
+        return self.sha256 != UNPINNED
+
+    @property
     def file_name(self) -> str:
         if self.path is not None:
             return self.path.name
@@ -45,7 +50,7 @@ class Source:
         """The local file for this source if it is available (shipped or cached)."""
         if self.path is not None:
             return self.path if self.path.is_file() else None
-        return cached_file(self.sha256) if self.sha256 else None
+        return cached_file(self.sha256) if self.sha256 and self.pinned else None
 
 
 def task_sources(task: TaskSpec) -> list[Source]:
@@ -76,7 +81,7 @@ def require_local(source: Source) -> Path:
         return local
     if source.path is not None:
         raise DataMissingError(f"task {source.task!r}: shipped data file {source.path} is missing")
-    if source.sha256 == UNPINNED_SHA256:
+    if not source.pinned:
         raise DataMissingError(
             f"task {source.task!r}: data file {source.file_name} is not available here and its "
             f"checksum is not pinned yet; obtain it from {source.url} ('seebench data status "
@@ -95,6 +100,8 @@ def fetch_source(source: Source, timeout: float = FETCH_TIMEOUT_S) -> Path:
         return source.locate()  # type: ignore[return-value]
     if not source.url or not source.sha256:
         raise DataMissingError(f"task {source.task!r}: source {source.name!r} has no url to fetch")
+    if not source.pinned:
+        raise DataMissingError(f"task {source.task!r}: source {source.name!r} has no pinned sha256 to verify a download")
     fd, tmp = tempfile.mkstemp(prefix="seebench-fetch-")
     os.close(fd)
     try:

@@ -8,7 +8,8 @@ from click.testing import CliRunner
 
 from seebench.cli.main import build_cli
 from seebench.data.cache import sha256_file
-from seebench.data.manage import UNPINNED_SHA256, fetch_tasks, import_directory, task_status
+from seebench.data.manage import fetch_tasks, import_directory, task_status
+from seebench.data.sources import UNPINNED
 from seebench.plugin_manager import get_registry
 from seebench.tasks.validate import load_task
 from tests.conftest import write_task
@@ -37,7 +38,7 @@ def _task(tmp_path: Path, data_sha: str, split_sha: str):
 
 
 def test_unpinned_source_is_not_fetched_and_says_where_to_get_it(tmp_path: Path) -> None:
-    task = _task(tmp_path, UNPINNED_SHA256, "1" * 64)
+    task = _task(tmp_path, UNPINNED, "1" * 64)
     (source, error), (split_source, split_error) = fetch_tasks([task])
     assert "not pinned in t_unpinned.yaml" in error
     assert "https://example.invalid/data/t.parquet" in error and "10.0/example" in error
@@ -48,7 +49,7 @@ def test_split_file_is_imported_by_checksum_and_listed_in_status(tmp_path: Path)
     mirror = tmp_path / "mirror" / "nested"
     mirror.mkdir(parents=True)
     (mirror / "renamed.csv").write_text("fold_1\n1\n2\n")
-    task = _task(tmp_path, UNPINNED_SHA256, sha256_file(mirror / "renamed.csv"))
+    task = _task(tmp_path, UNPINNED, sha256_file(mirror / "renamed.csv"))
     report = import_directory(tmp_path / "mirror", [task])
     assert [p.name for _, p in report.imported] == ["renamed.csv"]
     status = task_status(task, get_registry())
@@ -62,3 +63,25 @@ def test_status_cli_prints_the_upstream_and_dataset_home_of_missing_data() -> No
     assert result.exit_code == 0, result.output
     assert "bug_issue" in result.output and "missing (skipped by eval)" in result.output
     assert "sha256 not pinned" in result.output and "dataset home: https://doi.org/" in result.output
+
+
+def test_an_all_zero_checksum_is_rejected_in_favour_of_unpinned(tmp_path: Path) -> None:
+    import pytest
+
+    from seebench.errors import SeebenchError
+
+    with pytest.raises(SeebenchError, match=r"t_unpinned\.yaml.*sha256"):
+        _task(tmp_path, "0" * 64, "1" * 64)
+
+
+def test_an_unpinned_source_is_never_looked_up_or_downloaded(tmp_path: Path) -> None:
+    from seebench.data.sources import fetch_source, task_sources
+
+    (source,) = task_sources(_task(tmp_path, UNPINNED, "1" * 64))
+    assert not source.pinned and source.locate() is None
+    error = None
+    try:
+        fetch_source(source, timeout=0.01)
+    except Exception as exc:  # noqa: BLE001 - the message is what is checked
+        error = str(exc)
+    assert error is not None and "no pinned sha256" in error

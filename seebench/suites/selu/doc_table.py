@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from seebench.data.sources import UNPINNED
+
 BEGIN = "<!-- BEGIN generated: python -m seebench.suites.selu.doc_table docs/tasks/selu.md -->"
 END = "<!-- END generated -->"
 
@@ -38,7 +40,7 @@ def task_rows(tasks: list[Any], statuses: dict[str, dict[str, Any]] | None = Non
             labels = ", ".join(task.label_names)
         else:
             labels = "masked words"
-        pinned = all(s.get("sha256", "0" * 64) != "0" * 64 for s in sources)
+        pinned = all(s.get("sha256", UNPINNED) != UNPINNED for s in sources)
         available = "yes" if found is not None else ("not here (url + sha256 pinned)" if pinned else "not here")
         split = split_method(task)
         rows.append([
