@@ -32,7 +32,11 @@ class Prediction:
 
 @dataclass
 class MethodOutput:
-    """Predictions for ``data.test`` (same order) and method-specific facts for the result."""
+    """Predictions for ``data.test`` (same order) and method-specific facts for the result.
+
+    ``info`` goes into the result file as is; a one-line ``info["summary"]`` (for example the
+    selected hyper-parameters) is also shown in the note column of the end-of-run table.
+    """
 
     predictions: list[Prediction]
     info: dict[str, Any] = field(default_factory=dict)

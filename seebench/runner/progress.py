@@ -60,9 +60,11 @@ class RunProgress:
 
 
 def summary_table(outcomes: Sequence[Any]) -> Table:
-    """The end-of-run table: task, method, metric, value, n, seconds, status."""
+    """The end-of-run table: task, method, metric, value, n, seconds, status (and a note column
+    when a method summarised a unit, e.g. the selected hyper-parameters)."""
     table = Table(title="seebench results", show_lines=False)
-    for column in ("model", "method", "task", "metric", "value", "n", "seconds", "status"):
+    notes = any(getattr(outcome, "note", None) for outcome in outcomes)
+    for column in ("model", "method", "task", "metric", "value", "n", "seconds", "status") + (("note",) if notes else ()):
         if column == "status":  # the full reason was logged above the table, one line each
             table.add_column(column, no_wrap=True, overflow="ellipsis", min_width=12)
         else:
@@ -79,5 +81,6 @@ def summary_table(outcomes: Sequence[Any]) -> Table:
             "-" if outcome.n is None else str(outcome.n),
             f"{outcome.seconds:.1f}",
             status,
+            *((getattr(outcome, "note", None) or "",) if notes else ()),
         )
     return table

@@ -64,6 +64,12 @@ class UnitOutcome:
     n: int | None = None
     seconds: float = 0.0
     result_path: Path | None = None
+    note: str | None = None  # a method's one-line info["summary"], e.g. the selected parameters
+
+
+def _summary(info: Any) -> str | None:
+    summary = info.get("summary") if isinstance(info, dict) else None
+    return summary if isinstance(summary, str) else None
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -158,6 +164,7 @@ class Runner:
             outcome.metrics = previous.get("metrics", {})
             outcome.n = previous.get("n")
             outcome.reason = None if previous["status"] == "ok" else previous.get("reason")
+            outcome.note = _summary(previous.get("info"))
             return outcome
 
         base = self._result_base(task, unit_config, unit_hash)
@@ -204,6 +211,7 @@ class Runner:
         }
         write_result(result_path, result)
         outcome.metrics, outcome.n = metrics, n
+        outcome.note = _summary(output.info)
         outcome.seconds = timings["total_s"]
         return outcome
 

@@ -112,3 +112,10 @@ def test_regression_stops_on_the_primary_metric_and_selects_by_its_direction(tin
     info = TfidfXGBoostEstimator().fit(dataclasses.replace(data, task=smape_task), 7, XGB_OPTIONS)
     assert info["validation"]["metric"] == "smape"
     assert info["validation"]["score"] == min(p["score"] for p in info["grid_scores"])
+
+
+def test_the_run_summary_names_the_selected_parameters(tiny_env):
+    outcomes = evaluate(tiny_env, "tfidf-xgboost", XGB_OPTIONS, tasks="tiny_binary")
+    assert outcomes[0].note.startswith("selected max_depth=") and "validation f1_macro" in outcomes[0].note
+    again = evaluate(tiny_env, "tfidf-xgboost", XGB_OPTIONS, tasks="tiny_binary")  # cached: same note
+    assert again[0].status == "cached" and again[0].note == outcomes[0].note

@@ -31,3 +31,12 @@ def test_long_reasons_do_not_stretch_the_table_rows():
     _console(buffer).print(summary_table([outcome]))
     rows = [line for line in buffer.getvalue().splitlines() if "bug_issue" in line]
     assert len(rows) == 1 and "skipped" in rows[0] and "…" in rows[0]
+
+
+def test_a_note_column_appears_only_when_a_method_summarised_a_unit():
+    row = {"model_id": "m", "method": "baseline", "task": "t", "primary_metric": "f1_macro", "metrics": {"f1_macro": 0.5},
+           "n": 10, "seconds": 1.0, "status": "ok", "reason": None}
+    plain = [column.header for column in summary_table([SimpleNamespace(**row, note=None)]).columns]
+    noted = summary_table([SimpleNamespace(**row, note="selected lr=0.1 epoch=20")])
+    assert "note" not in plain and noted.columns[-1].header == "note"
+    assert list(noted.columns[-1].cells) == ["selected lr=0.1 epoch=20"]
