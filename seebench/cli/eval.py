@@ -39,10 +39,9 @@ def _parse_options(values: tuple[str, ...]) -> dict:
 def eval_command(model, tasks, method, output, limit, seed, force, shard, options, no_progress,
                  peft, deepspeed) -> None:
     """Evaluate MODEL on TASKS; completed units are skipped unless --force."""
-    from rich.console import Console
 
     from seebench.runner import EvalConfig, run_eval
-    from seebench.runner.progress import summary_table
+    from seebench.runner.progress import summary_table, table_console
     from seebench.runner.runner import parse_shard
 
     config = EvalConfig(
@@ -53,7 +52,7 @@ def eval_command(model, tasks, method, output, limit, seed, force, shard, option
         progress=not no_progress,
     )
     outcomes = run_eval(config)
-    Console(stderr=False).print(summary_table(outcomes))
+    table_console(stderr=False).print(summary_table(outcomes))
     failed = [o for o in outcomes if o.status == "failed"]
     click.echo(f"results in {output}" + (f"; {len(failed)} unit(s) failed" if failed else ""))
     sys.exit(1 if failed else 0)

@@ -59,28 +59,46 @@ class RunProgress:
         self.progress.console.print(message, markup=False, highlight=False, soft_wrap=True)
 
 
+def table_console(**kwargs: Any) -> Console:
+    """A console for the end-of-run table: at least 160 columns wide when it is not a terminal
+    (a log file has no width to respect; 80 columns would squeeze the note column away)."""
+    console = Console(**kwargs)
+    if not console.is_terminal and console.width < 160:
+        console = Console(**kwargs, width=160)
+    return console
+
+
 def summary_table(outcomes: Sequence[Any]) -> Table:
-    """The end-of-run table: task, method, metric, value, n, seconds, status (and a note column
-    when a method summarised a unit, e.g. the selected hyper-parameters)."""
-    table = Table(title="seebench results", show_lines=False)
+    """The end-of-run table: task, metric, value, n, seconds, status (model and method too when
+    the run mixed several), and a note column when a method summarised a unit (e.g. the
+    selected hyper-parameters).
+
+    Reasons for skipped or failed units are not repeated here: the runner logs each on one line
+    above the table. Only the note wraps, so rows stay one line wherever it fits.
+    """
     notes = any(getattr(outcome, "note", None) for outcome in outcomes)
-    for column in ("model", "method", "task", "metric", "value", "n", "seconds", "status") + (("note",) if notes else ()):
-        if column == "status":  # the full reason was logged above the table, one line each
-            table.add_column(column, no_wrap=True, overflow="ellipsis", min_width=12)
-        else:
-            table.add_column(column, justify="right" if column in ("value", "n", "seconds") else "left")
+    # one model and method per run (the usual case): say them in the title, not on every row
+    runs = {(outcome.model_id, outcome.method) for outcome in outcomes}
+    shared = len(runs) == 1
+    title = "seebench results" + (": {} / {}".format(*next(iter(runs))) if shared else "")
+    table = Table(title=title, show_lines=False)
+    columns = ("task", "metric", "value", "n", "seconds", "status")
+    if not shared:
+        columns = ("model", "method", *columns)
+    for column in columns:
+        table.add_column(column, justify="right" if column in ("value", "n", "seconds") else "left", no_wrap=True)
+    if notes:
+        table.add_column("note")
     for outcome in outcomes:
         value = outcome.metrics.get(outcome.primary_metric) if outcome.primary_metric else None
-        status = outcome.status if not outcome.reason else f"{outcome.status}: {outcome.reason}"
         table.add_row(
-            outcome.model_id,
-            outcome.method,
+            *(() if shared else (outcome.model_id, outcome.method)),
             outcome.task,
             outcome.primary_metric or "-",
             "-" if value is None else f"{value:.4f}",
             "-" if outcome.n is None else str(outcome.n),
             f"{outcome.seconds:.1f}",
-            status,
+            outcome.status,
             *((getattr(outcome, "note", None) or "",) if notes else ()),
         )
     return table

@@ -24,13 +24,27 @@ def test_a_logged_message_stays_on_one_line():
     assert buffer.getvalue() == f"bug_issue: skipped: {REASON}\n"
 
 
-def test_long_reasons_do_not_stretch_the_table_rows():
+def test_long_reasons_stay_out_of_the_table_rows():
     outcome = SimpleNamespace(model_id="majority", method="baseline", task="bug_issue", primary_metric="f1_macro",
                               metrics={}, n=None, seconds=0.0, status="skipped", reason=REASON)
     buffer = io.StringIO()
     _console(buffer).print(summary_table([outcome]))
     rows = [line for line in buffer.getvalue().splitlines() if "bug_issue" in line]
-    assert len(rows) == 1 and "skipped" in rows[0] and "…" in rows[0]
+    assert len(rows) == 1 and "skipped" in rows[0] and "checksum" not in rows[0]
+
+
+def test_with_a_note_the_columns_stay_readable():
+    row = {"model_id": "tfidf-xgboost", "method": "baseline", "primary_metric": "f1_macro", "n": 191,
+           "seconds": 5.8, "metrics": {"f1_macro": 0.72}}
+    outcomes = [SimpleNamespace(**row, task="functional_requirement", status="ok", reason=None,
+                                note="selected max_depth=6 min_child_weight=1 (validation f1_macro 0.8780)"),
+                SimpleNamespace(**{**row, "metrics": {}}, task="bug_issue", status="skipped", reason=REASON, note=None)]
+    for width in (80, 120):
+        buffer = io.StringIO()
+        Console(file=buffer, width=width, force_terminal=False).print(summary_table(outcomes))
+        text = buffer.getvalue()
+        assert "functional_requirement" in text and "tfidf-xgboost / baseline" in text and "0.7200" in text
+    assert "selected max_depth=6 min_child_weight=1" in text  # at 120 columns the note fits
 
 
 def test_a_note_column_appears_only_when_a_method_summarised_a_unit():
@@ -40,3 +54,9 @@ def test_a_note_column_appears_only_when_a_method_summarised_a_unit():
     noted = summary_table([SimpleNamespace(**row, note="selected lr=0.1 epoch=20")])
     assert "note" not in plain and noted.columns[-1].header == "note"
     assert list(noted.columns[-1].cells) == ["selected lr=0.1 epoch=20"]
+
+
+def test_the_table_console_is_wide_when_writing_to_a_file():
+    from seebench.runner.progress import table_console
+
+    assert table_console(file=io.StringIO()).width >= 160
