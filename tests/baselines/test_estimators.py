@@ -119,3 +119,19 @@ def test_the_run_summary_names_the_selected_parameters(tiny_env):
     assert outcomes[0].note.startswith("selected max_depth=") and "validation f1_macro" in outcomes[0].note
     again = evaluate(tiny_env, "tfidf-xgboost", XGB_OPTIONS, tasks="tiny_binary")  # cached: same note
     assert again[0].status == "cached" and again[0].note == outcomes[0].note
+
+
+@pytest.mark.parametrize("task", ["tiny_binary", "tiny_multiclass"])
+def test_classification_can_stop_on_the_primary_metric(tiny_env, task):
+    from seebench.baselines.xgb import TfidfXGBoostEstimator
+    from seebench.data.dataset import load_task_data
+
+    registry, index, _ = tiny_env
+    data = load_task_data(index.get(task), registry, seed=1)
+    estimator = TfidfXGBoostEstimator()
+    info = estimator.fit(data, 7, {**XGB_OPTIONS, "early_stopping_metric": "primary", "early_stopping_rounds": 3})
+    assert info["options"]["early_stopping_metric"] == "primary"
+    # the custom metric decodes XGBoost's probabilities: the words decide the label, so F1 is high
+    assert info["validation"]["score"] > 0.6
+    assert all(1 <= p["rounds"][0] <= 20 for p in info["grid_scores"])
+    assert len(estimator.predict(data.test)) == len(data.test)

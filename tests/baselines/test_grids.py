@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import pytest
 
@@ -34,8 +35,6 @@ def test_best_point_follows_the_metric_direction_and_never_picks_nan():
 
 
 def test_early_stopping_metric_defaults_by_task_type():
-    from types import SimpleNamespace
-
     assert xgb.stop_metric(SimpleNamespace(type="regression"), "auto") == "primary"
     assert xgb.stop_metric(SimpleNamespace(type="binary"), "auto") == "loss"
     assert xgb.stop_metric(SimpleNamespace(type="multiclass"), "primary") == "primary"
@@ -74,3 +73,18 @@ def test_plugin_and_resolution_do_not_import_the_libraries():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_the_primary_metric_callback_decodes_xgboost_probabilities():
+    import numpy as np
+
+    from seebench.baselines.common import Scorer
+    from seebench.metrics.classification import accuracy
+
+    multiclass = SimpleNamespace(type="multiclass", label_names=["a", "b", "c"], value_range=None)
+    scorer = Scorer("accuracy", accuracy, {})
+    metric = xgb._primary_metric(multiclass, scorer, ["a", "c"])
+    assert metric(np.array([0.7, 0.2, 0.1, 0.1, 0.2, 0.7], dtype=np.float32), None) == ("accuracy", 1.0)
+    binary = SimpleNamespace(type="binary", label_names=["no", "yes"], value_range=None)
+    metric = xgb._primary_metric(binary, scorer, ["yes", "no", "no"])
+    assert metric(np.array([0.9, 0.2, 0.6]), None) == ("accuracy", 2 / 3)
