@@ -230,13 +230,7 @@ class TfidfXGBoostEstimator:
                 outputs.append(np.full(n_rows, float(columns[j][1]), dtype=np.float64))
                 continue
             outputs.append(booster.predict(matrix, iteration_range=(0, rounds[j])))
-        if task.type == "regression":
-            return outputs[0]
-        if task.type == "multiclass":
-            return np.argmax(outputs[0], axis=1)
-        if task.type == "binary":
-            return (outputs[0] > 0.5).astype(np.int64)
-        return np.stack([out > 0.5 for out in outputs], axis=1).astype(np.int64)
+        return _decide(task, outputs)
 
     def predict(self, samples: list[Sample]) -> list[Any]:
         if not samples:
@@ -245,6 +239,18 @@ class TfidfXGBoostEstimator:
         dmatrix = self.xgb.DMatrix(x, nthread=1)
         predicted = self._predict_columns(self.task, self.boosters, self.rounds, dmatrix, self.columns, x.shape[0])
         return decode(self.task, predicted)
+
+
+def _decide(task: TaskSpec, outputs: list[np.ndarray]) -> np.ndarray:
+    """Values, class indices or a 0/1 label matrix from XGBoost's transformed outputs (one
+    array per sub-model: values, positive-class probabilities or class-probability rows)."""
+    if task.type == "regression":
+        return outputs[0]
+    if task.type == "multiclass":
+        return np.argmax(outputs[0], axis=1)
+    if task.type == "binary":
+        return (outputs[0] > 0.5).astype(np.int64)
+    return np.stack([out > 0.5 for out in outputs], axis=1).astype(np.int64)
 
 
 def _columns(task: TaskSpec, y: np.ndarray) -> list[tuple[int | None, float | None]]:
@@ -296,12 +302,8 @@ def _primary_metric(task: TaskSpec, scorer, golds: list[Any]):
 
     def metric(predt: np.ndarray, _dmatrix) -> tuple[str, float]:
         if task.type == "multiclass":
-            values = np.argmax(predt.reshape(len(golds), -1), axis=1)
-        elif task.type == "binary":
-            values = (predt > 0.5).astype(np.int64)
-        else:
-            values = predt
-        return scorer.name, scorer(golds, decode(task, values))
+            predt = predt.reshape(len(golds), -1)
+        return scorer.name, scorer(golds, decode(task, _decide(task, [predt])))
 
     return metric
 

@@ -37,17 +37,12 @@ def all_sources(task: TaskSpec) -> list[Source]:
     return sources + [split_source] if split_source is not None else sources
 
 
-def is_unpinned(source: Source) -> bool:
-    """Whether ``source`` has no verified checksum (its upstream was not reachable)."""
-    return not source.pinned
-
-
 def wanted_checksums(tasks: list[TaskSpec]) -> dict[str, Source]:
     """Every declared sha256 of the given tasks (first source that declares it)."""
     wanted: dict[str, Source] = {}
     for task in tasks:
         for source in all_sources(task):
-            if source.sha256 and not is_unpinned(source) and source.sha256 not in wanted:
+            if source.sha256 and source.pinned and source.sha256 not in wanted:
                 wanted[source.sha256] = source
     return wanted
 
@@ -80,7 +75,7 @@ def fetch_tasks(tasks: list[TaskSpec]) -> list[tuple[Source, str | None]]:
             if source.locate() is not None:
                 results.append((source, None))
                 continue
-            if is_unpinned(source):
+            if not source.pinned:
                 results.append((source, unpinned_message(task, source)))
                 continue
             try:
@@ -113,7 +108,7 @@ def task_status(task: TaskSpec, registry: Registry, prepare: bool = True) -> dic
         files.append({
             "name": source.name, "file": source.file_name, "present": local is not None,
             "role": "split_file" if source.index < 0 else "data",
-            "sha256": source.sha256, "pinned": not is_unpinned(source), "url": source.url,
+            "sha256": source.sha256, "pinned": source.pinned, "url": source.url,
             "homepage": raw.get("homepage"), "path": str(local) if local else None,
         })
     reference = task.tags.get("paper_instances")

@@ -76,7 +76,7 @@ def summary_table(outcomes: Sequence[Any]) -> Table:
     Reasons for skipped or failed units are not repeated here: the runner logs each on one line
     above the table. Only the note wraps, so rows stay one line wherever it fits.
     """
-    notes = any(getattr(outcome, "note", None) for outcome in outcomes)
+    notes = any(outcome.note for outcome in outcomes)
     # one model and method per run (the usual case): say them in the title, not on every row
     runs = {(outcome.model_id, outcome.method) for outcome in outcomes}
     shared = len(runs) == 1
@@ -99,6 +99,6 @@ def summary_table(outcomes: Sequence[Any]) -> Table:
             "-" if outcome.n is None else str(outcome.n),
             f"{outcome.seconds:.1f}",
             outcome.status,
-            *((getattr(outcome, "note", None) or "",) if notes else ()),
+            *((outcome.note or "",) if notes else ()),
         )
     return table

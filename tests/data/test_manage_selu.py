@@ -75,13 +75,12 @@ def test_an_all_zero_checksum_is_rejected_in_favour_of_unpinned(tmp_path: Path) 
 
 
 def test_an_unpinned_source_is_never_looked_up_or_downloaded(tmp_path: Path) -> None:
+    import pytest
+
     from seebench.data.sources import fetch_source, task_sources
+    from seebench.errors import DataMissingError
 
     (source,) = task_sources(_task(tmp_path, UNPINNED, "1" * 64))
     assert not source.pinned and source.locate() is None
-    error = None
-    try:
+    with pytest.raises(DataMissingError, match="no pinned sha256"):
         fetch_source(source, timeout=0.01)
-    except Exception as exc:  # noqa: BLE001 - the message is what is checked
-        error = str(exc)
-    assert error is not None and "no pinned sha256" in error

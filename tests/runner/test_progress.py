@@ -26,7 +26,7 @@ def test_a_logged_message_stays_on_one_line():
 
 def test_long_reasons_stay_out_of_the_table_rows():
     outcome = SimpleNamespace(model_id="majority", method="baseline", task="bug_issue", primary_metric="f1_macro",
-                              metrics={}, n=None, seconds=0.0, status="skipped", reason=REASON)
+                              metrics={}, n=None, seconds=0.0, status="skipped", reason=REASON, note=None)
     buffer = io.StringIO()
     _console(buffer).print(summary_table([outcome]))
     rows = [line for line in buffer.getvalue().splitlines() if "bug_issue" in line]
