@@ -83,6 +83,21 @@ class WorkerCgroup:
                 return 0
         return 0
 
+    def kill_all_but(self, keep: int) -> None:
+        """SIGKILL every process in the group except ``keep`` (the worker itself)."""
+        for _ in range(50):  # a fork bomb may still be forking
+            try:
+                pids = [int(p) for p in (self.paths["pids"] / "cgroup.procs").read_text().split()]
+            except OSError:
+                return
+            others = [pid for pid in pids if pid != keep]
+            if not others:
+                return
+            for pid in others:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.005)
+
     def remove(self) -> None:
         for path in set(self.paths.values()):
             _remove_group(path)

@@ -107,6 +107,8 @@ class SandboxRequest:
             )
         for name in self.files:
             check_file_name(name)
+        if self.program is not None:
+            check_file_name(self.program.filename)
         for key, value in self.env.items():
             if not isinstance(key, str) or not isinstance(value, str) or "=" in key or not key:
                 raise ValueError(f"sandbox env entry {key!r} is not a NAME=string pair")

@@ -39,6 +39,8 @@ def classify(raw: dict[str, Any], request: SandboxRequest, mechanism: str) -> Sa
         )
     if raw.get("worker_died"):
         return SandboxResult("crashed", reason="the program killed its sandbox worker", **common)
+    if "setup_error" in raw:
+        return SandboxResult("sandbox_unavailable", reason=raw["setup_error"], **common)
     if "worker_error" in raw:
         return SandboxResult(
             "sandbox_unavailable", reason=f"sandbox worker error: {raw['worker_error']}", **common

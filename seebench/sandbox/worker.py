@@ -103,7 +103,10 @@ class Worker:
         if self.mechanism.name == NONE:
             scratch_root().mkdir(mode=0o700, exist_ok=True)
             self.scratch = Path(tempfile.mkdtemp(prefix=f"{self.name}-", dir=scratch_root()))
-            config = {"work_root": str(self.scratch), "base_env": BASE_ENV}
+            config = {
+                "work_root": str(self.scratch),
+                "base_env": {**BASE_ENV, "TMPDIR": str(self.scratch)},
+            }
             argv = [sys.executable, "-I", script, json.dumps(config)]
         else:
             config = {
@@ -140,10 +143,11 @@ class Worker:
             detail = self._stderr_line()
             self.stop()
             raise WorkerStartError(f"sandbox worker did not start: {detail}")
-        if self.mechanism.name != NONE:
-            self.cgroup = open_worker_cgroup(self.name)
-            if self.cgroup is not None:
-                self.cgroup.attach(_descendants(self.process.pid))
+        # Under --unsafe-host-exec too: the pids limit is what stops a fork bomb of host root
+        # (RLIMIT_NPROC does not apply to root), and the group finds a run's leftovers.
+        self.cgroup = open_worker_cgroup(self.name)
+        if self.cgroup is not None:
+            self.cgroup.attach(_descendants(self.process.pid))
 
     def _stderr_line(self) -> str:
         if self.process is None or self.process.stderr is None:
@@ -214,7 +218,10 @@ class Worker:
         if report is None:
             self.stop()
             return {"worker_died": True}
-        report["oom_kills"] = (self.cgroup.oom_kills() - oom_before) if self.cgroup else 0
+        if self.cgroup is not None:
+            report["oom_kills"] = self.cgroup.oom_kills() - oom_before
+            if self.mechanism.name == NONE:  # no PID namespace: kill what the run left behind
+                self.cgroup.kill_all_but(self.process.pid)
         if "worker_error" in report:
             self.stop()
         return report

@@ -157,11 +157,14 @@ class Zygote:
     def run(self, request: dict, *protocol_fds: int) -> dict:
         run_dir = os.path.join(self.work_root, "run")
         os.makedirs(run_dir, mode=0o755)
-        for name, encoded in request["files"].items():
-            path = os.path.join(run_dir, name)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "wb") as handle:
-                handle.write(base64.b64decode(encoded))
+        try:
+            for name, encoded in request["files"].items():
+                path = os.path.join(run_dir, name)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "wb") as handle:
+                    handle.write(base64.b64decode(encoded))
+        except OSError as error:
+            return {"setup_error": f"cannot copy the request's files into the work dir: {error}"}
         limits = request["limits"]
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()

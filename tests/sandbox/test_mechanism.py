@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
 import stat
+from pathlib import Path
 
 import pytest
 
-from seebench.sandbox import SandboxRequest, detect, find_bwrap, open_sandbox
+from seebench.sandbox import (
+    Sandbox,
+    SandboxRequest,
+    detect,
+    find_bwrap,
+    open_sandbox,
+    python_tests_request,
+)
 from seebench.sandbox.mechanism import SandboxUnavailable
+from seebench.sandbox.pool import cgroups_writable
 from tests.sandbox.conftest import TIGHT
 
 
@@ -49,8 +60,6 @@ def test_refused_user_namespaces_fall_back_to_a_dropped_uid_as_root(tmp_path):
     mechanism = detect(bwrap)
     assert mechanism.name == "bwrap-root"
     assert "user namespaces refused" in mechanism.note
-    from seebench.sandbox import Sandbox, python_tests_request
-
     with Sandbox(mechanism) as box:
         result = box.run(
             python_tests_request(
@@ -78,3 +87,43 @@ def test_unsafe_host_exec_runs_with_mechanism_none(tmp_path):
         result = box.run(SandboxRequest(command=["sh", "-c", "echo $HOME"], limits=TIGHT))
     assert result.verdict == "passed", result
     assert result.mechanism == "none"
+
+
+def test_unsafe_host_exec_is_really_not_isolated():
+    """``mechanism: none`` is honest: the host's loopback is reachable from such a run."""
+    with socket.socket() as server, open_sandbox(unsafe_host_exec=True) as box:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        port = server.getsockname()[1]
+        code = (
+            f"import socket\nsocket.create_connection(('127.0.0.1', {port}), timeout=2).close()\n"
+        )
+        result = box.run(python_tests_request(code, limits=TIGHT))
+    assert result.verdict == "passed", result
+
+
+def test_unsafe_host_exec_kills_a_runs_leftover_daemon(tmp_path):
+    if not cgroups_writable():
+        pytest.skip("cgroups are not writable here: leftovers cannot be found")
+    pid_file = tmp_path / "daemon.pid"
+    code = f"""
+import os, time
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        open({str(pid_file)!r}, "w").write(str(os.getpid()))
+        time.sleep(30)
+    os._exit(0)
+for _ in range(100):
+    if os.path.exists({str(pid_file)!r}):
+        break
+    time.sleep(0.02)
+"""
+    with open_sandbox(unsafe_host_exec=True) as box:
+        result = box.run(python_tests_request(code, limits=TIGHT))
+        assert result.verdict == "passed", result
+        daemon = int(pid_file.read_text())
+        state = ""
+        with contextlib.suppress(OSError):
+            state = Path(f"/proc/{daemon}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        assert state in ("", "Z"), f"daemon {daemon} still running ({state})"
