@@ -73,6 +73,10 @@ def bwrap_argv(
         argv += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     argv += ["--die-with-parent", "--new-session", "--clearenv", "--hostname", "sandbox"]
     argv += ["--ro-bind", "/usr", "/usr", *_root_links()]
+    # bwrap creates missing parents of mount points as 0700; a dropped uid could not enter them
+    parents = {str(p) for path in [*mounts, ZYGOTE_PATH] for p in Path(path).parents}
+    for parent in sorted(parents - {"/"}, key=len):
+        argv += ["--perms", "0755", "--dir", parent]
     for path in mounts:
         argv += ["--ro-bind", path, path]
     argv += ["--proc", "/proc", "--dev", "/dev"]

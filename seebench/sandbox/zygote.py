@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import ctypes
+import gc
 import json
 import os
 import resource
@@ -139,6 +140,7 @@ class Zygote:
 
     def serve(self) -> None:
         proto_in, proto_out = self.setup()
+        gc.freeze()  # keep the collector from touching (and copying) shared pages in children
         write_message(proto_out, {"ready": True, "pid": os.getpid(), "uid": os.getuid()})
         while True:
             request = read_message(proto_in)
