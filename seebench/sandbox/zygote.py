@@ -291,8 +291,13 @@ class Zygote:
                     os.close(int(name))
         os.chdir(run_dir)
         _set_limits(request["limits"])
-        for signum in (signal.SIGPIPE, signal.SIGINT, signal.SIGTERM, signal.SIGXFSZ):
-            signal.signal(signum, signal.SIG_DFL)
+        # a program starts with default signal handling, except that hitting the file-size
+        # limit kills it (Python ignores SIGXFSZ), so the verdict can name the limit
+        python = not request.get("command")
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN if python else signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler if python else signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
         env = {**self.base_env, **request.get("env", {})}
         env["HOME"] = env["PWD"] = run_dir
         if request.get("command"):

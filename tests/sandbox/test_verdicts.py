@@ -71,3 +71,9 @@ def test_crashes():
 
 def test_worker_fault_is_not_charged_to_the_program():
     assert verdict({"worker_error": "OSError: boom"}) == "sandbox_unavailable"
+
+
+def test_score_is_unset_when_no_sandbox_ran():
+    assert classify(raw(), COMMAND, "x").score == 1.0
+    assert classify(raw(exit_code=2), COMMAND, "x").score == 0.0
+    assert classify({"worker_error": "boom"}, COMMAND, "x").score is None
