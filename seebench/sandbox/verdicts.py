@@ -67,7 +67,11 @@ def _verdict(raw: dict[str, Any], request: SandboxRequest, stderr: str) -> tuple
     sig, code, cpu = raw["signal"], raw["exit_code"], float(raw["cpu_s"])
     if raw["wall_timeout"]:
         return "timeout", f"wall-time limit of {limits.wall_s:g} s reached"
-    if sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu >= limits.cpu_s - 0.05):
+    if (
+        raw.get("cpu_timeout")
+        or sig == signal.SIGXCPU
+        or (sig == signal.SIGKILL and cpu >= limits.cpu_s - 0.05)
+    ):
         return "timeout", f"CPU-time limit of {limits.cpu_s:g} s reached"
     if raw.get("oom_kills"):
         return "memory", f"memory limit of {limits.memory_mb} MiB reached (killed)"

@@ -34,6 +34,8 @@ TOKEN_FD = 3
 MIB = 1024 * 1024
 PR_SET_DUMPABLE = 4
 PR_SET_NO_NEW_PRIVS = 38
+CPU_POLL_S = 0.05
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 # -- framing, shared with the host -------------------------------------------------------------
@@ -198,21 +200,26 @@ class Zygote:
         return report
 
     def supervise(self, pid: int, started: float, limits: dict, out_r: int, err_r: int) -> dict:
-        """Collect bounded output until the child exits or the wall limit passes."""
+        """Collect bounded output until the child exits, or the wall limit passes, or the
+        child's CPU time passes its (possibly fractional) limit; RLIMIT_CPU, in whole seconds,
+        is the backstop for every process of the run."""
         keep = int(limits["output_bytes"])
         streams = {out_r: bytearray(), err_r: bytearray()}
         seen = {out_r: 0, err_r: 0}
         pidfd = os.pidfd_open(pid)
         deadline = started + float(limits["wall_s"])
         open_fds = [out_r, err_r]
-        wall_timeout = False
-        exited = False
+        cpu_limit = float(limits["cpu_s"])
+        wall_timeout = cpu_timeout = exited = False
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 wall_timeout = True
                 break
-            ready = select.select([pidfd, *open_fds], [], [], left)[0]
+            ready = select.select([pidfd, *open_fds], [], [], min(left, CPU_POLL_S))[0]
+            if not ready and _cpu_time(pid) > cpu_limit:
+                cpu_timeout = True
+                break
             for fd in ready:
                 if fd == pidfd:
                     exited = True
@@ -227,7 +234,7 @@ class Zygote:
                     streams[fd] += chunk[:room]
             if exited:
                 break
-        if wall_timeout:
+        if wall_timeout or cpu_timeout:
             self.kill_run(pid)  # leaves the child a zombie, to be reaped just below
         _, status, usage = os.wait4(pid, 0)
         wall = time.monotonic() - started
@@ -250,6 +257,7 @@ class Zygote:
             "max_rss_kb": usage.ru_maxrss,
             "wall_s": wall,
             "wall_timeout": wall_timeout,
+            "cpu_timeout": cpu_timeout,
             "stdout": base64.b64encode(bytes(streams[out_r])).decode(),
             "stderr": base64.b64encode(bytes(streams[err_r])).decode(),
             "stdout_truncated": seen[out_r] > keep,
@@ -309,6 +317,16 @@ class Zygote:
                 os._exit(127)
         program = request["program"]
         _run_python(program, run_dir, env, request.get("nonce", ""))
+
+
+def _cpu_time(pid: int) -> float:
+    """User + system CPU seconds of a running process (0 when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            fields = handle.read().rsplit(b")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
 def _is_zombie(pid: int) -> bool:

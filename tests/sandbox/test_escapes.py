@@ -152,6 +152,12 @@ def test_cpu_loop_ignoring_sigxcpu_times_out(sandbox):
     assert "CPU" in result.reason
 
 
+def test_fractional_cpu_limit_is_enforced(sandbox):
+    result = run_python(sandbox, "while True:\n    pass\n", limits=TIGHT.replace(cpu_s=0.3))
+    assert result.verdict == "timeout", result
+    assert "CPU-time limit of 0.3 s" in result.reason
+
+
 def test_sleep_ignoring_sigterm_times_out(sandbox):
     result = run_python(
         sandbox,
