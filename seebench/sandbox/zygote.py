@@ -184,6 +184,9 @@ class Zygote:
                 for fd in (out_r, err_r, tok_r, *protocol_fds):
                     os.close(fd)
                 self.child(request, run_dir, in_r, out_w, err_w, tok_w)
+            except BaseException as error:
+                with contextlib.suppress(BaseException):
+                    os.write(2, f"sandbox: cannot start the program: {error!r}\n".encode())
             finally:
                 os._exit(126)
         for fd in (out_w, err_w, tok_w, in_r):
@@ -348,8 +351,11 @@ def _set_limits(limits: dict) -> None:
         resource.RLIMIT_NOFILE: (int(limits["open_files"]),) * 2,
         resource.RLIMIT_CORE: (0, 0),
     }
-    for which, value in settings.items():
-        resource.setrlimit(which, value)
+    for which, (soft, hard) in settings.items():
+        _, current_hard = resource.getrlimit(which)
+        if current_hard != resource.RLIM_INFINITY:  # never above what the host already set
+            soft, hard = min(soft, current_hard), min(hard, current_hard)
+        resource.setrlimit(which, (soft, hard))
 
 
 def _run_python(program: dict, run_dir: str, env: dict, nonce: str) -> None:
