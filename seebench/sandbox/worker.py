@@ -124,15 +124,19 @@ class Worker:
                 zygote=script,
             )
             argv += [sys.executable, "-I", ZYGOTE_PATH, json.dumps(config)]
-        self.process = subprocess.Popen(
-            argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=minimal_bwrap_env(),
-            cwd=self.scratch or "/",
-            start_new_session=True,
-        )
+        try:
+            self.process = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=minimal_bwrap_env(),
+                cwd=self.scratch or "/",
+                start_new_session=True,
+            )
+        except OSError as error:
+            self.stop()
+            raise WorkerStartError(f"sandbox worker did not start: {error}") from None
         try:
             ready = zygote.read_message(
                 self.process.stdout.fileno(), time.monotonic() + START_TIMEOUT_S
@@ -147,7 +151,11 @@ class Worker:
         # (RLIMIT_NPROC does not apply to root), and the group finds a run's leftovers.
         self.cgroup = open_worker_cgroup(self.name)
         if self.cgroup is not None:
-            self.cgroup.attach(_descendants(self.process.pid))
+            try:
+                self.cgroup.attach(_descendants(self.process.pid))
+            except OSError:  # e.g. a cgroup tree that allows mkdir but not moving processes
+                self.cgroup.remove()
+                self.cgroup = None
 
     def _stderr_line(self) -> str:
         if self.process is None or self.process.stderr is None:
