@@ -26,8 +26,8 @@ def check_command(bwrap: str | None, as_json: bool) -> None:
     """Print the sandbox mechanism, the bwrap version and whether user namespaces work,
     then run a trivial program in the sandbox. Exits 1 when no sandbox can start."""
     from seebench.sandbox import SandboxRequest, open_sandbox
+    from seebench.sandbox.cgroups import cgroups_writable
     from seebench.sandbox.mechanism import USERNS, bwrap_version, find_bwrap, probe
-    from seebench.sandbox.pool import cgroups_writable
 
     found = find_bwrap(bwrap)
     facts: dict[str, object] = {

@@ -135,6 +135,15 @@ def open_worker_cgroup(name: str, root: Path = CGROUP_ROOT) -> WorkerCgroup | No
         return None
 
 
+def cgroups_writable() -> bool:
+    """Whether a memory+pids cgroup can be created here (tried and removed at once)."""
+    group = open_worker_cgroup(f"{os.getpid()}-probe")
+    if group is None:
+        return False
+    group.remove()
+    return True
+
+
 def pid_alive(pid: int) -> bool:
     """Whether a process with that id exists (conservatively true when unsure)."""
     try:

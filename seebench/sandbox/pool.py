@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from seebench.sandbox.bwrap import host_mounts
-from seebench.sandbox.cgroups import open_worker_cgroup, pid_alive, sweep_stale_cgroups
+from seebench.sandbox.cgroups import cgroups_writable, pid_alive, sweep_stale_cgroups
 from seebench.sandbox.mechanism import NONE, Mechanism, SandboxUnavailable, detect
 from seebench.sandbox.types import SandboxRequest, SandboxResult
 from seebench.sandbox.verdicts import classify
@@ -148,15 +148,6 @@ class UnavailableSandbox:
 
     def __exit__(self, *exc_info: object) -> None:
         pass
-
-
-def cgroups_writable() -> bool:
-    """Whether a memory+pids cgroup can be created here (tried and removed at once)."""
-    group = open_worker_cgroup(f"{os.getpid()}-probe")
-    if group is None:
-        return False
-    group.remove()
-    return True
 
 
 def open_sandbox(

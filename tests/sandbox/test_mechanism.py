@@ -18,8 +18,8 @@ from seebench.sandbox import (
     open_sandbox,
     python_tests_request,
 )
+from seebench.sandbox.cgroups import cgroups_writable
 from seebench.sandbox.mechanism import SandboxUnavailable
-from seebench.sandbox.pool import cgroups_writable
 from tests.sandbox.conftest import TIGHT
 
 
@@ -127,3 +127,17 @@ for _ in range(100):
         with contextlib.suppress(OSError):
             state = Path(f"/proc/{daemon}/stat").read_text().rsplit(")", 1)[1].split()[0]
         assert state in ("", "Z"), f"daemon {daemon} still running ({state})"
+
+
+def test_root_without_writable_cgroups_prefers_a_dropped_uid(tmp_path, monkeypatch):
+    if os.geteuid() != 0:
+        pytest.skip("only host root is exempt from process limits")
+    real = find_bwrap()
+    if real is None:
+        pytest.skip("no bwrap here")
+    link = tmp_path / "bwrap"  # a path of its own, so that detect() probes afresh
+    link.symlink_to(real)
+    monkeypatch.setattr("seebench.sandbox.mechanism.cgroups_writable", lambda: False)
+    mechanism = detect(str(link))
+    assert mechanism.name == "bwrap-root"
+    assert "pids cgroup" in mechanism.note
