@@ -43,6 +43,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "seebench.builtin.selu",
     "seebench.builtin.compare",
     "seebench.builtin.finetune",
+    "seebench.builtin.sandbox",
 )
 
 
