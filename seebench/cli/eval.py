@@ -39,8 +39,11 @@ def _parse_options(values: tuple[str, ...]) -> dict:
               help="Bootstrap resamples of the test items for each metric's 95% interval (0: none).")
 @click.option("--peft", help="Fine-tuning: parameter-efficient method (lora); same as -o peft=...")
 @click.option("--deepspeed", help="Fine-tuning: DeepSpeed ZeRO stage (zero2); same as -o deepspeed=...")
+@click.option("--unsafe-host-exec", is_flag=True,
+              help="Run model-written code on the host with rlimits only, NO sandbox (results say "
+                   "'sandbox: none'); only for code you trust.")
 def eval_command(model, tasks, method, output, limit, seed, force, shard, options, no_progress,
-                 predict_only, bootstrap, peft, deepspeed) -> None:
+                 predict_only, bootstrap, peft, deepspeed, unsafe_host_exec) -> None:
     """Evaluate MODEL on TASKS; completed units are skipped unless --force."""
 
     from seebench.runner import EvalConfig, run_eval
@@ -51,7 +54,8 @@ def eval_command(model, tasks, method, output, limit, seed, force, shard, option
         model=model, tasks=tasks, method=method, output=output, limit=limit, seed=seed,
         force=force, shard=parse_shard(shard) if shard else None,
         method_options={**_parse_options(options),
-                        **{k: v for k, v in (("peft", peft), ("deepspeed", deepspeed)) if v}},
+                        **{k: v for k, v in (("peft", peft), ("deepspeed", deepspeed),
+                                             ("unsafe_host_exec", unsafe_host_exec)) if v}},
         progress=not no_progress, predict_only=predict_only, bootstrap=bootstrap,
     )
     outcomes = run_eval(config)

@@ -13,7 +13,10 @@ import click
 @click.option("--scorer", help="Score with this registered scorer instead of the task's scorers.")
 @click.option("-o", "--option", "options", multiple=True, help="Scorer option KEY=VALUE (with --scorer).")
 @click.option("--bootstrap", type=click.IntRange(min=0), help="Bootstrap resamples for intervals (default 1000).")
-def score_command(results, scorer, options, bootstrap) -> None:
+@click.option("--unsafe-host-exec", is_flag=True,
+              help="Run code-executing scorers on the host with rlimits only, NO sandbox "
+                   "('sandbox: none'); only for code you trust.")
+def score_command(results, scorer, options, bootstrap, unsafe_host_exec) -> None:
     """Score the predictions saved under RESULTS (files or folders); the model is not called."""
     from seebench.cli.eval import _parse_options
     from seebench.errors import SeebenchError
@@ -28,12 +31,16 @@ def score_command(results, scorer, options, bootstrap) -> None:
     for path in result_files(results):
         try:
             done = rescore(path, registry, index, scorer=scorer, options=_parse_options(options),
-                           bootstrap=bootstrap)
+                           bootstrap=bootstrap,
+                           run_options={"unsafe_host_exec": True} if unsafe_host_exec else None)
         except SeebenchError as exc:
             failed += 1
             click.echo(f"{path}: not scored: {exc}", err=True)
             continue
         if done is None:
+            continue
+        if not done.metrics:
+            click.echo(f"{path}: skipped: {done.reason}")
             continue
         shown = ", ".join(f"{k} {v:.4f}" for k, v in done.metrics.items())
         fresh = sum(done.computed.values())

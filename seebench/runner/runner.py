@@ -41,8 +41,9 @@ from seebench.tasks.index import TaskIndex
 from seebench.tasks.spec import TaskSpec
 
 COMPLETE_STATUSES = ("ok", "not_applicable")
-#: Options of ``-o`` that the runner itself takes (never passed to a method).
-RUN_OPTIONS = ("repeats",)
+#: Options of ``-o`` that the runner itself takes (never passed to a method); scorers see
+#: them through ``configure(run_options)`` and ``ScoreContext.options``.
+RUN_OPTIONS = ("repeats", "unsafe_host_exec")
 
 
 @dataclass
@@ -203,7 +204,8 @@ class Runner:
         outcome = UnitOutcome(self.model.id, self.method_name, task.name, "ok",
                               primary_metric=task.primary_metric, result_path=result_path)
         try:
-            scorers = {r.name: r.identity for r in configure_scorers(task, self.registry)}
+            runs = configure_scorers(task, self.registry, run_options=self.config.method_options)
+            scorers = {r.name: r.identity for r in runs}
             unit_config = run_config(self.config, self.model, self.method_name, task, scorers, self._plugins(task))
         except SeebenchError as exc:  # a bad scorer option or repeats value: this unit only
             unit_config = run_config(self.config, self.model, self.method_name, task)
@@ -258,21 +260,26 @@ class Runner:
             reason = f"{type(exc).__name__}: {exc}".splitlines()[0]
             return self._finish_without_metrics(outcome, base, "failed", reason, started, result_path, detail)
 
-        timings["total_s"] = time.perf_counter() - started
         write_samples(samples_path, records)
         n = len(data.test)
         invalid = sum(p.prediction is None for o in outputs for p in o.predictions)
-        result = {
-            **base,
+        base.update({
             "data": {"checksums": data.checksums, "counts": data.counts()},
             "n": n,
             "invalid": invalid,
             "invalid_rate": invalid / (n * len(outputs)) if n else 0.0,
             "info": outputs[0].info if len(outputs) == 1 else {"repeats": [o.info for o in outputs]},
-            "timings": timings,
             "samples_file": samples_path.name,
-            **scoring_fields(scoring),
-        }
+        })
+        if scoring is not None and scoring.all_unscored:
+            # nothing could be scored (no sandbox could start...): keep the predictions (for
+            # 'seebench score' later), skip the unit with the reason
+            base.update(scored=False, scorers=scoring.scorer_identities,
+                        unscored={"count": scoring.unscored, "reasons": scoring.unscored_reasons})
+            return self._finish_without_metrics(outcome, base, "skipped", scoring.unscored_summary(), started,
+                                                result_path)
+        timings["total_s"] = time.perf_counter() - started
+        result = {**base, "timings": timings, **scoring_fields(scoring)}
         write_result(result_path, result)
         outcome.metrics, outcome.n = result["metrics"], n
         outcome.note = _summary(outputs[0].info)
@@ -339,8 +346,8 @@ class Runner:
         started: float, result_path: Path, detail: str | None = None,
     ) -> UnitOutcome:
         seconds = time.perf_counter() - started
-        result = {**base, "status": status, "reason": reason, "timings": {"total_s": seconds},
-                  "samples_file": None}
+        result = {"samples_file": None, **base, "status": status, "reason": reason,
+                  "timings": {"total_s": seconds}}
         if detail:
             result["info"] = {"traceback": detail}
         write_result(result_path, result)
@@ -354,6 +361,8 @@ def scoring_fields(scoring: UnitScoring | None) -> dict[str, Any]:
         return {"scored": False, "metrics": {}}
     fields: dict[str, Any] = {"scored": True, "metrics": scoring.metrics, "metric_info": scoring.metric_info,
                               "scorers": scoring.scorer_identities}
+    if scoring.unscored:
+        fields["unscored"] = {"count": scoring.unscored, "reasons": scoring.unscored_reasons}
     if scoring.repeat_metrics or scoring.item_spread:
         fields["repeat_metrics"] = scoring.repeat_metrics
         fields["item_spread"] = scoring.item_spread

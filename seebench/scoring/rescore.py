@@ -29,6 +29,7 @@ class Rescored:
     path: Path
     metrics: dict[str, float]
     computed: dict[str, int]
+    reason: str | None = None  # why the unit stays skipped (no sample could be scored)
 
 
 def result_files(paths: Iterable[Path]) -> list[Path]:
@@ -46,13 +47,18 @@ def result_files(paths: Iterable[Path]) -> list[Path]:
 
 
 def rescore(path: Path, registry: Registry, index: Any, *, scorer: str | None = None,
-            options: dict[str, Any] | None = None, bootstrap: int | None = None) -> Rescored | None:
+            options: dict[str, Any] | None = None, bootstrap: int | None = None,
+            run_options: dict[str, Any] | None = None) -> Rescored | None:
     """Score the saved predictions of the result at ``path``; ``None`` if it has none.
 
-    ``scorer`` replaces the task's scorers by one registered scorer with ``options``.
+    ``scorer`` replaces the task's scorers by one registered scorer with ``options``;
+    ``run_options`` (e.g. ``unsafe_host_exec``) go to the scorers as in ``seebench eval``. A
+    unit skipped because none of its samples could be scored is scored again; it stays
+    skipped if none can be scored now either.
     """
     result = load_result(path)
-    if not isinstance(result, dict) or result.get("status") != "ok" or not result.get("samples_file"):
+    if (not isinstance(result, dict) or result.get("status") not in ("ok", "skipped")
+            or not result.get("samples_file")):
         return None
     task = index.get(str(result["task"]["name"]))
     if scorer is not None:
@@ -78,7 +84,7 @@ def rescore(path: Path, registry: Registry, index: Any, *, scorer: str | None = 
     seed = int(run["seed"])
     reps = DEFAULT_BOOTSTRAP if bootstrap is None else bootstrap
     scoring = score_unit(task, data.test, predictions, registry, artifacts=artifacts_dir(path), seed=seed,
-                         bootstrap=reps)
+                         bootstrap=reps, options=run_options)
     for record in records:
         repeat, index_ = int(record.get("repeat", 0)), position[record["id"]]
         named = {name: per[repeat][index_] for name, per in scoring.scores.items()}
@@ -94,6 +100,15 @@ def rescore(path: Path, registry: Registry, index: Any, *, scorer: str | None = 
     if scorer is not None:
         run["config"]["task"] = {**run["config"]["task"], "scorers_override": json.loads(json.dumps(task.raw["scorers"]))}
     run["config_hash"] = config_hash(run["config"])
+    result.pop("unscored", None)
     result.update(scoring_fields(scoring))
+    if scoring.all_unscored:
+        result.update(status="skipped", reason=scoring.unscored_summary(), scored=False, metrics={})
+        for key in ("metric_info", "repeat_metrics", "item_spread"):
+            result.pop(key, None)
+    else:
+        result.update(status="ok", reason=None)
     write_result(path, result)
+    if scoring.all_unscored:
+        return Rescored(path, {}, scoring.computed, scoring.unscored_summary())
     return Rescored(path, scoring.metrics, scoring.computed)

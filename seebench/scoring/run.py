@@ -35,9 +35,13 @@ class ScorerRun:
         self.computed = 0  # scores computed (not read from the cache) in this run
 
 
-def configure_scorers(task: Any, registry: Registry, overrides: dict[str, dict[str, Any]] | None = None
-                      ) -> list[ScorerRun]:
-    """The task's scorers (its type's own scorer when it lists none), options checked."""
+def configure_scorers(task: Any, registry: Registry, overrides: dict[str, dict[str, Any]] | None = None,
+                      run_options: dict[str, Any] | None = None) -> list[ScorerRun]:
+    """The task's scorers (its type's own scorer when it lists none), options checked.
+
+    A scorer with a ``configure(run_options)`` method gets the run's options (for example
+    ``unsafe_host_exec``) before its identity is taken, so they can change its identity.
+    """
     overrides = overrides or {}
     if not task.scorers:
         return [ScorerRun(TYPE_SCORER, TypeScorer(), {"scorer": TYPE_SCORER, "type": task.type})]
@@ -54,6 +58,8 @@ def configure_scorers(task: Any, registry: Registry, overrides: dict[str, dict[s
             raise
         except Exception as exc:
             raise SeebenchError(f"scorer {name!r} cannot start: {type(exc).__name__}: {exc}") from None
+        if callable(getattr(scorer, "configure", None)):
+            scorer.configure(dict(run_options or {}))
         identity = {"scorer": name, "options": options, "plugin": entry.plugin, **scorer.identity()}
         runs.append(ScorerRun(name, scorer, identity))
     return runs
@@ -81,34 +87,59 @@ def _read_cache(path: Path) -> dict[str, Score]:
 def score_predictions(runs: Sequence[ScorerRun], samples: Sequence[Any],
                       predictions: Sequence[Sequence[Any]], context: ScoreContext
                       ) -> dict[str, list[list[Score]]]:
-    """``{scorer: scores[repeat][item]}`` for every scorer, reusing cached scores."""
+    """``{scorer: scores[repeat][item]}`` for every scorer, reusing cached scores.
+
+    Scores not in the cache are computed together (a scorer with ``score_many`` gets them as
+    one batch, e.g. to run them on a pool of sandbox workers; a repeated prediction is scored
+    once). Unscored results (``value=None``) are not cached, so a later run retries them.
+    """
     out: dict[str, list[list[Score]]] = {}
     for run in runs:
         cacheable = run.name != TYPE_SCORER
         path = _cache_file(context.artifacts, run)
         cached = _read_cache(path) if cacheable else {}
+        keys = [[stable_hash([s.id, s.input_hash, p], 32) for s, p in zip(samples, repeat, strict=True)]
+                for repeat in predictions]
+        todo: dict[str, tuple[Any, Any]] = {}
+        for repeat, repeat_keys in zip(predictions, keys, strict=True):
+            for sample, prediction, key in zip(samples, repeat, repeat_keys, strict=True):
+                if key not in cached and key not in todo:
+                    todo[key] = (sample, prediction)
+        fresh = _score_batch(run, list(todo.values()), context)
+        run.computed += len(fresh)
         new_lines = []
-        per_repeat = []
-        for repeat_predictions in predictions:
-            scores = []
-            for sample, prediction in zip(samples, repeat_predictions, strict=True):
-                key = stable_hash([sample.id, sample.input_hash, prediction], 32)
-                score = cached.get(key)
-                if score is None:
-                    score = _score_one(run, sample, prediction, context)
-                    run.computed += 1
-                    if cacheable:
-                        cached[key] = score
-                        new_lines.append(json.dumps({"key": key, "score": score.to_json()},
-                                                    ensure_ascii=False, default=str))
-                scores.append(score)
-            per_repeat.append(scores)
+        for key, score in zip(todo, fresh, strict=True):
+            cached[key] = score
+            if cacheable and score.value is not None:
+                new_lines.append(json.dumps({"key": key, "score": score.to_json()}, ensure_ascii=False, default=str))
         if new_lines:
             path.parent.mkdir(parents=True, exist_ok=True)
             with path.open("a", encoding="utf-8") as handle:
                 handle.write("\n".join(new_lines) + "\n")
-        out[run.name] = per_repeat
+        out[run.name] = [[cached[key] for key in repeat_keys] for repeat_keys in keys]
     return out
+
+
+def _score_batch(run: ScorerRun, items: list[tuple[Any, Any]], context: ScoreContext) -> list[Score]:
+    score_many = getattr(run.scorer, "score_many", None)
+    if not items or not callable(score_many):
+        return [_score_one(run, sample, prediction, context) for sample, prediction in items]
+    try:
+        scores = list(score_many(items, context))
+    except SeebenchError as exc:
+        return [Score(None, explanation=f"not scored: {exc}") for _ in items]
+    if len(scores) != len(items) or not all(isinstance(s, Score) for s in scores):
+        raise SeebenchError(f"scorer {run.name!r}: score_many must return one Score per item "
+                            f"({len(items)}), got {len(scores)} value(s)")
+    return scores
+
+
+def close_scorers(runs: Sequence[ScorerRun]) -> None:
+    """Release what scorers hold (sandbox pools, judge clients): call ``close()`` where defined."""
+    for run in runs:
+        close = getattr(run.scorer, "close", None)
+        if callable(close):
+            close()
 
 
 def _score_one(run: ScorerRun, sample: Any, prediction: Any, context: ScoreContext) -> Score:

@@ -6,6 +6,7 @@ predictions without calling the model).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 from seebench.registry import Registry
 from seebench.scoring.aggregate import UnitScores, compute_metrics, repeat_summary
 from seebench.scoring.core import ScoreContext
-from seebench.scoring.run import configure_scorers, score_predictions
+from seebench.scoring.run import close_scorers, configure_scorers, score_predictions
 
 
 @dataclass
@@ -27,6 +28,19 @@ class UnitScoring:
     computed: dict[str, int]  # scorer -> scores computed now (not from the cache)
     repeat_metrics: dict[str, float] = field(default_factory=dict)
     item_spread: list[dict[str, Any]] = field(default_factory=list)
+    unscored: int = 0  # samples (x repeats) the primary scorer could not score
+    unscored_reasons: dict[str, int] = field(default_factory=dict)
+    total: int = 0  # samples x repeats
+
+    @property
+    def all_unscored(self) -> bool:
+        """No sample could be scored (e.g. no sandbox could start): the unit is skipped."""
+        return self.total > 0 and self.unscored == self.total
+
+    def unscored_summary(self) -> str:
+        """One line: why samples were left unscored (the commonest reasons first)."""
+        reasons = sorted(self.unscored_reasons.items(), key=lambda kv: -kv[1])
+        return "; ".join(reason for reason, _ in reasons[:2]) or "samples could not be scored"
 
 
 def score_unit(task: Any, samples: list[Any], predictions: list[list[Any]], registry: Registry, *,
@@ -34,14 +48,22 @@ def score_unit(task: Any, samples: list[Any], predictions: list[list[Any]], regi
                scorer_overrides: dict[str, dict[str, Any]] | None = None,
                client: Any = None) -> UnitScoring:
     """Score ``predictions[repeat][item]`` of ``samples`` with the task's scorers and metrics."""
-    runs = configure_scorers(task, registry, scorer_overrides)
+    runs = configure_scorers(task, registry, scorer_overrides, run_options=options)
     context = ScoreContext(task=task, artifacts=artifacts, client=client, options=dict(options or {}))
-    scores = score_predictions(runs, samples, predictions, context)
+    try:
+        scores = score_predictions(runs, samples, predictions, context)
+    finally:
+        close_scorers(runs)
     data = UnitScores(golds=[s.target for s in samples], predictions=predictions, scores=scores,
                       labels=task.label_names or None)
     metrics, info = compute_metrics(task, data, registry, bootstrap=bootstrap, seed=seed)
     result = UnitScoring(metrics, info, scores, {r.name: r.identity for r in runs},
                          {r.name: r.computed for r in runs})
+    primary_scores = [score for repeat in scores[runs[0].name] for score in repeat]
+    unscored = Counter((score.explanation or "not scored").splitlines()[0]
+                       for score in primary_scores if score.value is None)
+    result.total, result.unscored = len(primary_scores), sum(unscored.values())
+    result.unscored_reasons = dict(unscored.most_common())
     if len(predictions) > 1:
         primary = runs[0].name
         ks = task.pass_k or (1,)

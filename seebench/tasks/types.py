@@ -34,6 +34,8 @@ NUMBER = "number"
 TAG_SEQUENCE = "tag_sequence"
 #: The words hidden behind mask tokens of the input.
 MASKED_WORDS = "masked_words"
+#: Source code written for the input, judged by running tests (the target holds the tests).
+CODE = "code"
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,7 @@
+"""Code generation judged by running tests in the sandbox (the ``codegen`` suite: HumanEval).
+
+Registered by the built-in plugin :mod:`seebench.builtin.codegen`: the ``code`` task type, the
+``python_tests`` scorer, the ``pass_rate`` metric, the ``code_target`` preparation step, the
+``reference`` model and method, and the task directory ``seebench/codegen/tasks``.
+See ``docs/tasks/codegen.md``.
+"""

@@ -1,0 +1,154 @@
+"""The ``python_tests`` scorer: run a completion with its tests in the sandbox.
+
+One scorer object serves one unit: it opens a pool of sandbox workers on its first batch,
+reuses it for every sample (and every repeat), and closes it when the unit is scored
+(``close``). A sample passes only when the program (input + completion + tests +
+``check(entry_point)``) returns normally; see ``docs/sandbox.md`` for the verdicts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from seebench.scoring.core import Score, ScoreContext
+from seebench.scoring.run import stable_hash
+
+#: Characters of stdout and of stderr kept in a score's metadata (the log keeps the sandbox's own bound).
+METADATA_OUTPUT_CHARS = 2000
+#: The option schemas of ``python_tests`` (``scorers: [{name: python_tests, options: {...}}]``).
+OPTIONS: dict[str, Any] = {
+    "cpu_s": {"type": "number", "exclusiveMinimum": 0, "description": "a CPU-time limit in seconds (> 0)"},
+    "wall_s": {"type": "number", "exclusiveMinimum": 0, "description": "a wall-time limit in seconds (> 0)"},
+    "memory_mb": {"type": "integer", "minimum": 16, "description": "a memory limit in MiB (>= 16)"},
+    "workers": {"type": "integer", "minimum": 1, "maximum": 64,
+                "description": "sandbox workers running tests in parallel (1 to 64)"},
+    "bwrap": {"type": "string", "minLength": 1, "description": "the path of the bwrap executable to use"},
+}
+SANDBOX_NONE = "none"
+SANDBOX_UNAVAILABLE = "unavailable"
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= METADATA_OUTPUT_CHARS else text[:METADATA_OUTPUT_CHARS] + "...[cut]"
+
+
+def test_program(prompt: str, completion: str, target: dict[str, Any]) -> str:
+    """The program that judges ``completion``: the prompt it continues, the tests, the check."""
+    return f"{prompt}{completion}\n\n{target['tests']}\n\ncheck({target['entry_point']})\n"
+
+
+class PythonTestsScorer:
+    """Scores 1.0 when the completion passes the item's tests in the sandbox, 0.0 when it
+    fails (error, timeout, memory, crash), and leaves it unscored when no sandbox can start.
+
+    Run options (:meth:`configure`): ``unsafe_host_exec`` runs on the host with rlimits only
+    (``sandbox: none`` in the identity and every score).
+    """
+
+    def __init__(self, cpu_s: float = 5.0, wall_s: float = 20.0, memory_mb: int = 512,
+                 workers: int | None = None, bwrap: str | None = None) -> None:
+        from seebench.sandbox import Limits
+
+        self.limits = Limits(cpu_s=cpu_s, wall_s=wall_s, memory_mb=memory_mb)
+        self.workers = workers or max(1, min(4, os.cpu_count() or 1))
+        self.bwrap = bwrap
+        self.unsafe_host_exec = False
+        self._sandbox: Any = None
+        self._lock = threading.Lock()
+
+    def configure(self, run_options: dict[str, Any]) -> None:
+        """Take the run's ``unsafe_host_exec`` (the ``--unsafe-host-exec`` flag)."""
+        self.unsafe_host_exec = bool(run_options.get("unsafe_host_exec", False))
+
+    def sandbox_facts(self) -> dict[str, Any]:
+        """The mechanism that will run the tests (``none``, ``unavailable`` or a bwrap one)."""
+        if self.unsafe_host_exec:
+            return {"sandbox": SANDBOX_NONE}
+        from seebench.sandbox import SandboxUnavailable, detect
+
+        try:
+            mechanism = detect(self.bwrap)
+        except SandboxUnavailable as error:
+            return {"sandbox": SANDBOX_UNAVAILABLE, "sandbox_reason": str(error)}
+        return {"sandbox": mechanism.name, "bwrap_version": mechanism.bwrap_version}
+
+    def identity(self) -> dict[str, Any]:
+        return {**self.sandbox_facts(), "limits": self.limits.as_dict(),
+                "python": platform.python_version()}
+
+    def _open(self) -> Any:
+        with self._lock:
+            if self._sandbox is None:
+                from seebench.sandbox import open_sandbox
+
+                self._sandbox = open_sandbox(workers=self.workers, bwrap=self.bwrap,
+                                             unsafe_host_exec=self.unsafe_host_exec)
+            return self._sandbox
+
+    def score(self, sample: Any, prediction: Any, context: ScoreContext) -> Score:
+        return self.score_many([(sample, prediction)], context)[0]
+
+    def score_many(self, items: Sequence[tuple[Any, Any]], context: ScoreContext) -> list[Score]:
+        """Score ``(sample, prediction)`` pairs, running them on all workers at once."""
+        from seebench.sandbox import python_tests_request
+
+        scores: list[Score | None] = [None] * len(items)
+        runnable: list[int] = []
+        for position, (_, prediction) in enumerate(items):
+            if isinstance(prediction, str) and prediction.strip():
+                runnable.append(position)
+            else:
+                scores[position] = Score(0.0, explanation="no code to run (invalid answer)",
+                                         metadata={"verdict": "no_code"})
+        if runnable:
+            sandbox = self._open()
+            if not sandbox.available:
+                reason = f"sandbox_unavailable: {sandbox.reason}"
+                for position in runnable:
+                    scores[position] = Score(None, explanation=reason, metadata={
+                        "verdict": "sandbox_unavailable", "sandbox": SANDBOX_UNAVAILABLE})
+            else:
+                requests = [python_tests_request(self._program(*items[p]), limits=self.limits)
+                            for p in runnable]
+                for position, result in zip(runnable, sandbox.run_many(requests), strict=True):
+                    scores[position] = self._score_of(items[position], result, context)
+        return [s for s in scores if s is not None]
+
+    @staticmethod
+    def _program(sample: Any, prediction: str) -> str:
+        return test_program(str(sample.input), prediction, sample.target)
+
+    def _score_of(self, item: tuple[Any, Any], result: Any, context: ScoreContext) -> Score:
+        sample, prediction = item
+        log = self._write_log(context.artifacts, sample, prediction, result)
+        metadata = {"verdict": result.verdict, "sandbox": result.mechanism or SANDBOX_UNAVAILABLE,
+                    "exit_code": result.exit_code, "cpu_s": round(result.cpu_s, 4),
+                    "wall_s": round(result.wall_s, 4), "stdout": _clip(result.stdout),
+                    "stderr": _clip(result.stderr), "log": log}
+        explanation = None if result.passed else f"{result.verdict}: {result.reason}"
+        return Score(result.score, explanation=explanation, metadata=metadata)
+
+    def _write_log(self, artifacts: Path, sample: Any, prediction: str, result: Any) -> str:
+        """Write the program and the full sandbox result; return the log's path in artifacts."""
+        name = f"python_tests/{sample.id}-{stable_hash(prediction, 8)}.json"
+        path = artifacts / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        entry = {"sample_id": sample.id, "program": self._program(sample, prediction),
+                 "limits": self.limits.as_dict(), "result": result.as_dict()}
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(entry, ensure_ascii=False, indent=1), encoding="utf-8")
+        os.replace(tmp, path)
+        return name
+
+    def close(self) -> None:
+        """Stop the sandbox workers (called when the unit is scored)."""
+        with self._lock:
+            if self._sandbox is not None:
+                self._sandbox.close()
+                self._sandbox = None
