@@ -96,6 +96,9 @@ def compare_command(
     out_dir.mkdir(parents=True, exist_ok=True)
     for note in report.notes:
         click.echo(f"note: {note}", err=True)
+    for unit in table.unsandboxed:
+        click.echo(f"warning: sandbox: none: {unit} ran model-written code on the host "
+                   "(--unsafe-host-exec), without the sandbox", err=True)
     click.echo(f"{len(report.models)} models, {len(report.matrix.tasks)} tasks; "
                f"top: {report.models[0]}; tiers: {len(report.tiers)}", err=True)
     for export in exporters.values():

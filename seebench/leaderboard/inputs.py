@@ -36,6 +36,8 @@ class ScoreTable:
     task_families: dict[str, str] = field(default_factory=dict)
     model_groups: dict[str, str] = field(default_factory=dict)
     sources: list[str] = field(default_factory=list)
+    #: "model on task" of every result whose scorers ran code without a sandbox (``sandbox: none``)
+    unsandboxed: list[str] = field(default_factory=list)
 
     def to_matrix(self) -> ScoreMatrix:
         """The score matrix, with SELU's families and groups filling unknown entries."""
@@ -120,11 +122,21 @@ def read_result_dir(root: Path, table: ScoreTable, label: str = "id-method") -> 
             continue
         model, task, score = _unit(result, path, label)
         table.records.append((model, task["name"], score))
+        if ran_without_sandbox(result):
+            table.unsandboxed.append(f"{model} on {task['name']} ({path})")
         if task.get("type"):
             table.task_types[task["name"]] = normalise_task_type(str(task["type"]))
         family = (task.get("tags") or {}).get("family")
         if family:
             table.task_families[task["name"]] = str(family)
+
+
+def ran_without_sandbox(result: dict[str, Any]) -> bool:
+    """Whether one of the result's scorers ran code outside a sandbox (``--unsafe-host-exec``)."""
+    scorers = result.get("scorers")
+    return isinstance(scorers, dict) and any(
+        isinstance(identity, dict) and identity.get("sandbox") == "none" for identity in scorers.values()
+    )
 
 
 def _load_result(path: Path) -> dict[str, Any] | None:
