@@ -14,17 +14,22 @@ CODE_TARGET_SCHEMA = {
     "type": "object",
     "additionalProperties": False,
     "properties": {
-        "entry_point": {"type": "string"}, "tests": {"type": "string"},
-        "reference": {"type": ["string", "null"]}, "column": {"type": "string"},
+        "entry_point": {"type": "string"},
+        "tests": {"type": "string"},
+        "reference": {"type": ["string", "null"]},
+        "column": {"type": "string"},
     },
 }
 
 
 @hookimpl
 def register_task_types(register) -> None:
-    register("code", "seebench.codegen.types:CodeType",
-             description="Code for the input, judged by running tests (target: entry point, tests, "
-                         "reference solution).")
+    register(
+        "code",
+        "seebench.codegen.types:CodeType",
+        description="Code for the input, judged by running tests (target: entry point, tests, "
+        "reference solution).",
+    )
 
 
 @hookimpl
@@ -34,36 +39,53 @@ def register_task_dirs(register) -> None:
 
 @hookimpl
 def register_prepare_steps(register) -> None:
-    register("code_target", "seebench.codegen.types:code_target",
-             description="Pack a code task's entry point, tests and reference solution into its target.",
-             schema=CODE_TARGET_SCHEMA)
+    register(
+        "code_target",
+        "seebench.codegen.types:code_target",
+        description="Pack a code task's entry point, tests and reference solution into its target.",
+        schema=CODE_TARGET_SCHEMA,
+    )
 
 
 @hookimpl
 def register_scorers(register) -> None:
     from seebench.codegen.scorer import OPTIONS
 
-    register("python_tests", "seebench.codegen.scorer:PythonTestsScorer",
-             description="Run prompt + completion + the item's tests in the sandbox: 1 passed, "
-                         "0 failed, unscored without a sandbox (--unsafe-host-exec: rlimits only).",
-             options=OPTIONS)
+    register(
+        "python_tests",
+        "seebench.codegen.scorer:PythonTestsScorer",
+        description="Run prompt + completion + the item's tests in the sandbox: 1 passed, "
+        "0 failed, unscored without a sandbox (--unsafe-host-exec: rlimits only).",
+        options=OPTIONS,
+    )
 
 
 @hookimpl
 def register_metrics(register) -> None:
-    register("pass_rate", "seebench.codegen.metrics:pass_rate", inputs="scores",
-             description="Share of scored samples that passed their tests (unscored ones left out).")
+    register(
+        "pass_rate",
+        "seebench.codegen.metrics:pass_rate",
+        inputs="scores",
+        description="Share of scored samples that passed their tests (unscored ones left out).",
+    )
 
 
 @hookimpl
 def register_methods(register) -> None:
-    register("reference", "seebench.codegen.reference:ReferenceMethod",
-             description="Answer each item with its reference solution (checks a code task end to end).",
-             target_kinds=(CODE,), options={})
+    register(
+        "reference",
+        "seebench.codegen.reference:ReferenceMethod",
+        description="Answer each item with its reference solution (checks a code task end to end).",
+        target_kinds=(CODE,),
+        options={},
+    )
 
 
 @hookimpl
 def register_models(register) -> None:
-    register("reference", "seebench.codegen.reference:resolve_reference",
-             description="The reference solutions of code tasks (a rule, not a language model).",
-             default_method="reference")
+    register(
+        "reference",
+        "seebench.codegen.reference:resolve_reference",
+        description="The reference solutions of code tasks (a rule, not a language model).",
+        default_method="reference",
+    )

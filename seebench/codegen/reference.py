@@ -29,9 +29,13 @@ class ReferenceMethod:
         for sample in context.data.test:
             reference = sample.target.get("reference")
             if reference is None:
-                predictions.append(Prediction(sample.id, None, error="the item has no reference solution"))
+                predictions.append(
+                    Prediction(sample.id, None, error="the item has no reference solution")
+                )
             else:
                 predictions.append(Prediction(sample.id, reference))
             context.advance(1)
         missing = sum(p.prediction is None for p in predictions)
-        return MethodOutput(predictions, {"summary": f"{len(predictions) - missing} reference solutions"})
+        return MethodOutput(
+            predictions, {"summary": f"{len(predictions) - missing} reference solutions"}
+        )

@@ -23,12 +23,28 @@ from seebench.scoring.run import stable_hash
 METADATA_OUTPUT_CHARS = 2000
 #: The option schemas of ``python_tests`` (``scorers: [{name: python_tests, options: {...}}]``).
 OPTIONS: dict[str, Any] = {
-    "cpu_s": {"type": "number", "exclusiveMinimum": 0, "description": "a CPU-time limit in seconds (> 0)"},
-    "wall_s": {"type": "number", "exclusiveMinimum": 0, "description": "a wall-time limit in seconds (> 0)"},
+    "cpu_s": {
+        "type": "number",
+        "exclusiveMinimum": 0,
+        "description": "a CPU-time limit in seconds (> 0)",
+    },
+    "wall_s": {
+        "type": "number",
+        "exclusiveMinimum": 0,
+        "description": "a wall-time limit in seconds (> 0)",
+    },
     "memory_mb": {"type": "integer", "minimum": 16, "description": "a memory limit in MiB (>= 16)"},
-    "workers": {"type": "integer", "minimum": 1, "maximum": 64,
-                "description": "sandbox workers running tests in parallel (1 to 64)"},
-    "bwrap": {"type": "string", "minLength": 1, "description": "the path of the bwrap executable to use"},
+    "workers": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 64,
+        "description": "sandbox workers running tests in parallel (1 to 64)",
+    },
+    "bwrap": {
+        "type": "string",
+        "minLength": 1,
+        "description": "the path of the bwrap executable to use",
+    },
 }
 SANDBOX_NONE = "none"
 SANDBOX_UNAVAILABLE = "unavailable"
@@ -51,8 +67,14 @@ class PythonTestsScorer:
     (``sandbox: none`` in the identity and every score).
     """
 
-    def __init__(self, cpu_s: float = 5.0, wall_s: float = 20.0, memory_mb: int = 512,
-                 workers: int | None = None, bwrap: str | None = None) -> None:
+    def __init__(
+        self,
+        cpu_s: float = 5.0,
+        wall_s: float = 20.0,
+        memory_mb: int = 512,
+        workers: int | None = None,
+        bwrap: str | None = None,
+    ) -> None:
         from seebench.sandbox import Limits
 
         self.limits = Limits(cpu_s=cpu_s, wall_s=wall_s, memory_mb=memory_mb)
@@ -79,16 +101,20 @@ class PythonTestsScorer:
         return {"sandbox": mechanism.name, "bwrap_version": mechanism.bwrap_version}
 
     def identity(self) -> dict[str, Any]:
-        return {**self.sandbox_facts(), "limits": self.limits.as_dict(),
-                "python": platform.python_version()}
+        return {
+            **self.sandbox_facts(),
+            "limits": self.limits.as_dict(),
+            "python": platform.python_version(),
+        }
 
     def _open(self) -> Any:
         with self._lock:
             if self._sandbox is None:
                 from seebench.sandbox import open_sandbox
 
-                self._sandbox = open_sandbox(workers=self.workers, bwrap=self.bwrap,
-                                             unsafe_host_exec=self.unsafe_host_exec)
+                self._sandbox = open_sandbox(
+                    workers=self.workers, bwrap=self.bwrap, unsafe_host_exec=self.unsafe_host_exec
+                )
             return self._sandbox
 
     def score(self, sample: Any, prediction: Any, context: ScoreContext) -> Score:
@@ -104,18 +130,26 @@ class PythonTestsScorer:
             if isinstance(prediction, str) and prediction.strip():
                 runnable.append(position)
             else:
-                scores[position] = Score(0.0, explanation="no code to run (invalid answer)",
-                                         metadata={"verdict": "no_code"})
+                scores[position] = Score(
+                    0.0,
+                    explanation="no code to run (invalid answer)",
+                    metadata={"verdict": "no_code"},
+                )
         if runnable:
             sandbox = self._open()
             if not sandbox.available:
                 reason = f"sandbox_unavailable: {sandbox.reason}"
                 for position in runnable:
-                    scores[position] = Score(None, explanation=reason, metadata={
-                        "verdict": "sandbox_unavailable", "sandbox": SANDBOX_UNAVAILABLE})
+                    scores[position] = Score(
+                        None,
+                        explanation=reason,
+                        metadata={"verdict": "sandbox_unavailable", "sandbox": SANDBOX_UNAVAILABLE},
+                    )
             else:
-                requests = [python_tests_request(self._program(*items[p]), limits=self.limits)
-                            for p in runnable]
+                requests = [
+                    python_tests_request(self._program(*items[p]), limits=self.limits)
+                    for p in runnable
+                ]
                 for position, result in zip(runnable, sandbox.run_many(requests), strict=True):
                     scores[position] = self._score_of(items[position], result, context)
         return [s for s in scores if s is not None]
@@ -127,10 +161,16 @@ class PythonTestsScorer:
     def _score_of(self, item: tuple[Any, Any], result: Any, context: ScoreContext) -> Score:
         sample, prediction = item
         log = self._write_log(context.artifacts, sample, prediction, result)
-        metadata = {"verdict": result.verdict, "sandbox": result.mechanism or SANDBOX_UNAVAILABLE,
-                    "exit_code": result.exit_code, "cpu_s": round(result.cpu_s, 4),
-                    "wall_s": round(result.wall_s, 4), "stdout": _clip(result.stdout),
-                    "stderr": _clip(result.stderr), "log": log}
+        metadata = {
+            "verdict": result.verdict,
+            "sandbox": result.mechanism or SANDBOX_UNAVAILABLE,
+            "exit_code": result.exit_code,
+            "cpu_s": round(result.cpu_s, 4),
+            "wall_s": round(result.wall_s, 4),
+            "stdout": _clip(result.stdout),
+            "stderr": _clip(result.stderr),
+            "log": log,
+        }
         explanation = None if result.passed else f"{result.verdict}: {result.reason}"
         return Score(result.score, explanation=explanation, metadata=metadata)
 
@@ -139,8 +179,12 @@ class PythonTestsScorer:
         name = f"python_tests/{sample.id}-{stable_hash(prediction, 8)}.json"
         path = artifacts / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        entry = {"sample_id": sample.id, "program": self._program(sample, prediction),
-                 "limits": self.limits.as_dict(), "result": result.as_dict()}
+        entry = {
+            "sample_id": sample.id,
+            "program": self._program(sample, prediction),
+            "limits": self.limits.as_dict(),
+            "result": result.as_dict(),
+        }
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(entry, ensure_ascii=False, indent=1), encoding="utf-8")
         os.replace(tmp, path)

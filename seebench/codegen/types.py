@@ -68,8 +68,10 @@ class CodeType(TaskType):
     def normalise_target(self, task: TaskSpec, value: Any) -> dict[str, Any]:
         where = f"task {task.name!r}"
         if not isinstance(value, dict):
-            raise _data_error(f"{where}: a code target is a record {{entry_point, tests, reference}}, "
-                              f"got {type(value).__name__} (use the 'code_target' prepare step)")
+            raise _data_error(
+                f"{where}: a code target is a record {{entry_point, tests, reference}}, "
+                f"got {type(value).__name__} (use the 'code_target' prepare step)"
+            )
         unknown = sorted(set(value) - {"entry_point", "tests", "reference"})
         if unknown:
             raise _data_error(f"{where}: unknown key(s) {unknown} in a code target")
@@ -84,19 +86,25 @@ class CodeType(TaskType):
         return {"entry_point": entry, "tests": tests, "reference": reference}
 
     def summarise_targets(self, task: TaskSpec, targets: Sequence[Any]) -> dict[str, Any]:
-        return {"problems": len(targets),
-                "with_reference": sum(1 for t in targets if t.get("reference") is not None)}
+        return {
+            "problems": len(targets),
+            "with_reference": sum(1 for t in targets if t.get("reference") is not None),
+        }
 
     def split_description(self, task: TaskSpec) -> str:
         return "random hold-out (code tasks are usually evaluation-only: split method none)"
 
     def sample_score(self, task: TaskSpec, gold: Any, prediction: Any) -> float:
-        raise SeebenchError(f"task {task.name!r}: code is scored by running tests; list a scorer "
-                            "such as python_tests under 'scorers:'")
+        raise SeebenchError(
+            f"task {task.name!r}: code is scored by running tests; list a scorer "
+            "such as python_tests under 'scorers:'"
+        )
 
     def answer_format(self, task: TaskSpec) -> AnswerFormat:
         return AnswerFormat(
-            "Completion", "complete", "code completion",
+            "Completion",
+            "complete",
+            "code completion",
             "Reply with the Python code that completes the function above (its indented body, or "
             "the whole function), in one ```python fenced block and nothing else.",
             512,
@@ -115,15 +123,24 @@ class CodeType(TaskType):
         raise SeebenchError(f"task {task.name!r}: code tasks have no random answer")
 
 
-def code_target(rows: list[dict[str, Any]], *, entry_point: str = "entry_point", tests: str = "test",
-                reference: str | None = "canonical_solution", column: str = "target") -> list[dict[str, Any]]:
+def code_target(
+    rows: list[dict[str, Any]],
+    *,
+    entry_point: str = "entry_point",
+    tests: str = "test",
+    reference: str | None = "canonical_solution",
+    column: str = "target",
+) -> list[dict[str, Any]]:
     """Pack a code task's entry point, tests and (optional) reference solution into one target."""
     out = []
     for number, row in enumerate(rows):
         missing = [c for c in (entry_point, tests) if c not in row]
         if missing:
             raise KeyError(f"row {number} has no column {missing[0]!r} (columns: {sorted(row)})")
-        packed = {"entry_point": row[entry_point], "tests": row[tests],
-                  "reference": row.get(reference) if reference else None}
+        packed = {
+            "entry_point": row[entry_point],
+            "tests": row[tests],
+            "reference": row.get(reference) if reference else None,
+        }
         out.append({**row, column: packed})
     return out

@@ -50,15 +50,33 @@ class FlakyMethod:
         return None
 
     def run(self, context):
-        return MethodOutput([
-            Prediction(s.id, s.target["reference"] if (i + context.repeat) % 3 == 0 else WRONG_BODY)
-            for i, s in enumerate(context.data.test)
-        ])
+        return MethodOutput(
+            [
+                Prediction(
+                    s.id, s.target["reference"] if (i + context.repeat) % 3 == 0 else WRONG_BODY
+                )
+                for i, s in enumerate(context.data.test)
+            ]
+        )
 
 
 @hookimpl
 def register_methods(register):
-    register("wrong", WrongMethod, description="A wrong body for every item (tests).", target_kinds=(CODE,))
-    register("mixed", MixedMethod, description="Right, wrong and missing answers (tests).",
-             target_kinds=(CODE,))
-    register("flaky", FlakyMethod, description="Right in one repeat of three (tests).", target_kinds=(CODE,))
+    register(
+        "wrong",
+        WrongMethod,
+        description="A wrong body for every item (tests).",
+        target_kinds=(CODE,),
+    )
+    register(
+        "mixed",
+        MixedMethod,
+        description="Right, wrong and missing answers (tests).",
+        target_kinds=(CODE,),
+    )
+    register(
+        "flaky",
+        FlakyMethod,
+        description="Right in one repeat of three (tests).",
+        target_kinds=(CODE,),
+    )

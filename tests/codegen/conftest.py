@@ -28,7 +28,9 @@ REQUIRE_SANDBOX = os.environ.get("SEEBENCH_REQUIRE_SANDBOX") == "1"
 
 def derived_task(directory: Path, name: str, extra: str = "") -> Path:
     """A task that includes the shipped HumanEval task, renamed, with ``extra`` YAML keys."""
-    return write_task(directory, name, f"include: {HUMANEVAL_YAML}\nname: {name}\nsuite: tmp\n{extra}")
+    return write_task(
+        directory, name, f"include: {HUMANEVAL_YAML}\nname: {name}\nsuite: tmp\n{extra}"
+    )
 
 
 @pytest.fixture
@@ -45,8 +47,14 @@ def code_env(tmp_path, monkeypatch):
 def evaluate(code_env, model: str, tasks: str, **kwargs):
     """Run ``seebench eval`` in-process; returns the outcomes."""
     registry, _, out = code_env
-    config = EvalConfig(model=model, tasks=tasks, output=kwargs.pop("output", out), progress=False,
-                        bootstrap=kwargs.pop("bootstrap", 50), **kwargs)
+    config = EvalConfig(
+        model=model,
+        tasks=tasks,
+        output=kwargs.pop("output", out),
+        progress=False,
+        bootstrap=kwargs.pop("bootstrap", 50),
+        **kwargs,
+    )
     return run_eval(config, registry, build_task_index(registry))
 
 
@@ -54,7 +62,11 @@ def read_unit(out: Path, model_id: str, method: str, task: str) -> tuple[dict, l
     folder = out / model_id / method
     result = json.loads((folder / f"{task}.json").read_text())
     samples_path = folder / f"{task}.samples.jsonl"
-    samples = [json.loads(line) for line in samples_path.read_text().splitlines()] if samples_path.exists() else []
+    samples = (
+        [json.loads(line) for line in samples_path.read_text().splitlines()]
+        if samples_path.exists()
+        else []
+    )
     return result, samples
 
 

@@ -43,10 +43,16 @@ def test_invalid_answers_count_as_failures(code_env, sandbox_ok):
 
 def test_without_bwrap_the_unit_is_skipped_with_sandbox_unavailable(code_env):
     registry, tasks, out = code_env
-    derived_task(tasks, "he_nobwrap", f"scorers: [{{name: python_tests, options: {{bwrap: {MISSING_BWRAP}}}}}]")
+    derived_task(
+        tasks,
+        "he_nobwrap",
+        f"scorers: [{{name: python_tests, options: {{bwrap: {MISSING_BWRAP}}}}}]",
+    )
     [outcome] = evaluate(code_env, "reference", "he_nobwrap", limit=4)
     assert outcome.status == "skipped"
-    assert outcome.reason.startswith(f"sandbox_unavailable: no bwrap executable found at {MISSING_BWRAP}")
+    assert outcome.reason.startswith(
+        f"sandbox_unavailable: no bwrap executable found at {MISSING_BWRAP}"
+    )
     result, samples = read_unit(out, "reference", "reference", "he_nobwrap")
     assert validate_result(result) == []
     assert result["status"] == "skipped" and result["metrics"] == {} and result["scored"] is False
@@ -59,7 +65,9 @@ def test_without_bwrap_the_unit_is_skipped_with_sandbox_unavailable(code_env):
 
 def test_a_skipped_unit_is_scored_once_a_sandbox_is_there(code_env, sandbox_ok):
     registry, tasks, out = code_env
-    derived_task(tasks, "he_later", f"scorers: [{{name: python_tests, options: {{bwrap: {MISSING_BWRAP}}}}}]")
+    derived_task(
+        tasks, "he_later", f"scorers: [{{name: python_tests, options: {{bwrap: {MISSING_BWRAP}}}}}]"
+    )
     evaluate(code_env, "reference", "he_later", limit=3)
     path = out / "reference" / "reference" / "he_later.json"
     done = rescore(path, registry, build_task_index(registry), scorer="python_tests", bootstrap=0)
@@ -71,8 +79,14 @@ def test_a_skipped_unit_is_scored_once_a_sandbox_is_there(code_env, sandbox_ok):
 
 def test_unsafe_host_exec_runs_without_bwrap_and_says_sandbox_none(code_env):
     registry, tasks, out = code_env
-    derived_task(tasks, "he_unsafe", f"scorers: [{{name: python_tests, options: {{bwrap: {MISSING_BWRAP}}}}}]")
-    [outcome] = evaluate(code_env, "reference", "he_unsafe", limit=5, method_options={"unsafe_host_exec": True})
+    derived_task(
+        tasks,
+        "he_unsafe",
+        f"scorers: [{{name: python_tests, options: {{bwrap: {MISSING_BWRAP}}}}}]",
+    )
+    [outcome] = evaluate(
+        code_env, "reference", "he_unsafe", limit=5, method_options={"unsafe_host_exec": True}
+    )
     assert outcome.status == "ok" and outcome.metrics == {"pass_rate": 1.0}
     result, samples = read_unit(out, "reference", "reference", "he_unsafe")
     assert result["scorers"]["python_tests"]["sandbox"] == "none"
@@ -85,31 +99,43 @@ def test_unsafe_host_exec_runs_without_bwrap_and_says_sandbox_none(code_env):
 
 def test_predict_only_then_score_gives_the_same_pass_rate(code_env, sandbox_ok):
     registry, _, out = code_env
-    [plain] = evaluate(code_env, "reference", "humaneval", method="mixed", limit=10,
-                       output=out / "plain")
-    [predicted] = evaluate(code_env, "reference", "humaneval", method="mixed", limit=10,
-                           output=out / "later", predict_only=True)
+    [plain] = evaluate(
+        code_env, "reference", "humaneval", method="mixed", limit=10, output=out / "plain"
+    )
+    [predicted] = evaluate(
+        code_env,
+        "reference",
+        "humaneval",
+        method="mixed",
+        limit=10,
+        output=out / "later",
+        predict_only=True,
+    )
     assert predicted.status == "ok" and predicted.metrics == {}
     path = out / "later" / "reference" / "mixed" / "humaneval.json"
     done = rescore(path, registry, build_task_index(registry), bootstrap=50)
     assert done.metrics == plain.metrics == {"pass_rate": pytest.approx(0.4)}
     assert done.computed == {"python_tests": 10}
-    logs = list((out / "later" / "reference" / "mixed" / "humaneval.artifacts" / "python_tests").iterdir())
+    logs = list(
+        (out / "later" / "reference" / "mixed" / "humaneval.artifacts" / "python_tests").iterdir()
+    )
     assert len(logs) == 8  # two answers were invalid: nothing to run
 
 
 def test_repeats_give_pass_at_k(code_env, sandbox_ok):
     registry, tasks, out = code_env
     derived_task(tasks, "he_k", "pass_k: [1, 2]")
-    [outcome] = evaluate(code_env, "reference", "he_k", method="flaky", limit=6,
-                         method_options={"repeats": 3})
+    [outcome] = evaluate(
+        code_env, "reference", "he_k", method="flaky", limit=6, method_options={"repeats": 3}
+    )
     assert outcome.status == "ok", outcome.reason
     result, samples = read_unit(out, "reference", "flaky", "he_k")
     assert len(samples) == 18 and result["run"]["config"]["repeats"] == 3
     # every item passes in exactly one repeat of three
     assert result["repeat_metrics"] == {
-        "pass@1": pytest.approx(1 / 3), "pass^1": pytest.approx(1 / 3),
-        "pass@2": pytest.approx(2 / 3), "pass^2": 0.0,
+        "pass@1": pytest.approx(1 / 3),
+        "pass^1": pytest.approx(1 / 3),
+        "pass@2": pytest.approx(2 / 3),
+        "pass^2": 0.0,
     }
     assert {row["passed"] for row in result["item_spread"]} == {1}
-

@@ -13,7 +13,9 @@ from seebench.tasks.index import get_task_index
 
 PROMPT = 'def add(a, b):\n    """Return a + b."""\n'
 TESTS = "def check(candidate):\n    assert candidate(1, 2) == 3\n    assert candidate(-1, 1) == 0\n"
-SAMPLE = Sample("s1", PROMPT, {"entry_point": "add", "tests": TESTS, "reference": "    return a + b\n"})
+SAMPLE = Sample(
+    "s1", PROMPT, {"entry_point": "add", "tests": TESTS, "reference": "    return a + b\n"}
+)
 
 
 def context(tmp_path):
@@ -22,17 +24,30 @@ def context(tmp_path):
 
 def test_verdicts_metadata_and_logs(tmp_path, sandbox_ok):
     scorer = PythonTestsScorer(cpu_s=1, wall_s=5, workers=2)
-    answers = ["    return a + b\n", "    return a - b\n", "    while True:\n        pass\n",
-               "    print('ALL TESTS PASSED')\n    raise SystemExit(0)\n", None]
+    answers = [
+        "    return a + b\n",
+        "    return a - b\n",
+        "    while True:\n        pass\n",
+        "    print('ALL TESTS PASSED')\n    raise SystemExit(0)\n",
+        None,
+    ]
     try:
         scores = scorer.score_many([(SAMPLE, a) for a in answers], context(tmp_path))
     finally:
         scorer.close()
     assert [s.value for s in scores] == [1.0, 0.0, 0.0, 0.0, 0.0]
-    assert [s.metadata["verdict"] for s in scores] == ["passed", "failed", "timeout", "failed", "no_code"]
+    assert [s.metadata["verdict"] for s in scores] == [
+        "passed",
+        "failed",
+        "timeout",
+        "failed",
+        "no_code",
+    ]
     passed, failed = scores[0], scores[1]
     assert passed.explanation is None and passed.metadata["sandbox"].startswith("bwrap")
-    assert failed.explanation.startswith("failed:") and "AssertionError" in failed.metadata["stderr"]
+    assert (
+        failed.explanation.startswith("failed:") and "AssertionError" in failed.metadata["stderr"]
+    )
     log = json.loads((tmp_path / "artifacts" / failed.metadata["log"]).read_text())
     assert log["program"] == PROMPT + answers[1] + "\n\n" + TESTS + "\n\ncheck(add)\n"
     assert log["result"]["verdict"] == "failed" and log["limits"]["cpu_s"] == 1
@@ -72,19 +87,23 @@ def test_unsafe_host_exec_runs_on_the_host_and_says_sandbox_none(tmp_path):
     scorer = PythonTestsScorer(cpu_s=2, wall_s=10, bwrap=str(tmp_path / "no-such-bwrap"))
     scorer.configure({"unsafe_host_exec": True})
     try:
-        scores = scorer.score_many([(SAMPLE, "    return a + b\n"), (SAMPLE, "    return 0\n")],
-                                   context(tmp_path))
+        scores = scorer.score_many(
+            [(SAMPLE, "    return a + b\n"), (SAMPLE, "    return 0\n")], context(tmp_path)
+        )
     finally:
         scorer.close()
     assert [s.value for s in scores] == [1.0, 0.0]
     assert {s.metadata["sandbox"] for s in scores} == {"none"}
 
 
-@pytest.mark.parametrize("options, message", [
-    ({"cpu_s": 0}, "cpu_s=0 is invalid"),
-    ({"workers": "two"}, "workers='two' is invalid"),
-    ({"cpus": 1}, "unknown option 'cpus'"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"cpu_s": 0}, "cpu_s=0 is invalid"),
+        ({"workers": "two"}, "workers='two' is invalid"),
+        ({"cpus": 1}, "unknown option 'cpus'"),
+    ],
+)
 def test_options_are_checked_against_their_schemas(options, message):
     from seebench.plugin_manager import get_registry
 
