@@ -12,6 +12,24 @@ import yaml
 from seebench.errors import SeebenchError, TaskSpecError
 
 
+def include_path_option(command):
+    """``--include-path DIR`` (repeatable): task YAMLs of DIR join the registered tasks."""
+    return click.option(
+        "--include-path", "include_paths", multiple=True,
+        type=click.Path(path_type=Path, file_okay=False),
+        help="A directory of task YAMLs to use besides the registered ones, without writing a "
+             "plugin (repeatable).",
+    )(command)
+
+
+def use_include_paths(paths: tuple[Path, ...]) -> None:
+    """Hand ``--include-path`` directories to the task index (a no-op without any)."""
+    if paths:
+        from seebench.tasks.index import set_include_paths
+
+        set_include_paths(paths)
+
+
 @click.group("tasks")
 def tasks_group() -> None:
     """Inspect and validate task definitions."""
@@ -20,10 +38,12 @@ def tasks_group() -> None:
 @tasks_group.command("list")
 @click.option("--suite", help="Only tasks of this suite.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def list_tasks(suite: str | None, as_json: bool) -> None:
+@include_path_option
+def list_tasks(suite: str | None, as_json: bool, include_paths: tuple[Path, ...]) -> None:
     """List registered tasks; invalid task files are listed as broken with their reason."""
     from seebench.tasks.index import get_task_index
 
+    use_include_paths(include_paths)
     index = get_task_index()
     tasks = sorted(index.tasks.values(), key=lambda t: (t.suite, t.name))
     broken = list(index.broken)
@@ -82,11 +102,14 @@ def show_task(name: str, show_prompt: bool, shots: int) -> None:
 
 @tasks_group.command("validate")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-def validate_tasks(paths: tuple[Path, ...]) -> None:
-    """Validate task YAML files (default: every registered task). Exit 1 if any is invalid."""
+@include_path_option
+def validate_tasks(paths: tuple[Path, ...], include_paths: tuple[Path, ...]) -> None:
+    """Validate task YAML files (default: every registered task and those of --include-path).
+    Exit 1 if any is invalid."""
     from seebench.plugin_manager import get_registry
     from seebench.tasks.validate import load_task
 
+    use_include_paths(include_paths)
     registry = get_registry()
     files: list[Path] = []
     if not paths:
@@ -115,3 +138,29 @@ def validate_tasks(paths: tuple[Path, ...]) -> None:
                 click.echo(line)
     click.echo(f"{len(files) - invalid} valid, {invalid} invalid", err=True)
     sys.exit(1 if invalid else 0)
+
+
+@tasks_group.command("suites")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def list_suites(as_json: bool) -> None:
+    """List the registered suites: plugin, number of tasks, task types compare ranks."""
+    from seebench.plugin_manager import get_registry
+    from seebench.tasks.index import get_task_index
+
+    registry = get_registry()
+    counts: dict[str, int] = {}
+    for task in get_task_index().tasks.values():
+        counts[task.suite] = counts.get(task.suite, 0) + 1
+    rows = [
+        {"name": s.name, "plugin": s.plugin, "tasks": counts.get(s.name, 0),
+         "compare_task_types": list(s.compare_task_types), "description": s.description}
+        for s in sorted(registry.suites.values(), key=lambda s: s.name)
+    ]
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for row in rows:
+        ranked = ", ".join(row["compare_task_types"]) or "all types"
+        click.echo(f"{row['name']:<12} {row['tasks']:>3} tasks  compare ranks: {ranked}  "
+                   f"({row['plugin']}) {row['description']}")
+    click.echo(f"{len(rows)} suites registered")

@@ -36,8 +36,9 @@ def breakdown_grid(report: ComparisonReport) -> tuple[list[str], list[tuple[str,
 def _settings_line(report: ComparisonReport) -> str:
     s = report.settings
     rope = f"{s.rope} pooled {report.spread_label}s" if s.rope_mode == "effsize" else f"{s.rope} (absolute)"
+    direction = "" if report.higher_is_better else " (lower scores are better)"
     return (
-        f"{len(report.models)} models on {len(report.matrix.tasks)} tasks; Bayesian signed-rank "
+        f"{len(report.models)} models on {len(report.matrix.tasks)} tasks{direction}; Bayesian signed-rank "
         f"test with ROPE {rope}, {s.nsamples} posterior samples (seed {s.seed}), decisions at "
         f"{s.threshold:.2f}; {_ci_level(report)} CIs (--ci-correction {s.ci_correction})."
     )
