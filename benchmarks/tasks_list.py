@@ -105,8 +105,15 @@ def main() -> None:
             "SEEBENCH_BENCH_TASKS": str(tasks),
         }
         seebench = [sys.executable, "-m", "seebench.cli.main"]
-        listing = json.loads(subprocess.run([*seebench, "tasks", "list", "--json"], env=env,
-                                            capture_output=True, text=True, check=True).stdout)
+        listing = json.loads(
+            subprocess.run(
+                [*seebench, "tasks", "list", "--json"],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+        )
         valid = sum(1 for row in listing if row["suite"] == "bench" and row["status"] == "ok")
         broken = [row for row in listing if row["status"] != "ok"]
         if valid != args.n or broken:
@@ -118,7 +125,9 @@ def main() -> None:
     print(f"python -c pass          {floor:6.3f} s")
     print(f"seebench --help         {help_s:6.3f} s")
     print(f"seebench tasks list     {list_s:6.3f} s   (target < 1 s)")
-    print(f"ratio tasks list / --help: {list_s / help_s:.2f}x; task loading adds {list_s - help_s:.3f} s")
+    print(
+        f"ratio tasks list / --help: {list_s / help_s:.2f}x; task loading adds {list_s - help_s:.3f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -32,9 +32,12 @@ STEPS: dict[str, tuple[str, str, dict[str, Any]]] = {
         {
             "required": ["key", "label", "indicator"],
             "properties": {
-                "key": {"type": "string"}, "label": {"type": "string"},
-                "indicator": {"type": "string"}, "column": {"type": "string"},
-                "keep": _STRINGS, "labels": _STRING_MAP,
+                "key": {"type": "string"},
+                "label": {"type": "string"},
+                "indicator": {"type": "string"},
+                "column": {"type": "string"},
+                "keep": _STRINGS,
+                "labels": _STRING_MAP,
             },
         },
     ),
@@ -48,8 +51,11 @@ STEPS: dict[str, tuple[str, str, dict[str, Any]]] = {
         "Rename or remove (map to O) entity types in BIO tag sequences.",
         {
             "required": ["mapping"],
-            "properties": {"mapping": _STRING_MAP, "column": {"type": "string"},
-                           "outside": {"type": "string"}},
+            "properties": {
+                "mapping": _STRING_MAP,
+                "column": {"type": "string"},
+                "outside": {"type": "string"},
+            },
         },
     ),
     "selu_split_lines": (
@@ -62,10 +68,13 @@ STEPS: dict[str, tuple[str, str, dict[str, Any]]] = {
         "Mask POS-tagged verbs with a probability (spaCy); the target lists the masked words.",
         {
             "properties": {
-                "column": {"type": "string"}, "target": {"type": "string"},
+                "column": {"type": "string"},
+                "target": {"type": "string"},
                 "probability": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
-                "seed": {"type": "integer"}, "mask_token": {"type": "string"},
-                "model": {"type": "string"}, "drop_unmasked": {"type": "boolean"},
+                "seed": {"type": "integer"},
+                "mask_token": {"type": "string"},
+                "model": {"type": "string"},
+                "drop_unmasked": {"type": "boolean"},
             },
         },
     ),
@@ -75,14 +84,21 @@ STEPS: dict[str, tuple[str, str, dict[str, Any]]] = {
 @hookimpl
 def register_prepare_steps(register) -> None:
     for name, (ref, description, schema) in STEPS.items():
-        register(name, ref, description=description,
-                 schema={"type": "object", "additionalProperties": False, **schema})
+        register(
+            name,
+            ref,
+            description=description,
+            schema={"type": "object", "additionalProperties": False, **schema},
+        )
 
 
 @hookimpl
 def register_data_readers(register) -> None:
-    register("text", "seebench.suites.selu.readers:read_text",
-             description="A plain-text document as one row (column 'input').")
+    register(
+        "text",
+        "seebench.suites.selu.readers:read_text",
+        description="A plain-text document as one row (column 'input').",
+    )
 
 
 def suite_dir() -> Path:

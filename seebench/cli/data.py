@@ -93,7 +93,9 @@ def format_status(report: dict) -> list[str]:
     rows = f"{report['rows']} rows"
     if report["reference_rows"] is not None:
         diff = report["rows_vs_reference"]
-        rows += " (= the paper)" if diff == 0 else f" (paper: {report['reference_rows']}, {diff:+d})"
+        rows += (
+            " (= the paper)" if diff == 0 else f" (paper: {report['reference_rows']}, {diff:+d})"
+        )
     lines = [f"{head}  {rows}"]
     if report["splits"]:
         sizes = " / ".join(f"{report['splits'][k]}" for k in ("train", "validation", "test"))

@@ -15,10 +15,12 @@ from seebench.errors import SeebenchError, TaskSpecError
 def include_path_option(command):
     """``--include-path DIR`` (repeatable): task YAMLs of DIR join the registered tasks."""
     return click.option(
-        "--include-path", "include_paths", multiple=True,
+        "--include-path",
+        "include_paths",
+        multiple=True,
         type=click.Path(path_type=Path, file_okay=False),
         help="A directory of task YAMLs to use besides the registered ones, without writing a "
-             "plugin (repeatable).",
+        "plugin (repeatable).",
     )(command)
 
 
@@ -52,15 +54,28 @@ def list_tasks(suite: str | None, as_json: bool, include_paths: tuple[Path, ...]
         broken = [b for b in broken if b.suite in (suite, None)]
     rows = [
         {
-            "name": t.name, "suite": t.suite, "type": t.type, "version": t.version,
-            "metric": t.primary_metric, "family": t.family, "activity": t.activity,
-            "plugin": index.origins[t.name], "path": str(t.path), "status": "ok",
+            "name": t.name,
+            "suite": t.suite,
+            "type": t.type,
+            "version": t.version,
+            "metric": t.primary_metric,
+            "family": t.family,
+            "activity": t.activity,
+            "plugin": index.origins[t.name],
+            "path": str(t.path),
+            "status": "ok",
         }
         for t in tasks
     ]
     rows += [
-        {"name": b.name, "suite": b.suite, "plugin": b.plugin, "path": str(b.path),
-         "status": "broken", "problems": list(b.problems)}
+        {
+            "name": b.name,
+            "suite": b.suite,
+            "plugin": b.plugin,
+            "path": str(b.path),
+            "status": "broken",
+            "problems": list(b.problems),
+        }
         for b in broken
     ]
     if as_json:
@@ -70,16 +85,27 @@ def list_tasks(suite: str | None, as_json: bool, include_paths: tuple[Path, ...]
         if row["status"] == "ok":
             click.echo(f"{row['suite']:<12} {row['name']:<28} {row['type']:<11} {row['metric']}")
         else:
-            click.echo(f"{row['suite'] or '?':<12} {row['name']:<28} BROKEN      {row['problems'][0]}")
+            click.echo(
+                f"{row['suite'] or '?':<12} {row['name']:<28} BROKEN      {row['problems'][0]}"
+            )
     click.echo(f"{len(tasks)} tasks" + (f", {len(broken)} broken" if broken else ""))
 
 
 @tasks_group.command("show")
 @click.argument("name")
-@click.option("--prompt", "show_prompt", is_flag=True,
-              help="Print the prompt a model receives for the first test instance instead.")
-@click.option("--shots", type=click.IntRange(min=0), default=0, show_default=True,
-              help="With --prompt: number of worked examples (k).")
+@click.option(
+    "--prompt",
+    "show_prompt",
+    is_flag=True,
+    help="Print the prompt a model receives for the first test instance instead.",
+)
+@click.option(
+    "--shots",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="With --prompt: number of worked examples (k).",
+)
 def show_task(name: str, show_prompt: bool, shots: int) -> None:
     """Print a task's merged definition (after include:) as YAML, or with --prompt its prompt."""
     from seebench.tasks.index import get_task_index
@@ -152,8 +178,13 @@ def list_suites(as_json: bool) -> None:
     for task in get_task_index().tasks.values():
         counts[task.suite] = counts.get(task.suite, 0) + 1
     rows = [
-        {"name": s.name, "plugin": s.plugin, "tasks": counts.get(s.name, 0),
-         "compare_task_types": list(s.compare_task_types), "description": s.description}
+        {
+            "name": s.name,
+            "plugin": s.plugin,
+            "tasks": counts.get(s.name, 0),
+            "compare_task_types": list(s.compare_task_types),
+            "description": s.description,
+        }
         for s in sorted(registry.suites.values(), key=lambda s: s.name)
     ]
     if as_json:
@@ -161,6 +192,8 @@ def list_suites(as_json: bool) -> None:
         return
     for row in rows:
         ranked = ", ".join(row["compare_task_types"]) or "all types"
-        click.echo(f"{row['name']:<12} {row['tasks']:>3} tasks  compare ranks: {ranked}  "
-                   f"({row['plugin']}) {row['description']}")
+        click.echo(
+            f"{row['name']:<12} {row['tasks']:>3} tasks  compare ranks: {ranked}  "
+            f"({row['plugin']}) {row['description']}"
+        )
     click.echo(f"{len(rows)} suites registered")

@@ -72,7 +72,9 @@ class ScoreTable:
         families = {t: self.task_families.get(t) or suite_families.get(t, "unknown") for t in tasks}
         groups = {m: self.model_groups.get(m) or suite_groups.get(m, "") for m in models}
         groups = {m: g for m, g in groups.items() if g}
-        lower = frozenset(t for t in tasks if not higher_is_better(self.task_metrics.get(t), registry))
+        lower = frozenset(
+            t for t in tasks if not higher_is_better(self.task_metrics.get(t), registry)
+        )
         try:
             matrix = ScoreMatrix.from_records(self.records, self.task_types, families, groups)
         except ValueError as exc:
@@ -102,8 +104,12 @@ def compared_tasks(
     for task in table.tasks:
         suite = registry.suites.get(table.suite_of(task, registry) or "")
         task_type = table.task_types.get(task, "unknown")
-        if suite is None or not suite.compare_task_types or task_type == "unknown" \
-                or task_type in {*suite.compare_task_types, *extra}:
+        if (
+            suite is None
+            or not suite.compare_task_types
+            or task_type == "unknown"
+            or task_type in {*suite.compare_task_types, *extra}
+        ):
             kept.append(task)
         else:
             dropped[task] = f"type {task_type} is not among suite {suite.name}'s compared types"
@@ -147,14 +153,19 @@ def read_csv(path: Path, table: ScoreTable) -> None:
         needed = {"model", "task", "score"}
         if not needed <= columns:
             raise SeebenchError(f"{path}: missing column(s) {', '.join(sorted(needed - columns))}")
-        type_column = "task_type" if "task_type" in columns else "type" if "type" in columns else None
+        type_column = (
+            "task_type" if "task_type" in columns else "type" if "type" in columns else None
+        )
         for line, row in enumerate(reader, start=2):
             task = row["task"].strip()
             table.records.append((row["model"].strip(), task, _score(row["score"], path, line)))
             if type_column and row[type_column]:
                 table.task_types[task] = normalise_task_type(row[type_column])
-            for column, target in (("family", table.task_families), ("suite", table.task_suites),
-                                   ("metric", table.task_metrics)):
+            for column, target in (
+                ("family", table.task_families),
+                ("suite", table.task_suites),
+                ("metric", table.task_metrics),
+            ):
                 if (row.get(column) or "").strip():
                     target[task] = row[column].strip()
 
@@ -208,7 +219,9 @@ def _unit(result: dict[str, Any], path: Path, label: str) -> tuple[str, dict[str
         score = float(result["metrics"][metric])
         task["name"]  # noqa: B018 - checks the key exists
     except (KeyError, TypeError, ValueError) as exc:
-        raise SeebenchError(f"{path}: result file lacks a usable score ({type(exc).__name__}: {exc})") from None
+        raise SeebenchError(
+            f"{path}: result file lacks a usable score ({type(exc).__name__}: {exc})"
+        ) from None
     name = f"{model_id}/{method}" if label == "id-method" else model_id
     return name, task, score
 

@@ -124,7 +124,9 @@ def _check(matrix: ScoreMatrix, settings: Settings) -> None:
     if settings.mode not in MODES:
         raise ValueError(f"unknown mode {settings.mode!r}; known: {', '.join(MODES)}")
     if settings.rope_mode not in ROPE_MODES:
-        raise ValueError(f"unknown ROPE mode {settings.rope_mode!r}; known: {', '.join(ROPE_MODES)}")
+        raise ValueError(
+            f"unknown ROPE mode {settings.rope_mode!r}; known: {', '.join(ROPE_MODES)}"
+        )
     if not 0 < settings.alpha < 1:
         raise ValueError(f"alpha must be between 0 and 1, got {settings.alpha}")
     if settings.rope < 0:
@@ -167,12 +169,18 @@ def _normality_notes(
             f"Bonferroni over {len(models)} models)."
         )
     if not parametric:
-        why = "as requested (--mode nonparametric)" if mode == "nonparametric" else "because not all populations are normal"
+        why = (
+            "as requested (--mode nonparametric)"
+            if mode == "nonparametric"
+            else "because not all populations are normal"
+        )
         notes.append(
             f"Non-parametric fallback {why}: models are ranked by median with the MAD, "
             "order-statistic confidence intervals, Akinshin's gamma as effect size and a ROPE "
             "scaled by the pooled MAD, as autorank does."
         )
     elif rejected:
-        notes.append("Parametric analysis forced (--mode parametric) despite non-normal populations.")
+        notes.append(
+            "Parametric analysis forced (--mode parametric) despite non-normal populations."
+        )
     return tuple(notes)

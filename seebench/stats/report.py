@@ -157,7 +157,10 @@ class ComparisonReport:
             "tasks": [
                 {"name": t, "type": ty, "family": fa}
                 for t, ty, fa in zip(
-                    self.matrix.tasks, self.matrix.task_types, self.matrix.task_families, strict=True
+                    self.matrix.tasks,
+                    self.matrix.task_types,
+                    self.matrix.task_families,
+                    strict=True,
                 )
             ],
             "scores": {

@@ -109,10 +109,14 @@ def build_task_index(registry: Registry, include_paths: Iterable[Path] = ()) -> 
             try:
                 spec = load_task(path, registry, default_suite=entry.suite)
             except TaskSpecError as exc:
-                broken.append(BrokenTask(path, path.stem, entry.suite, entry.plugin, tuple(exc.problems)))
+                broken.append(
+                    BrokenTask(path, path.stem, entry.suite, entry.plugin, tuple(exc.problems))
+                )
                 continue
             except Exception as exc:  # a validator bug must not hide the other tasks
-                problem = f"{path}: could not be loaded: {type(exc).__name__}: {exc}".replace("\n", " ")
+                problem = f"{path}: could not be loaded: {type(exc).__name__}: {exc}".replace(
+                    "\n", " "
+                )
                 broken.append(BrokenTask(path, path.stem, entry.suite, entry.plugin, (problem,)))
                 continue
             if spec.name in tasks:
