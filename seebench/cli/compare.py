@@ -30,8 +30,7 @@ _MISSING = ("error", "drop-tasks", "drop-models")
     multiple=True,
     metavar="TYPE",
     help="Also rank tasks of this type where their suite leaves it out by default "
-    "(e.g. ner, mlm for SELU; 'seebench tasks suites' lists each suite's types). "
-    "Repeatable.",
+    "('seebench tasks suites' lists the types each suite ranks). Repeatable.",
 )
 @click.option(
     "--missing",
@@ -133,8 +132,8 @@ def compare_command(
     Bayesian signed-rank test, grouped into tiers and broken down by task family and type.
 
     It needs at least two models and three tasks with a score for every model. A suite may
-    rank only some task types by default (SELU: binary, multiclass, multilabel, regression);
-    --include-type adds others. Tasks of other suites are ranked whatever their type.
+    rank only some task types by default ('seebench tasks suites' lists them); --include-type
+    adds others. Tasks of suites without such a list are ranked whatever their type.
     """
     from seebench.leaderboard.inputs import compared_tasks, read_inputs, read_model_groups
     from seebench.plugin_manager import get_registry
