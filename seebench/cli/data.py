@@ -86,7 +86,8 @@ def format_status(report: dict) -> list[str]:
         for f in report["files"]:
             if not f["present"]:
                 pinned = "" if f["pinned"] else " [sha256 not pinned: not reachable when written]"
-                lines.append(f"    {f['file']}: {f['url'] or 'no upstream url'}{pinned}")
+                where = f.get("where") or f["url"] or "no upstream url"
+                lines.append(f"    {f['file']}: {where}{pinned}{_HINTS.get(f.get('kind'), '')}")
                 if f.get("homepage") and not f["pinned"]:
                     lines.append(f"      dataset home: {f['homepage']}")
         return lines
@@ -103,10 +104,19 @@ def format_status(report: dict) -> list[str]:
     for f in report["files"]:
         if f["role"] == "split_file" and not f["present"]:
             lines.append(f"    split file {f['file']} missing: {f['url']}")
+        elif f.get("kind") in _HINTS:
+            lines.append(f"    source: {f['where']}")
     lines.append(f"    labels: {_compact(report['labels'])}")
     if report["rows_vs_reference"] and report.get("notes"):
         lines.append(f"    why: {report['notes']}")
     return lines
+
+
+#: What to do about a missing source of a kind that is not a downloadable file.
+_HINTS = {
+    "hf": " (a local directory must exist; a Hub dataset is loaded by 'seebench data fetch' or eval when online)",
+    "package": " (install the Python package that ships it)",
+}
 
 
 def _compact(labels: dict | None) -> str:
