@@ -6,7 +6,8 @@ has the columns ``model``, ``task`` and ``score`` and optionally ``task_type`` (
 ``family``, ``suite`` and ``metric``; a score of ``-``, ``NA`` or an empty cell is missing.
 
 What the inputs leave out comes from the registry: the task families and model groups that
-suites register (``register_suites``), and each metric's direction (``higher_is_better``).
+suites register (``register_suites``), and each metric's direction (``higher_is_better``) when
+a result does not record it (``metric_info``).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class ScoreTable:
     task_families: dict[str, str] = field(default_factory=dict)
     task_suites: dict[str, str] = field(default_factory=dict)
     task_metrics: dict[str, str] = field(default_factory=dict)
+    task_directions: dict[str, bool] = field(default_factory=dict)  # recorded higher_is_better
     model_groups: dict[str, str] = field(default_factory=dict)
     sources: list[str] = field(default_factory=list)
 
@@ -73,7 +75,9 @@ class ScoreTable:
         groups = {m: self.model_groups.get(m) or suite_groups.get(m, "") for m in models}
         groups = {m: g for m, g in groups.items() if g}
         lower = frozenset(
-            t for t in tasks if not higher_is_better(self.task_metrics.get(t), registry)
+            t
+            for t in tasks
+            if not self.task_directions.get(t, higher_is_better(self.task_metrics.get(t), registry))
         )
         try:
             matrix = ScoreMatrix.from_records(self.records, self.task_types, families, groups)
@@ -190,7 +194,10 @@ def read_result_dir(root: Path, table: ScoreTable, label: str = "id-method") -> 
             continue
         model, task, score = _unit(result, path, label)
         table.records.append((model, task["name"], score))
-        table.task_metrics[task["name"]] = str(result["primary_metric"])
+        table.task_metrics[task["name"]] = metric = str(result["primary_metric"])
+        recorded = ((result.get("metric_info") or {}).get(metric) or {}).get("higher_is_better")
+        if isinstance(recorded, bool):  # the direction the result was scored with wins
+            table.task_directions[task["name"]] = recorded
         if task.get("suite"):
             table.task_suites[task["name"]] = str(task["suite"])
         if task.get("type"):

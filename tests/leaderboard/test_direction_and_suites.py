@@ -57,50 +57,44 @@ def test_the_same_scores_of_a_higher_is_better_metric_rank_descending(tmp_path: 
     assert report.higher_is_better and report.posteriors.p_better[0, 2] > 0.95
 
 
-def test_result_files_carry_their_metric(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    results = tmp_path / "results"
+def write_error_results(root: Path, metric: str, recorded: bool | None = None) -> Path:
+    """Result files of three models on five tasks scored with ``metric`` (ERRORS' values)."""
     for model, scores in ERRORS.items():
-        unit = results / model / "baseline"
+        unit = root / model / "baseline"
         unit.mkdir(parents=True)
         for i, score in enumerate(scores):
-            (unit / f"t{i}.json").write_text(
-                json.dumps(
-                    {
-                        "schema_version": 1,
-                        "status": "ok",
-                        "model": {"id": model},
-                        "method": "baseline",
-                        "task": {"name": f"t{i}", "suite": "mine", "type": "regression"},
-                        "primary_metric": "mae",
-                        "metrics": {"mae": score},
-                    }
-                )
-            )
+            result = {
+                "schema_version": 1,
+                "status": "ok",
+                "model": {"id": model},
+                "method": "baseline",
+                "task": {"name": f"t{i}", "suite": "mine", "type": "regression"},
+                "primary_metric": metric,
+                "metrics": {metric: score},
+            }
+            if recorded is not None:
+                result["metric_info"] = {metric: {"higher_is_better": recorded}}
+            (unit / f"t{i}.json").write_text(json.dumps(result))
+    return root
+
+
+def test_result_files_carry_their_metric(tmp_path: Path) -> None:
+    results = write_error_results(tmp_path / "results", "mae")
     out = tmp_path / "lb"
-    assert (
-        run(
-            [
-                "compare",
-                str(results),
-                "--out",
-                str(out),
-                "--nsamples",
-                "500",
-                "--format",
-                "json",
-                "--format",
-                "markdown",
-            ]
-        )
-        == 0
-    )
+    args = ["compare", str(results), "--out", str(out), "--nsamples", "500", "--format", "json"]
+    assert run([*args, "--format", "markdown"]) == 0
     data = json.loads((out / "leaderboard.json").read_text())
-    assert [r["model"] for r in data["ranking"]] == [
-        "best/baseline",
-        "middle/baseline",
-        "worst/baseline",
-    ]
+    models = ["best/baseline", "middle/baseline", "worst/baseline"]
+    assert [r["model"] for r in data["ranking"]] == models
     assert "lower scores are better" in (out / "leaderboard.md").read_text()
+
+
+def test_the_direction_a_result_records_wins(tmp_path: Path) -> None:
+    """A result scored by a plugin metric (not installed here) records its direction."""
+    results = write_error_results(tmp_path / "results", "plugin_error_rate", recorded=False)
+    assert not read_inputs([results]).to_matrix().higher_is_better
+    recorded_higher = write_error_results(tmp_path / "other", "mae", recorded=True)
+    assert read_inputs([recorded_higher]).to_matrix().higher_is_better
 
 
 def test_tasks_in_opposite_directions_are_an_error(
