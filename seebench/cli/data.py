@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from seebench.cli.tasks import include_path_option, use_include_paths
+
 
 def _tasks(names: tuple[str, ...]):
     from seebench.tasks.index import get_task_index
@@ -23,10 +25,12 @@ def data_group() -> None:
 
 @data_group.command("fetch")
 @click.argument("tasks", nargs=-1)
-def fetch(tasks: tuple[str, ...]) -> None:
+@include_path_option
+def fetch(tasks: tuple[str, ...], include_paths: tuple[Path, ...]) -> None:
     """Download missing data files of TASKS (default: all) and verify their sha256."""
     from seebench.data.manage import fetch_tasks
 
+    use_include_paths(include_paths)
     failures = 0
     for source, error in fetch_tasks(_tasks(tasks)):
         if error:
@@ -56,12 +60,14 @@ def import_(directory: Path) -> None:
 @data_group.command("status")
 @click.argument("tasks", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def status(tasks: tuple[str, ...], as_json: bool) -> None:
+@include_path_option
+def status(tasks: tuple[str, ...], as_json: bool, include_paths: tuple[Path, ...]) -> None:
     """Per task: files present/missing, prepared rows (vs the paper), split sizes, label
     counts, and where to get missing data."""
     from seebench.data.manage import task_status
     from seebench.plugin_manager import get_registry
 
+    use_include_paths(include_paths)
     registry = get_registry()
     reports = [task_status(t, registry) for t in _tasks(tasks)]
     if as_json:

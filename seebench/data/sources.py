@@ -60,7 +60,7 @@ class Source:
         if self.package is not None:
             return PurePosixPath(self.package["path"]).name
         if self.hf is not None:
-            return f"hf:{self.hf['path']}"
+            return PurePosixPath(self.hf["path"]).name or self.hf["path"]
         return PurePosixPath(urlparse(self.url or "").path).name or f"source-{self.index}"
 
     def locate(self) -> Path | None:
@@ -155,13 +155,18 @@ def fetch_source(source: Source, timeout: float = FETCH_TIMEOUT_S) -> Path:
     if not source.url or not source.sha256:
         raise DataMissingError(f"task {source.task!r}: source {source.name!r} has no url to fetch")
     if not source.pinned:
-        raise DataMissingError(f"task {source.task!r}: source {source.name!r} has no pinned sha256 to verify a download")
+        raise DataMissingError(
+            f"task {source.task!r}: source {source.name!r} has no pinned sha256 to verify a download"
+        )
     fd, tmp = tempfile.mkstemp(prefix="seebench-fetch-")
     os.close(fd)
     try:
         try:
             request = urllib.request.Request(source.url, headers={"User-Agent": "seebench"})
-            with urllib.request.urlopen(request, timeout=timeout) as response, open(tmp, "wb") as out:
+            with (
+                urllib.request.urlopen(request, timeout=timeout) as response,
+                open(tmp, "wb") as out,
+            ):
                 while chunk := response.read(1 << 20):
                     out.write(chunk)
         except (urllib.error.URLError, TimeoutError, OSError) as exc:

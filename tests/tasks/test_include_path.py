@@ -91,3 +91,8 @@ def test_eval_runs_an_included_task(included: Path, tmp_path: Path, capsys) -> N
     assert run([*args, "--include-path", str(included)]) == 0
     result = json.loads(next(out.rglob("local_bugs.json")).read_text())
     assert result["status"] == "ok" and result["task"]["name"] == "local_bugs"
+
+
+def test_data_status_sees_included_tasks(included: Path, capsys: pytest.CaptureFixture) -> None:
+    assert run(["data", "status", "local_bugs", "--include-path", str(included)]) == 0
+    assert "local_bugs" in capsys.readouterr().out
