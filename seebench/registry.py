@@ -215,6 +215,8 @@ class Registry:
     data_readers: dict[str, FunctionEntry] = field(default_factory=dict)
     prepare_steps: dict[str, FunctionEntry] = field(default_factory=dict)
     exporters: dict[str, FunctionEntry] = field(default_factory=dict)
+    #: plugin name -> ``dist==version`` (recorded in results and run hashes)
+    distributions: dict[str, str] = field(default_factory=dict)
 
     # -- lookups with clear errors ----------------------------------------------------------
 

@@ -155,13 +155,11 @@ class Runner:
 
     def _plugins(self, task: TaskSpec) -> dict[str, str]:
         """``dist==version`` of every plugin that contributes to ``task``'s unit."""
-        from seebench.plugin_manager import plugin_distribution
-
         names = {self.method_entry.plugin, self.registry.model_entry(self.model.spec).plugin,
                  self.registry.task_type(task.type).plugin, self.index.origins.get(task.name, "?")}
         names |= {self.registry.metric(m).plugin for m in task.metrics if m in self.registry.metrics}
         names |= {self.registry.scorer(s).plugin for s in task.scorers if s in self.registry.scorers}
-        return {name: plugin_distribution(name) for name in sorted(names - {"?"})}
+        return {name: self.registry.distributions.get(name, "?") for name in sorted(names - {"?"})}
 
     def planned_tasks(self) -> list[TaskSpec]:
         tasks = self.index.select(self.config.tasks)
@@ -225,6 +223,10 @@ class Runner:
             outcome.note = _summary(previous.get("info"))
             return outcome
 
+        if (not self.config.force and previous is not None and previous.get("status") == "ok"
+                and previous.get("scored") is False and previous.get("run", {}).get("config_hash") == unit_hash):
+            return self._score_saved(task, outcome, result_path, started)
+
         base = self._result_base(task, unit_config, unit_hash)
         timings: dict[str, float] = {}
         try:
@@ -277,6 +279,20 @@ class Runner:
         outcome.metrics, outcome.n = result["metrics"], n
         outcome.note = _summary(outputs[0].info)
         outcome.seconds = timings["total_s"]
+        return outcome
+
+    def _score_saved(self, task: TaskSpec, outcome: UnitOutcome, result_path: Path, started: float) -> UnitOutcome:
+        """Score predictions a ``--predict-only`` run saved, without calling the model."""
+        from seebench.scoring.rescore import rescore
+
+        try:
+            done = rescore(result_path, self.registry, self.index, bootstrap=self.config.bootstrap)
+        except SeebenchError as exc:
+            outcome.status, outcome.reason = "failed", f"scoring saved predictions: {exc}"
+            return outcome
+        outcome.metrics = done.metrics if done else {}
+        outcome.note = "scored saved predictions"
+        outcome.seconds = time.perf_counter() - started
         return outcome
 
     def _not_applicable(self, task: TaskSpec) -> str | None:
