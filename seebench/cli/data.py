@@ -46,7 +46,8 @@ def import_(directory: Path) -> None:
 
     report = import_directory(directory, _tasks(()))
     for _, path in report.imported:
-        click.echo(f"imported {path}")
+        replaced = " (replaced a damaged cached copy)" if path in report.replaced else ""
+        click.echo(f"imported {path}{replaced}")
     click.echo(
         f"{len(report.imported)} imported, {report.already} already cached, "
         f"{report.scanned} files scanned; cache: {data_dir()}"

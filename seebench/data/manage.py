@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from seebench.data.cache import sha256_file, store_file
+from seebench.data.cache import cache_damage, sha256_file, store_file
 from seebench.data.sources import Source, fetch_source, task_sources
 from seebench.data.splits import split_file_source
 from seebench.errors import DataMissingError, SeebenchError
@@ -28,6 +28,7 @@ class ImportReport:
     imported: list[tuple[str, Path]] = field(default_factory=list)  # (sha256, source file)
     already: int = 0
     scanned: int = 0
+    replaced: list[Path] = field(default_factory=list)  # imported over a damaged cached copy
 
 
 def all_sources(task: TaskSpec) -> list[Source]:
@@ -62,6 +63,8 @@ def import_directory(directory: Path, tasks: list[TaskSpec]) -> ImportReport:
         if source.locate() is not None:
             report.already += 1
         else:
+            if cache_damage(digest):
+                report.replaced.append(path)
             store_file(path, digest, source.file_name)
             report.imported.append((digest, path))
     return report

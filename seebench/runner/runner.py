@@ -25,7 +25,8 @@ from seebench.methods.base import MethodOutput, RunContext
 from seebench.metrics.per_sample import sample_score
 from seebench.models import ModelRef, resolve_model
 from seebench.registry import Registry
-from seebench.results.io import load_result, result_paths, write_result, write_samples
+from seebench.results.io import result_paths, write_result, write_samples
+from seebench.results.verify import verify_result
 from seebench.runner.environment import environment
 from seebench.runner.progress import RunProgress
 from seebench.tasks.index import TaskIndex
@@ -125,7 +126,11 @@ class Runner:
         with RunProgress(len(tasks), enabled=self.config.progress) as progress:
             for task in tasks:
                 progress.describe(task.name)
-                outcome = self.run_unit(task, progress)
+                try:
+                    outcome = self.run_unit(task, progress)
+                except OSError as exc:  # e.g. a directory where the result file should go
+                    outcome = UnitOutcome(self.model.id, self.method_name, task.name, "failed",
+                                          reason=f"cannot write the result: {exc}")
                 outcomes.append(outcome)
                 if outcome.status == "cached":
                     progress.log(f"{task.name}: already done, skipped (use --force to recompute)")
@@ -153,7 +158,10 @@ class Runner:
         unit_hash = config_hash(unit_config)
         outcome = UnitOutcome(self.model.id, self.method_name, task.name, "ok",
                               primary_metric=task.primary_metric, result_path=result_path)
-        previous = load_result(result_path)
+        check = verify_result(result_path, samples_path, unit_hash)
+        previous = check.result
+        if check.problem and not self.config.force:
+            progress.log(f"{task.name}: recomputing: {check.problem}")
         if (
             not self.config.force
             and previous is not None
@@ -194,7 +202,7 @@ class Runner:
             return self._finish_without_metrics(outcome, base, "failed", reason, started, result_path, detail)
 
         timings["total_s"] = time.perf_counter() - started
-        write_samples(samples_path, records)
+        samples_sha256 = write_samples(samples_path, records)
         n = len(data.test)
         result = {
             **base,
@@ -208,6 +216,7 @@ class Runner:
             "info": output.info,
             "timings": timings,
             "samples_file": samples_path.name,
+            "samples_sha256": samples_sha256,
         }
         write_result(result_path, result)
         outcome.metrics, outcome.n = metrics, n
