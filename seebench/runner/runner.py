@@ -28,11 +28,22 @@ from seebench.registry import Registry
 from seebench.results.io import result_paths, write_result, write_samples
 from seebench.results.verify import verify_result
 from seebench.runner.environment import environment
+from seebench.runner.locks import UnitBusy, lock_path, unit_lock
 from seebench.runner.progress import RunProgress
 from seebench.tasks.index import TaskIndex
 from seebench.tasks.spec import TaskSpec
 
 COMPLETE_STATUSES = ("ok", "not_applicable")
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a run: ``outcomes`` are the units finished before it, ``task`` the one
+    that was interrupted (nothing of it was written)."""
+
+    def __init__(self, outcomes: list[UnitOutcome], task: str):
+        super().__init__(task)
+        self.outcomes = outcomes
+        self.task = task
 
 
 @dataclass
@@ -127,10 +138,9 @@ class Runner:
             for task in tasks:
                 progress.describe(task.name)
                 try:
-                    outcome = self.run_unit(task, progress)
-                except OSError as exc:  # e.g. a directory where the result file should go
-                    outcome = UnitOutcome(self.model.id, self.method_name, task.name, "failed",
-                                          reason=f"cannot write the result: {exc}")
+                    outcome = self._run_unit_locked(task, progress)
+                except KeyboardInterrupt:
+                    raise RunInterrupted(outcomes, task.name) from None
                 outcomes.append(outcome)
                 if outcome.status == "cached":
                     progress.log(f"{task.name}: already done, skipped (use --force to recompute)")
@@ -150,6 +160,20 @@ class Runner:
                 result_path=outcome.result_path, seconds=outcome.seconds,
             )
         )
+
+    def _run_unit_locked(self, task: TaskSpec, progress: RunProgress) -> UnitOutcome:
+        """:meth:`run_unit` under the unit's lock; a unit another live run holds is skipped."""
+        result_path, _ = result_paths(self.config.output, self.model.id, self.method_name, task.name)
+        try:
+            with unit_lock(lock_path(result_path)):
+                return self.run_unit(task, progress)
+        except UnitBusy as busy:
+            status = "skipped"
+            reason = f"another run ({busy.holder}) is computing it now; rerun later to pick up its result"
+        except OSError as exc:  # e.g. a directory where the result file should go
+            status, reason = "failed", f"cannot write the result: {exc}"
+        return UnitOutcome(self.model.id, self.method_name, task.name, status, reason=reason,
+                           result_path=result_path)
 
     def run_unit(self, task: TaskSpec, progress: RunProgress) -> UnitOutcome:
         started = time.perf_counter()
