@@ -101,7 +101,7 @@ def summary_table(outcomes: Sequence[Any]) -> Table:
             "-" if outcome.n is None else str(outcome.n),
             f"{outcome.seconds:.1f}",
             outcome.status,
-            *((outcome.note or "",) if notes else ()),
+            *((scrub(outcome.note or ""),) if notes else ()),
         )
     return table
 
