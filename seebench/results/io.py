@@ -83,11 +83,16 @@ def result_schema() -> dict[str, Any]:
     return json.loads(text)
 
 
-def validate_result(result: Any) -> list[str]:
-    """Schema problems of a result mapping (empty when valid)."""
+@functools.cache
+def _result_validator() -> Any:
     import jsonschema
 
-    validator = jsonschema.Draft202012Validator(result_schema())
+    return jsonschema.Draft202012Validator(result_schema())
+
+
+def validate_result(result: Any) -> list[str]:
+    """Schema problems of a result mapping (empty when valid)."""
+    validator = _result_validator()
     return [
         f"{'.'.join(map(str, e.absolute_path)) or '<root>'}: {e.message}"
         for e in validator.iter_errors(result)

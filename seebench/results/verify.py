@@ -2,8 +2,9 @@
 
 A unit counts as done only if its result JSON parses, is an object, validates against the
 result schema of this seebench's ``schema_version``, was computed with the expected run
-configuration, and (for status ``ok``) its samples file exists, has exactly ``n`` lines that
-are JSON objects with an ``id``, and has the sha256 recorded in ``samples_sha256``.
+configuration, and (for status ``ok``) its samples file exists, has exactly ``n`` lines and
+the sha256 recorded in ``samples_sha256`` (the writer's bytes, so every line is a record it
+wrote; when the checksum differs, the first line that is not a sample record is named).
 
 :func:`verify_result` never raises for a bad file: it returns a one-line reason, so one
 damaged file costs one recomputation, never a crashed run.
@@ -96,6 +97,8 @@ def _read_json(path: Path) -> dict[str, Any]:
 
 def _check_result(result: dict[str, Any]) -> None:
     version = result.get("schema_version")
+    if version is None:
+        raise _Untrusted("has no schema_version: not a seebench result file")
     if version != RESULT_SCHEMA_VERSION:
         by = result.get("seebench_version")
         writer = f" by seebench {by}" if isinstance(by, str) else ""
@@ -128,19 +131,20 @@ def _check_samples(path: Path, result: dict[str, Any]) -> None:
         raise _Untrusted(
             f"its samples file {path.name} has {len(lines)} lines for n = {result['n']}"
         )
-    for number, line in enumerate(lines, start=1):
+    digest = hashlib.sha256(data).hexdigest()
+    if digest == result["samples_sha256"]:
+        return  # exactly the bytes the writer produced: every line is a record it wrote
+    for number, line in enumerate(lines, start=1):  # name the first bad line if there is one
         try:
             record = json.loads(line)
         except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
             record = None
         if not isinstance(record, dict) or "id" not in record:
             raise _Untrusted(f"its samples file {path.name}: line {number} is not a sample record")
-    digest = hashlib.sha256(data).hexdigest()
-    if digest != result["samples_sha256"]:
-        raise _Untrusted(
-            f"its samples file {path.name} has sha256 {digest[:12]}..., the result recorded "
-            f"{result['samples_sha256'][:12]}... (changed after it was written)"
-        )
+    raise _Untrusted(
+        f"its samples file {path.name} has sha256 {digest[:12]}..., the result recorded "
+        f"{result['samples_sha256'][:12]}... (changed after it was written)"
+    )
 
 
 def _json_type(value: Any) -> str:

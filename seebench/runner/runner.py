@@ -171,7 +171,9 @@ class Runner:
             status = "skipped"
             reason = f"another run ({busy.holder}) is computing it now; rerun later to pick up its result"
         except OSError as exc:  # e.g. a directory where the result file should go
-            status, reason = "failed", f"cannot write the result: {exc}"
+            where = exc.filename2 or exc.filename
+            detail = f"{exc.strerror}: {where}" if exc.strerror and where else str(exc)
+            status, reason = "failed", f"cannot write the result: {detail}"
         return UnitOutcome(self.model.id, self.method_name, task.name, status, reason=reason,
                            result_path=result_path)
 

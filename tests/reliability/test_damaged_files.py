@@ -33,7 +33,7 @@ DAMAGE = {
     "json_array": (lambda r, s: r.write_text("[]"), "expected a JSON object, found an array"),
     "not_a_result": (
         lambda r, s: r.write_text('{"status": "ok", "run": "x"}'),
-        "result schema version None",
+        "has no schema_version: not a seebench result file",
     ),
     "non_utf8": (lambda r, s: r.write_bytes(b"\xff\xfe{}"), "not UTF-8 text (byte 0)"),
     "directory": (
