@@ -1,7 +1,9 @@
 """Runs (model, method, task) units and writes one result per unit, resumably.
 
-A unit is complete when its result JSON exists with status ``ok`` or ``not_applicable`` and
-the same run-config hash; such units are skipped on a rerun unless ``force`` is set. The
+A unit is complete when its result JSON passes :func:`seebench.results.verify.verify_result`
+(intact, schema-valid, samples file matching its recorded sha256) with status ``ok`` or
+``not_applicable`` and the same run-config hash; such units are skipped on a rerun unless
+``force`` is set. Each unit runs under a lock (:mod:`seebench.runner.locks`). The
 samples file is written before the result, both atomically, so an interrupted run (Ctrl-C or
 ``kill -9``) never leaves a result that points at missing or partial samples.
 """
