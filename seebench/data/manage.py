@@ -113,6 +113,7 @@ def task_status(task: TaskSpec, registry: Registry, prepare: bool = True) -> dic
             "role": "split_file" if source.index < 0 else "data",
             "sha256": source.sha256, "pinned": source.pinned, "url": source.url,
             "homepage": raw.get("homepage"), "path": str(local) if local else None,
+            "damaged": cache_damage(source.sha256) if local is None and source.sha256 and source.pinned else None,
         })
     reference = task.tags.get("paper_instances")
     status: dict[str, Any] = {

@@ -73,7 +73,7 @@ def test_verification_is_remembered_by_size_and_mtime(tmp_path, monkeypatch):
     assert cached_file(SHA) == path and len(calls) == 2
 
 
-def test_data_import_replaces_a_damaged_file_and_eval_recovers(tmp_path, monkeypatch):
+def test_data_import_replaces_a_damaged_file_and_eval_recovers(tmp_path, monkeypatch, capsys):
     from seebench.cli.main import main
 
     tasks = tmp_path / "tasks"
@@ -125,7 +125,13 @@ def test_data_import_replaces_a_damaged_file_and_eval_recovers(tmp_path, monkeyp
     )
     result = json.loads((out / "majority/baseline/cached_task.json").read_text())
     assert result["status"] == "failed" and "is damaged" in result["reason"]
+    assert cli("data", "status", "cached_task") == 0
+    assert (
+        "cached_task              0/1 files  damaged (eval fails until it is replaced)"
+        in capsys.readouterr().out
+    )
     assert cli("data", "import", str(mirror)) == 0
+    assert "(replaced a damaged cached copy)" in capsys.readouterr().out
     assert cached_file(SHA) is not None
     assert (
         cli(
