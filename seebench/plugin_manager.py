@@ -163,13 +163,6 @@ def _warn_unknown_allowed(allowed: set[str], eps: Any) -> None:
             "%s: no installed plugin distribution named %r%s", LOAD_PLUGINS_ENV, name, hint)
 
 
-def plugin_distribution(name: str, pm: SeebenchPluginManager | None = None) -> str:
-    """``dist==version`` of the loaded plugin ``name`` (recorded in results and run hashes)."""
-    pm = pm or get_plugin_manager()
-    dist, version = pm.distributions.get(name, ("?", "?"))
-    return f"{dist}=={version}"
-
-
 def _load_entry_points(pm: SeebenchPluginManager, disabled: _DisabledPlugins) -> None:
     allowed = _allowed_distributions()
     eps = list(metadata.entry_points(group=ENTRY_POINT_GROUP))
@@ -277,6 +270,7 @@ def _traced(register, plugin_name: str, hook_name: str):
 def build_registry(pm: pluggy.PluginManager) -> Registry:
     """Ask every plugin to register its items and return the resulting registry."""
     registry = Registry()
+    registry.distributions = {name: f"{dist}=={version}" for name, (dist, version) in pm.distributions.items()}
     builder = RegistryBuilder(registry)
     _call_per_plugin(pm, "register_task_types", builder.task_type)
     _call_per_plugin(pm, "register_metrics", builder.metric)

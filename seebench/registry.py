@@ -234,6 +234,8 @@ class Registry:
     prepare_steps: dict[str, FunctionEntry] = field(default_factory=dict)
     exporters: dict[str, FunctionEntry] = field(default_factory=dict)
     suites: dict[str, SuiteEntry] = field(default_factory=dict)
+    #: plugin name -> ``dist==version`` (recorded in results and run hashes)
+    distributions: dict[str, str] = field(default_factory=dict)
 
     # -- lookups with clear errors ----------------------------------------------------------
 

@@ -50,7 +50,8 @@ def import_(directory: Path) -> None:
 
     report = import_directory(directory, _tasks(()))
     for _, path in report.imported:
-        click.echo(f"imported {path}")
+        replaced = " (replaced a damaged cached copy)" if path in report.replaced else ""
+        click.echo(f"imported {path}{replaced}")
     click.echo(
         f"{len(report.imported)} imported, {report.already} already cached, "
         f"{report.scanned} files scanned; cache: {data_dir()}"
@@ -88,9 +89,12 @@ def format_status(report: dict) -> list[str]:
     if report["error"]:
         return [f"{head}  ERROR {report['error']}"]
     if report["rows"] is None:
-        lines = [f"{head}  missing (skipped by eval)"]
+        damaged = any(f.get("damaged") for f in report["files"])
+        lines = [f"{head}  " + ("damaged (eval fails until it is replaced)" if damaged else "missing (skipped by eval)")]
         for f in report["files"]:
-            if not f["present"]:
+            if not f["present"] and f.get("damaged"):
+                lines.append(f"    {f['damaged']}")
+            elif not f["present"]:
                 pinned = "" if f["pinned"] else " [sha256 not pinned: not reachable when written]"
                 where = f.get("where") or f["url"] or "no upstream url"
                 lines.append(f"    {f['file']}: {where}{pinned}{_HINTS.get(f.get('kind'), '')}")

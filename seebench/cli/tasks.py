@@ -50,6 +50,7 @@ def list_tasks(suite: str | None, as_json: bool, include_paths: tuple[Path, ...]
     tasks = sorted(index.tasks.values(), key=lambda t: (t.suite, t.name))
     broken = list(index.broken)
     if suite:
+        index.check_suite(suite)
         tasks = [t for t in tasks if t.suite == suite]
         broken = [b for b in broken if b.suite in (suite, None)]
     rows = [

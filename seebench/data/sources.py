@@ -16,8 +16,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urlparse
 
-from seebench.data.cache import cached_file, sha256_file, store_file
-from seebench.errors import DataMissingError
+from seebench.data.cache import cache_damage, cached_file, sha256_file, store_file
+from seebench.errors import DataDamagedError, DataMissingError
 from seebench.tasks.spec import TaskSpec
 
 FETCH_TIMEOUT_S = 30
@@ -127,6 +127,9 @@ def require_local(source: Source) -> Path:
         return local
     if source.path is not None:
         raise DataMissingError(f"task {source.task!r}: shipped data file {source.path} is missing")
+    damage = cache_damage(source.sha256) if source.sha256 and source.pinned else None
+    if damage:
+        raise DataDamagedError(f"task {source.task!r}: {damage}")
     if not source.pinned:
         raise DataMissingError(
             f"task {source.task!r}: data file {source.file_name} is not available here and its "

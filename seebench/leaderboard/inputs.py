@@ -179,9 +179,12 @@ def _score(text: str | None, path: Path, line: int) -> float:
     if value.lower() in MISSING_MARKERS:
         return math.nan
     try:
-        return float(value)
+        score = float(value)
     except ValueError:
         raise SeebenchError(f"{path}:{line}: score {value!r} is not a number") from None
+    if math.isinf(score):  # nan spellings are "missing" above; infinity is an error upstream
+        raise SeebenchError(f"{path}:{line}: score {value!r} is not a finite number")
+    return score
 
 
 def read_result_dir(root: Path, table: ScoreTable, label: str = "id-method") -> None:
@@ -229,6 +232,8 @@ def _unit(result: dict[str, Any], path: Path, label: str) -> tuple[str, dict[str
         raise SeebenchError(
             f"{path}: result file lacks a usable score ({type(exc).__name__}: {exc})"
         ) from None
+    if math.isinf(score):
+        raise SeebenchError(f"{path}: score {score} of metric {metric!r} is not a finite number")
     name = f"{model_id}/{method}" if label == "id-method" else model_id
     return name, task, score
 

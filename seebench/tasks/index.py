@@ -8,6 +8,7 @@ plugins register, ``--include-path DIR`` adds directories for one command
 
 from __future__ import annotations
 
+import difflib
 import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -45,10 +46,27 @@ class TaskIndex:
         for broken in self.broken:
             if broken.name == name:
                 raise SeebenchError(f"task {name!r} is invalid: {broken.problems[0]}")
-        raise SeebenchError(f"unknown task {name!r}; see 'seebench tasks list'")
+        hint = self._did_you_mean(name)
+        raise SeebenchError(f"unknown task {name!r}{hint}; see 'seebench tasks list'")
+
+    def _did_you_mean(self, name: str) -> str:
+        """``" (did you mean 'x'?)"`` for the closest task or suite names, else ``""``."""
+        candidates = [*self.tasks, *self.suites(), *(b.name for b in self.broken)]
+        close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
+        if not close:
+            return ""
+        return " (did you mean " + " or ".join(repr(c) for c in dict.fromkeys(close)) + "?)"
 
     def suites(self) -> list[str]:
         return sorted({t.suite for t in self.tasks.values()})
+
+    def check_suite(self, suite: str) -> None:
+        """Raise a clear error (with a did-you-mean) unless some task, even a broken one, is in ``suite``."""
+        if suite in self.suites() or any(b.suite == suite for b in self.broken):
+            return
+        close = difflib.get_close_matches(suite, self.suites(), n=3, cutoff=0.6)
+        hint = " (did you mean " + " or ".join(map(repr, close)) + "?)" if close else ""
+        raise SeebenchError(f"unknown suite {suite!r}{hint}; known: {', '.join(self.suites())}")
 
     def select(self, selector: str) -> list[TaskSpec]:
         """Tasks for ``--tasks``: ``all``, a suite name, or comma-separated task names."""
