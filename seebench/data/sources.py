@@ -16,8 +16,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urlparse
 
-from seebench.data.cache import cached_file, sha256_file, store_file
-from seebench.errors import DataMissingError
+from seebench.data.cache import cache_damage, cached_file, sha256_file, store_file
+from seebench.errors import DataDamagedError, DataMissingError
 from seebench.tasks.spec import TaskSpec
 
 FETCH_TIMEOUT_S = 30
@@ -60,7 +60,7 @@ class Source:
         if self.package is not None:
             return PurePosixPath(self.package["path"]).name
         if self.hf is not None:
-            return f"hf:{self.hf['path']}"
+            return PurePosixPath(self.hf["path"]).name or self.hf["path"]
         return PurePosixPath(urlparse(self.url or "").path).name or f"source-{self.index}"
 
     def locate(self) -> Path | None:
@@ -127,6 +127,9 @@ def require_local(source: Source) -> Path:
         return local
     if source.path is not None:
         raise DataMissingError(f"task {source.task!r}: shipped data file {source.path} is missing")
+    damage = cache_damage(source.sha256) if source.sha256 and source.pinned else None
+    if damage:
+        raise DataDamagedError(f"task {source.task!r}: {damage}")
     if not source.pinned:
         raise DataMissingError(
             f"task {source.task!r}: data file {source.file_name} is not available here and its "
@@ -155,13 +158,18 @@ def fetch_source(source: Source, timeout: float = FETCH_TIMEOUT_S) -> Path:
     if not source.url or not source.sha256:
         raise DataMissingError(f"task {source.task!r}: source {source.name!r} has no url to fetch")
     if not source.pinned:
-        raise DataMissingError(f"task {source.task!r}: source {source.name!r} has no pinned sha256 to verify a download")
+        raise DataMissingError(
+            f"task {source.task!r}: source {source.name!r} has no pinned sha256 to verify a download"
+        )
     fd, tmp = tempfile.mkstemp(prefix="seebench-fetch-")
     os.close(fd)
     try:
         try:
             request = urllib.request.Request(source.url, headers={"User-Agent": "seebench"})
-            with urllib.request.urlopen(request, timeout=timeout) as response, open(tmp, "wb") as out:
+            with (
+                urllib.request.urlopen(request, timeout=timeout) as response,
+                open(tmp, "wb") as out,
+            ):
                 while chunk := response.read(1 << 20):
                     out.write(chunk)
         except (urllib.error.URLError, TimeoutError, OSError) as exc:
