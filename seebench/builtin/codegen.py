@@ -1,10 +1,13 @@
-"""The codegen suite: code generation judged by tests run in the sandbox (HumanEval).
+"""The codegen suite as one plugin: code generation judged by tests run in the sandbox
+(HumanEval). Everything it needs lives in :mod:`seebench.suites.codegen`; disabling this
+plugin (``SEEBENCH_DISABLE_PLUGINS=codegen``) removes the suite as a whole.
 
 Registration imports nothing heavy: every object is given as a ``"module:name"`` reference.
 """
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
 from seebench.plugin_manager import hookimpl
@@ -26,22 +29,36 @@ CODE_TARGET_SCHEMA = {
 def register_task_types(register) -> None:
     register(
         "code",
-        "seebench.codegen.types:CodeType",
+        "seebench.suites.codegen.types:CodeType",
         description="Code for the input, judged by running tests (target: entry point, tests, "
         "reference solution).",
     )
 
 
+def suite_dir() -> Path:
+    """The folder of the codegen suite package (task YAMLs in ``tasks/``)."""
+    return Path(str(resources.files("seebench.suites.codegen")))
+
+
 @hookimpl
 def register_task_dirs(register) -> None:
-    register(Path(__file__).resolve().parent.parent / "codegen" / "tasks", suite="codegen")
+    register(suite_dir() / "tasks", suite="codegen")
+
+
+@hookimpl
+def register_suites(register) -> None:
+    register(
+        "codegen",
+        description="Code generation judged by running tests in the sandbox (HumanEval).",
+        task_families={"humaneval": "code generation"},
+    )
 
 
 @hookimpl
 def register_prepare_steps(register) -> None:
     register(
         "code_target",
-        "seebench.codegen.types:code_target",
+        "seebench.suites.codegen.types:code_target",
         description="Pack a code task's entry point, tests and reference solution into its target.",
         schema=CODE_TARGET_SCHEMA,
     )
@@ -49,11 +66,11 @@ def register_prepare_steps(register) -> None:
 
 @hookimpl
 def register_scorers(register) -> None:
-    from seebench.codegen.scorer import OPTIONS
+    from seebench.suites.codegen.scorer import OPTIONS
 
     register(
         "python_tests",
-        "seebench.codegen.scorer:PythonTestsScorer",
+        "seebench.suites.codegen.scorer:PythonTestsScorer",
         description="Run prompt + completion + the item's tests in the sandbox: 1 passed, "
         "0 failed, unscored without a sandbox (--unsafe-host-exec: rlimits only).",
         options=OPTIONS,
@@ -64,7 +81,7 @@ def register_scorers(register) -> None:
 def register_metrics(register) -> None:
     register(
         "pass_rate",
-        "seebench.codegen.metrics:pass_rate",
+        "seebench.suites.codegen.metrics:pass_rate",
         inputs="scores",
         description="Share of scored samples that passed their tests (unscored ones left out).",
     )
@@ -74,7 +91,7 @@ def register_metrics(register) -> None:
 def register_methods(register) -> None:
     register(
         "reference",
-        "seebench.codegen.reference:ReferenceMethod",
+        "seebench.suites.codegen.reference:ReferenceMethod",
         description="Answer each item with its reference solution (checks a code task end to end).",
         target_kinds=(CODE,),
         options={},
@@ -85,7 +102,7 @@ def register_methods(register) -> None:
 def register_models(register) -> None:
     register(
         "reference",
-        "seebench.codegen.reference:resolve_reference",
+        "seebench.suites.codegen.reference:resolve_reference",
         description="The reference solutions of code tasks (a rule, not a language model).",
         default_method="reference",
     )

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from seebench.codegen.scorer import PythonTestsScorer
 from seebench.data.dataset import Sample
 from seebench.scoring import ScoreContext
+from seebench.suites.codegen.scorer import PythonTestsScorer
 from seebench.tasks.index import get_task_index
 
 PROMPT = 'def add(a, b):\n    """Return a + b."""\n'

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from seebench.codegen.types import CodeType, code_target, parse_code_reply
 from seebench.data.dataset import DataError, load_task_data
 from seebench.plugin_manager import get_registry
+from seebench.suites.codegen.types import CodeType, code_target, parse_code_reply
 from seebench.tasks.index import get_task_index
 
 BODY = "    return a + b\n"

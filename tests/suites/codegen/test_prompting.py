@@ -16,7 +16,7 @@ import pytest
 
 from seebench.data.dataset import load_task_data
 from seebench.tasks.index import build_task_index
-from tests.codegen.conftest import evaluate, read_unit
+from tests.suites.codegen.conftest import evaluate, read_unit
 
 pytest.importorskip("httpx", reason="the openai backend needs the api extra")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from tests.cli.test_cli import run_cli
-from tests.codegen.conftest import derived_task
+from tests.suites.codegen.conftest import derived_task
 
 
 def _env(tasks):

