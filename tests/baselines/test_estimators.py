@@ -9,7 +9,6 @@ from types import SimpleNamespace
 import pytest
 
 from seebench.errors import SeebenchError
-
 from seebench.runner.runner import EvalConfig, run_eval
 
 pytest.importorskip("xgboost")
