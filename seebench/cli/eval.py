@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from seebench.cli.tasks import include_path_option, use_include_paths
 from seebench.errors import SeebenchError
 
 
@@ -69,9 +70,11 @@ def _interrupted(output: Path, interrupted) -> str:
               help="Bootstrap resamples of the test items for each metric's 95% interval (0: none).")
 @click.option("--peft", help="Fine-tuning: parameter-efficient method (lora); same as -o peft=...")
 @click.option("--deepspeed", help="Fine-tuning: DeepSpeed ZeRO stage (zero2); same as -o deepspeed=...")
+@include_path_option
 def eval_command(model, tasks, method, output, limit, seed, force, shard, options, no_progress,
-                 predict_only, bootstrap, peft, deepspeed) -> None:
+                 predict_only, bootstrap, peft, deepspeed, include_paths) -> None:
     """Evaluate MODEL on TASKS; completed units are skipped unless --force."""
+    use_include_paths(include_paths)
 
     from seebench.runner import EvalConfig, RunInterrupted, run_eval
     from seebench.runner.progress import summary_table, table_console

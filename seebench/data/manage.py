@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from seebench.data.cache import cache_damage, sha256_file, store_file
+from seebench.data.external import describe
 from seebench.data.sources import Source, fetch_source, task_sources
 from seebench.data.splits import split_file_source
 from seebench.errors import DataMissingError, SeebenchError
@@ -42,7 +43,7 @@ def wanted_checksums(tasks: list[TaskSpec]) -> dict[str, Source]:
     wanted: dict[str, Source] = {}
     for task in tasks:
         for source in all_sources(task):
-            if source.sha256 and source.pinned and source.sha256 not in wanted:
+            if source.sha256 and source.pinned and source.package is None and source.sha256 not in wanted:
                 wanted[source.sha256] = source
     return wanted
 
@@ -109,6 +110,7 @@ def task_status(task: TaskSpec, registry: Registry, prepare: bool = True) -> dic
         raw = declared[source.index] if 0 <= source.index < len(declared) else {}
         files.append({
             "name": source.name, "file": source.file_name, "present": local is not None,
+            "kind": source.kind, "where": describe(source),
             "role": "split_file" if source.index < 0 else "data",
             "sha256": source.sha256, "pinned": source.pinned, "url": source.url,
             "homepage": raw.get("homepage"), "path": str(local) if local else None,

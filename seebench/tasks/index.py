@@ -1,18 +1,21 @@
 """Discovering tasks in the registered task directories.
 
 A YAML file that fails to load is kept as a :class:`BrokenTask` with its problems, so that
-``seebench tasks list`` shows it instead of silently skipping it.
+``seebench tasks list`` shows it instead of silently skipping it. Besides the directories
+plugins register, ``--include-path DIR`` adds directories for one command
+(:func:`set_include_paths`), without writing a plugin.
 """
 
 from __future__ import annotations
 
 import difflib
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from seebench.errors import SeebenchError, TaskSpecError
-from seebench.registry import Registry
+from seebench.registry import Registry, TaskDirEntry
 from seebench.tasks.spec import TaskSpec
 from seebench.tasks.validate import load_task
 
@@ -93,20 +96,45 @@ def _task_files(directory: Path) -> list[Path]:
     return sorted(p for p in files if not p.name.startswith("_"))
 
 
-def build_task_index(registry: Registry) -> TaskIndex:
-    """Load every task YAML from every registered directory."""
+#: Where tasks of an ``--include-path`` directory come from (``origins``, ``tasks list``).
+INCLUDE_PATH_ORIGIN = "--include-path"
+
+_include_paths: tuple[Path, ...] = ()
+
+
+def set_include_paths(paths: Iterable[Path | str]) -> None:
+    """Use these directories of task YAMLs (``--include-path``) besides the registered ones,
+    for the rest of the process; a path that is not a directory is a one-line error."""
+    global _include_paths
+    checked = []
+    for raw in paths:
+        path = Path(raw).expanduser()
+        if not path.is_dir():
+            raise SeebenchError(f"--include-path {raw}: not a directory")
+        checked.append(path.resolve())
+    _include_paths = tuple(dict.fromkeys(checked))
+    get_task_index.cache_clear()
+
+
+def build_task_index(registry: Registry, include_paths: Iterable[Path] = ()) -> TaskIndex:
+    """Load every task YAML from every registered directory, then from ``include_paths``."""
     tasks: dict[str, TaskSpec] = {}
     origins: dict[str, str] = {}
     broken: list[BrokenTask] = []
-    for entry in registry.task_dirs:
+    included = [TaskDirEntry(Path(p), None, INCLUDE_PATH_ORIGIN) for p in include_paths]
+    for entry in [*registry.task_dirs, *included]:
         for path in _task_files(entry.path):
             try:
                 spec = load_task(path, registry, default_suite=entry.suite)
             except TaskSpecError as exc:
-                broken.append(BrokenTask(path, path.stem, entry.suite, entry.plugin, tuple(exc.problems)))
+                broken.append(
+                    BrokenTask(path, path.stem, entry.suite, entry.plugin, tuple(exc.problems))
+                )
                 continue
             except Exception as exc:  # a validator bug must not hide the other tasks
-                problem = f"{path}: could not be loaded: {type(exc).__name__}: {exc}".replace("\n", " ")
+                problem = f"{path}: could not be loaded: {type(exc).__name__}: {exc}".replace(
+                    "\n", " "
+                )
                 broken.append(BrokenTask(path, path.stem, entry.suite, entry.plugin, (problem,)))
                 continue
             if spec.name in tasks:
@@ -128,7 +156,7 @@ def build_task_index(registry: Registry) -> TaskIndex:
 
 @functools.cache
 def get_task_index() -> TaskIndex:
-    """The task index of the process-wide registry."""
+    """The task index of the process-wide registry (and of :func:`set_include_paths`)."""
     from seebench.plugin_manager import get_registry
 
-    return build_task_index(get_registry())
+    return build_task_index(get_registry(), _include_paths)
