@@ -178,3 +178,29 @@ def pairwise_kappa(
         if not np.isnan(value):
             kappa[i, j] = kappa[j, i] = value
     return kappa
+
+
+def fleiss_kappa(data: RatingData, raters: Sequence[str] | None = None) -> dict[str, Any]:
+    """Fleiss' kappa (statsmodels) over the items that have the most common number of ratings
+    from ``raters`` (default: the human raters); Fleiss needs the same count on every item."""
+    from statsmodels.stats.inter_rater import aggregate_raters
+    from statsmodels.stats.inter_rater import fleiss_kappa as statsmodels_fleiss
+
+    raters = list(raters) if raters is not None else data.raters_of(HUMAN)
+    codes = scale_codes(rating_matrix(data, raters), data.scale.domain())
+    per_item = (codes >= 0).sum(axis=0)
+    counts = per_item[per_item >= 2]
+    if counts.size == 0:
+        return {"kappa": None, "items": 0, "ratings_per_item": 0}
+    common = int(np.bincount(counts).argmax())
+    columns = per_item == common
+    table = np.array([column[column >= 0] for column in codes[:, columns].T])
+    frequencies, _ = aggregate_raters(table, n_cat=len(data.scale.values))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        kappa = float(statsmodels_fleiss(frequencies, method="fleiss"))
+    return {
+        "kappa": None if np.isnan(kappa) else kappa,
+        "items": int(columns.sum()),
+        "ratings_per_item": common,
+    }

@@ -85,3 +85,13 @@ def test_cohen_kappa_matrix(small_data):
     kappa = pairwise_kappa(small_data, weights="linear")
     assert kappa.shape == (3, 3) and np.isnan(kappa[0, 0])
     assert -1 <= kappa[0, 1] <= 1
+
+
+def test_fleiss_kappa_on_items_with_the_common_rating_count(small_data):
+    from seebench.suites.annotation.agreement import fleiss_kappa
+
+    result = fleiss_kappa(small_data)
+    assert result["items"] == 5 and result["ratings_per_item"] == 3
+    assert -1 <= result["kappa"] <= 1
+    perfect = small_data.subset(["i1", "i2"])
+    assert fleiss_kappa(perfect)["items"] == 2
