@@ -1,82 +1,52 @@
-"""The human-human analysis on the real per-rater data (``../shared/data/annotation``).
+"""The annotation task files on the real per-rater data (``../shared/data/annotation``).
 
-Reproduces the human-human column of Table I of Ahmed et al. (MSR 2025) at the interval level
-(``data/hh_reproduced.csv``) and documents what does not reproduce. Skipped without the mirror.
+Each task's sources are found in the mirror by sha256 (as ``seebench data import`` does), read
+as its ``ratings`` block says, and analysed. Reproduces the human-human column of Table I of
+Ahmed et al. (MSR 2025) at the interval level (``data/hh_reproduced.csv``) and documents what
+does not reproduce. Skipped without the mirror.
 """
 
 from __future__ import annotations
 
+import csv
+import functools
+import hashlib
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from seebench.suites.annotation.agreement import agreement_by_level, pairwise_alpha
-from seebench.suites.annotation.ratings import sample_items
-from seebench.suites.annotation.readers import (
-    read_joined,
-    read_long,
-    read_rater_slots,
-    read_sparse_wide,
-    read_wide_form,
-)
 from seebench.suites.annotation.replacement import human_band
-from seebench.suites.annotation.scale import Scale
+from seebench.suites.annotation.task_config import ratings_from_config
+from seebench.tasks.yaml_loader import load_task_document
 
-SHARED = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "annotation"
+SHARED = Path(__file__).resolve().parents[3] / ".." / "shared" / "data"
+TASKS = Path(__file__).resolve().parents[3] / "seebench" / "suites" / "annotation" / "tasks"
 DATA = Path(__file__).resolve().parent / "data"
 
-pytestmark = pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/data/annotation mirror")
-
-LIKERT4 = Scale.from_config(
-    [[1, "Strongly disagree"], [2, "Disagree"], [3, "Agree"], [4, "Strongly agree"]]
+pytestmark = pytest.mark.skipif(
+    not (SHARED / "annotation").is_dir(), reason="no ../shared/data mirror"
 )
-LIKERT5 = Scale.from_config([[k, str(k)] for k in range(1, 6)])
-SESAME = Scale.from_config([[0, "not similar"], [1, "partly similar"], [2, "similar"]])
-BINARY = Scale.from_config([[0, "no causal relation"], [1, "causal relation"]])
-CLOSURE = Scale.from_config([["close", "closed"], ["open", "open"], ["unknown", "unknown"]])
-SUMMARY_COLUMN = {
-    "accuracy": "accurate",
-    "adequacy": "adequate",
-    "conciseness": "concise",
-    "similarity": "similarity",
-}
-CAUSALITY_RATERS = ["jfr", "jannik", "MaxK", "student1", "student2", "arjen"]
 
 
-def summarization(task: str):
-    return read_long(
-        SHARED / "code_summarization" / "final_megafile.csv",
-        LIKERT4,
-        "interval",
-        item=["function_id", "source"],
-        rater="user_id",
-        rating=SUMMARY_COLUMN[task],
-        fields={"summary": "text", "other_summary": "text.1"},
-    )
+@functools.cache
+def mirror_by_sha256() -> dict[str, Path]:
+    with open(SHARED / "MANIFEST.tsv", newline="") as handle:
+        return {
+            row["sha256"]: SHARED / row["path"] for row in csv.DictReader(handle, delimiter="\t")
+        }
 
 
-def sesame(criterion: str):
-    return read_rater_slots(
-        SHARED / "semantic_similarity" / "dataset-unfiltered.json",
-        SESAME,
-        "interval",
-        criterion=criterion,
-        id_key="pairid",
-        fields={"first": "first.method", "second": "second.method"},
-    )
-
-
-def warning_files() -> dict[str, dict[str, Path]]:
-    folder = SHARED / "static_analysis_warnings"
-    groups = {}
-    for first in sorted(folder.glob("p1-data_original_*_labelling.csv")):
-        group = first.name.removeprefix("p1-data_original_").removesuffix("_labelling.csv")
-        second = folder / f"p2-labelled-original-{group}.csv"
-        if not second.exists():  # the one category whose name differs by a plural s
-            second = folder / f"p2-labelled-original-{group.removesuffix('s')}.csv"
-        groups[group] = {"p1": first, "p2": second}
-    return groups
+@functools.cache
+def task_data(name: str):
+    document = load_task_document(TASKS / f"{name}.yaml")
+    files = {}
+    for source in document["data"]["sources"]:
+        path = mirror_by_sha256()[source["sha256"]]
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == source["sha256"]
+        files[source["name"]] = path
+    return ratings_from_config(document["ratings"], files, task=name)
 
 
 def _published() -> dict[str, tuple[float, float]]:
@@ -85,45 +55,53 @@ def _published() -> dict[str, tuple[float, float]]:
 
 
 REPRODUCED = pd.read_csv(DATA / "hh_reproduced.csv", comment="#")
+TABLE_I_NAME = {
+    "summary_accuracy": "accuracy",
+    "summary_adequacy": "adequacy",
+    "summary_conciseness": "conciseness",
+    "summary_similarity": "similarity",
+    "sesame_goals": "goals",
+    "sesame_operations": "operations",
+    "sesame_effects": "effects",
+}
 
 
 @pytest.mark.parametrize("row", list(REPRODUCED.itertuples()), ids=list(REPRODUCED["task"]))
 def test_human_human_alpha_on_the_public_data(row):
-    data = summarization(row.task) if row.task in SUMMARY_COLUMN else sesame(row.task)
+    data = task_data(row.task)
     zone = pairwise_alpha(data, row.level).zones()["HH"]
     assert zone["mean"] == pytest.approx(row.hh_mean, abs=0.0005)
     assert zone["median"] == pytest.approx(row.hh_median, abs=0.0005)
-    paper_mean, paper_median = _published()[row.task]
+    paper_mean, paper_median = _published()[TABLE_I_NAME[row.task]]
     difference = max(abs(zone["mean"] - paper_mean), abs(zone["median"] - paper_median))
     assert difference <= row.table_i_diff_at_most
     if row.reproduces == "no":
         assert difference > 0.05
 
 
-def test_nominal_alpha_is_far_below_the_published_values():
+def test_every_admissible_level_side_by_side_and_nominal_is_far_lower():
     """The paper calls its alpha categorical, but nominal alpha is 2-6x below Table I."""
-    for task in ("adequacy", "conciseness", "similarity"):
-        matrices = agreement_by_level(summarization(task))
+    for task in ("summary_adequacy", "summary_conciseness", "summary_similarity"):
+        matrices = agreement_by_level(task_data(task))
+        assert list(matrices) == ["nominal", "ordinal", "interval"]
         nominal = matrices["nominal"].zones()["HH"]["mean"]
         interval = matrices["interval"].zones()["HH"]["mean"]
         assert 1.9 <= interval / nominal <= 7
 
 
 def test_code_summarization_design():
-    data = summarization("accuracy")
-    summary = data.summary()
+    summary = task_data("summary_accuracy").summary()
     assert summary["items"] == 420 and summary["raters"] == 6
     assert summary["ratings_per_item"] == {"min": 3, "max": 3}
     assert set(summary["ratings_per_rater"].values()) == {210}
+    assert task_data("summary_similarity").items[0].fields == {
+        "summary": "tests if plugin is in registry",
+        "other_summary": "checks if the plugin contains the given plugin name",
+    }
 
 
 def test_name_value_design_and_its_agreement():
-    data = read_wide_form(
-        SHARED / "name_value_inconsistency" / "ratings_anonymized.DERIVED.csv",
-        LIKERT5,
-        "interval",
-        rater="rater",
-    )
+    data = task_data("name_value")
     summary = data.summary()
     assert summary["items"] == 40 and summary["raters"] == 11
     assert summary["ratings_per_item"] == {"min": 11, "max": 11}
@@ -133,43 +111,43 @@ def test_name_value_design_and_its_agreement():
     assert (round(hh["mean"], 3), round(hh["median"], 3)) == (0.555, 0.559)
 
 
-def test_causality_design_and_seeded_sample():
-    data = read_sparse_wide(
-        SHARED / "causality" / "annotation_causal.csv",
-        BINARY,
-        "nominal",
-        raters=CAUSALITY_RATERS,
-        fields={"sentence": "Sentence"},
-    )
+def test_causality_seeded_sample_of_sentences_with_two_raters():
+    data = task_data("causality")
+    assert len(data.items) == 1000
+    assert set(data.ratings_per_item().values()) == {2}
+    assert len(data.raters) == 6
+    assert data.items[0].fields["sentence"]
+    hh = pairwise_alpha(data, "nominal").zones()["HH"]
+    assert 0.3 < hh["mean"] < 0.6  # Table I: 0.44 / 0.49 on the paper's own sample
+
+
+def test_causality_on_all_sentences_matches_table_i():
+    document = load_task_document(TASKS / "causality.yaml")
+    block = {k: v for k, v in document["ratings"].items() if k != "sample"}
+    path = mirror_by_sha256()[document["data"]["sources"][0]["sha256"]]
+    data = ratings_from_config(block, {"cira_causal": path}, task="causality")
     per_item = data.ratings_per_item()
     assert len(per_item) == 14983 and sum(n == 2 for n in per_item.values()) == 3000
     hh = pairwise_alpha(data, "nominal").zones()["HH"]
     assert hh["pairs"] == 7  # jannik and arjen share one sentence only: alpha undefined
     assert (round(hh["mean"], 3), round(hh["median"], 3)) == (0.447, 0.491)  # Table I: 0.44 / 0.49
-    sample = sample_items(data, 1000, seed=42)
-    assert len(sample.items) == 1000
-    assert set(sample.ratings_per_item().values()) == {2}
-    assert sample.item_ids == sample_items(data, 1000, seed=42).item_ids
 
 
 def test_sesame_design():
-    data = sesame("goals")
+    data = task_data("sesame_goals")
     counts = data.ratings_per_item()
     assert len(counts) == 900 and len(data.raters) == 8
     assert max(counts.values()) == 3
+    assert data.items[0].fields["first_method"] == "MonitorBasedPriorityBlockingQueue.toArray()"
 
 
-def test_static_analysis_warnings_join():
-    data = read_joined(
-        warning_files(),
-        CLOSURE,
-        "nominal",
-        key="warning id",
-        rating="label",
-        fields=["project", "bug_pattern"],
-    )
+def test_static_analysis_warnings_join_and_sample():
+    document = load_task_document(TASKS / "warning_closure.yaml")
+    assert len(document["ratings"]["options"]["groups"]) == 15
+    block = {k: v for k, v in document["ratings"].items() if k != "sample"}
+    files = {s["name"]: mirror_by_sha256()[s["sha256"]] for s in document["data"]["sources"]}
+    data = ratings_from_config(block, files, task="warning_closure")
     counts = data.ratings_per_item()
-    assert len(warning_files()) == 15
     # the paper says 1,306; the switch files list each warning twice, and each rater's two
     # labels contradict each other for one warning: those ratings are dropped and reported
     assert sum(n == 2 for n in counts.values()) == 1303
@@ -179,9 +157,11 @@ def test_static_analysis_warnings_join():
     ]
     hh = pairwise_alpha(data, "nominal").zones()["HH"]
     assert round(hh["mean"], 3) == 0.826  # Table I: 0.80 on the paper's unknown 200-item sample
+    sample = task_data("warning_closure")
+    assert len(sample.items) == 200 and set(sample.ratings_per_item().values()) == {2}
 
 
 def test_human_band_on_similarity():
-    band = human_band(summarization("similarity"), "interval", repetitions=100, seed=0)
+    band = human_band(task_data("summary_similarity"), "interval", repetitions=100, seed=0)
     assert band.low < band.estimate < band.high
     assert band.estimate == pytest.approx(0.641, abs=0.0005)

@@ -1,0 +1,119 @@
+"""The ``ratings`` block of an annotation task file, and building its data from local files.
+
+```yaml
+ratings:
+  layout: long              # long | wide_form | sparse_wide | rater_slots | joined
+  source: final_megafile    # the data source (by name) holding the ratings; joined: see groups
+  level: interval           # nominal | ordinal | interval | ratio: required, never defaulted
+  scale: [{value: 1, label: Strongly disagree}, ...]
+  options: {...}            # the layout reader's options; joined: groups {group: {rater: source}}
+  sample: {size: 1000, seed: 42, min_ratings: 2}   # optional seeded sample of items
+  model_rater: {applicable: false, reason: ...}    # whether a model can rate from the data
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from seebench.data.dataset import DataError
+from seebench.suites.annotation.layouts import LAYOUTS, read_ratings
+from seebench.suites.annotation.ratings import RatingData, sample_items
+from seebench.suites.annotation.scale import LEVELS, Scale
+
+_POINT = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["value", "label"],
+    "properties": {"value": {"type": ["integer", "number", "string"]}, "label": {"type": "string"}},
+}
+
+RATINGS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["layout", "level", "scale", "options", "model_rater"],
+    "properties": {
+        "layout": {"enum": sorted(LAYOUTS)},
+        "source": {"type": "string"},
+        "level": {"enum": list(LEVELS), "description": "Level of measurement; required."},
+        "scale": {"type": "array", "minItems": 2, "items": _POINT},
+        "options": {"type": "object"},
+        "sample": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["size", "seed"],
+            "properties": {
+                "size": {"type": "integer", "minimum": 1},
+                "seed": {"type": "integer"},
+                "min_ratings": {"type": "integer", "minimum": 1},
+            },
+        },
+        "model_rater": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["applicable"],
+            "properties": {"applicable": {"type": "boolean"}, "reason": {"type": "string"}},
+            "if": {"properties": {"applicable": {"const": False}}},
+            "then": {"required": ["applicable", "reason"]},
+        },
+    },
+}
+
+
+def check_ratings_block(block: Any, *, task: str) -> None:
+    """Raise DataError with one line naming the first problem of a ``ratings`` block."""
+    errors = sorted(
+        jsonschema.Draft202012Validator(RATINGS_SCHEMA).iter_errors(block),
+        key=lambda e: list(e.path),
+    )
+    if errors:
+        error = errors[0]
+        where = ".".join(["ratings", *map(str, error.path)])
+        message = " ".join(error.message.split())
+        raise DataError(f"task {task!r}: {where}: {message}")
+    if block["layout"] != "joined" and "source" not in block:
+        raise DataError(f"task {task!r}: ratings.source: required for layout {block['layout']!r}")
+
+
+def _file(files: Mapping[str, Path], name: Any, *, task: str, where: str) -> Path:
+    if name not in files:
+        known = ", ".join(sorted(files)) or "none"
+        raise DataError(f"task {task!r}: {where}: no data source named {name!r} (sources: {known})")
+    return Path(files[name])
+
+
+def ratings_from_config(
+    block: Mapping[str, Any], files: Mapping[str, Path], *, task: str
+) -> RatingData:
+    """Read a task's ratings from ``files`` ({source name: local path}) as its block declares."""
+    check_ratings_block(block, task=task)
+    scale = Scale.from_config(list(block["scale"]), where=f"task {task!r}: ratings.scale")
+    options = dict(block["options"])
+    if block["layout"] == "joined":
+        groups = options.pop("groups", None)
+        if not isinstance(groups, Mapping) or not groups:
+            raise DataError(
+                f"task {task!r}: ratings.options.groups: expected {{group: {{rater: source}}}}"
+            )
+        source: Any = {
+            group: {
+                rater: _file(
+                    files, name, task=task, where=f"ratings.options.groups.{group}.{rater}"
+                )
+                for rater, name in dict(raters).items()
+            }
+            for group, raters in groups.items()
+        }
+    else:
+        source = _file(files, block["source"], task=task, where="ratings.source")
+    data = read_ratings(block["layout"], source, scale, block["level"], **options)
+    sample = block.get("sample")
+    if sample:
+        data = sample_items(
+            data, sample["size"], seed=sample["seed"], min_ratings=sample.get("min_ratings", 2)
+        )
+    return data
