@@ -117,3 +117,55 @@ def ratings_from_config(
             data, sample["size"], seed=sample["seed"], min_ratings=sample.get("min_ratings", 2)
         )
     return data
+
+
+TASK_DIR = Path(__file__).resolve().parent / "tasks"
+
+
+def mirror_index(mirror: Path) -> dict[str, Path]:
+    """{sha256: file} of a data mirror folder from its ``MANIFEST.tsv`` (path, sha256 columns)."""
+    import csv
+
+    manifest = Path(mirror) / "MANIFEST.tsv"
+    try:
+        with open(manifest, newline="", encoding="utf-8") as handle:
+            return {
+                row["sha256"]: Path(mirror) / row["path"]
+                for row in csv.DictReader(handle, delimiter="\t")
+            }
+    except FileNotFoundError:
+        raise DataError(f"{manifest}: file not found") from None
+    except KeyError as exc:
+        raise DataError(f"{manifest}: column {exc.args[0]!r} missing") from None
+
+
+def load_task_ratings(
+    name: str, mirror: Path, *, task_dir: Path = TASK_DIR, sample: bool = True
+) -> RatingData:
+    """Read task ``name``'s ratings with its sources taken from a local mirror by sha256 (each
+    file's checksum is verified); ``sample=False`` ignores the task's item sample."""
+    import hashlib
+
+    from seebench.tasks.yaml_loader import load_task_document
+
+    document = load_task_document(Path(task_dir) / f"{name}.yaml")
+    index = mirror_index(mirror)
+    files = {}
+    for source in document.get("data", {}).get("sources", []):
+        path = index.get(source.get("sha256"))
+        if path is None or not path.is_file():
+            raise DataError(
+                f"task {name!r}: source {source.get('name')!r} (sha256 {str(source.get('sha256'))[:12]}...) is not in {mirror}"
+            )
+        if hashlib.sha256(path.read_bytes()).hexdigest() != source["sha256"]:
+            raise DataError(f"task {name!r}: {path} does not match its sha256")
+        files[source["name"]] = path
+    block = dict(document["ratings"])
+    if not sample:
+        block.pop("sample", None)
+    return ratings_from_config(block, files, task=name)
+
+
+def task_names(task_dir: Path = TASK_DIR) -> list[str]:
+    """The annotation tasks shipped in ``task_dir`` (files starting with ``_`` are bases)."""
+    return sorted(p.stem for p in Path(task_dir).glob("*.yaml") if not p.name.startswith("_"))

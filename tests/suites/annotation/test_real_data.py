@@ -8,9 +8,7 @@ does not reproduce. Skipped without the mirror.
 
 from __future__ import annotations
 
-import csv
 import functools
-import hashlib
 from pathlib import Path
 
 import pandas as pd
@@ -18,7 +16,10 @@ import pytest
 
 from seebench.suites.annotation.agreement import agreement_by_level, pairwise_alpha
 from seebench.suites.annotation.replacement import human_band
-from seebench.suites.annotation.task_config import ratings_from_config
+from seebench.suites.annotation.task_config import (
+    load_task_ratings,
+    task_names,
+)
 from seebench.tasks.yaml_loader import load_task_document
 
 SHARED = Path(__file__).resolve().parents[3] / ".." / "shared" / "data"
@@ -31,22 +32,8 @@ pytestmark = pytest.mark.skipif(
 
 
 @functools.cache
-def mirror_by_sha256() -> dict[str, Path]:
-    with open(SHARED / "MANIFEST.tsv", newline="") as handle:
-        return {
-            row["sha256"]: SHARED / row["path"] for row in csv.DictReader(handle, delimiter="\t")
-        }
-
-
-@functools.cache
 def task_data(name: str):
-    document = load_task_document(TASKS / f"{name}.yaml")
-    files = {}
-    for source in document["data"]["sources"]:
-        path = mirror_by_sha256()[source["sha256"]]
-        assert hashlib.sha256(path.read_bytes()).hexdigest() == source["sha256"]
-        files[source["name"]] = path
-    return ratings_from_config(document["ratings"], files, task=name)
+    return load_task_ratings(name, SHARED)
 
 
 def _published() -> dict[str, tuple[float, float]]:
@@ -122,10 +109,7 @@ def test_causality_seeded_sample_of_sentences_with_two_raters():
 
 
 def test_causality_on_all_sentences_matches_table_i():
-    document = load_task_document(TASKS / "causality.yaml")
-    block = {k: v for k, v in document["ratings"].items() if k != "sample"}
-    path = mirror_by_sha256()[document["data"]["sources"][0]["sha256"]]
-    data = ratings_from_config(block, {"cira_causal": path}, task="causality")
+    data = load_task_ratings("causality", SHARED, sample=False)
     per_item = data.ratings_per_item()
     assert len(per_item) == 14983 and sum(n == 2 for n in per_item.values()) == 3000
     hh = pairwise_alpha(data, "nominal").zones()["HH"]
@@ -144,9 +128,7 @@ def test_sesame_design():
 def test_static_analysis_warnings_join_and_sample():
     document = load_task_document(TASKS / "warning_closure.yaml")
     assert len(document["ratings"]["options"]["groups"]) == 15
-    block = {k: v for k, v in document["ratings"].items() if k != "sample"}
-    files = {s["name"]: mirror_by_sha256()[s["sha256"]] for s in document["data"]["sources"]}
-    data = ratings_from_config(block, files, task="warning_closure")
+    data = load_task_ratings("warning_closure", SHARED, sample=False)
     counts = data.ratings_per_item()
     # the paper says 1,306; the switch files list each warning twice, and each rater's two
     # labels contradict each other for one warning: those ratings are dropped and reported
@@ -165,3 +147,10 @@ def test_human_band_on_similarity():
     band = human_band(task_data("summary_similarity"), "interval", repetitions=100, seed=0)
     assert band.low < band.estimate < band.high
     assert band.estimate == pytest.approx(0.641, abs=0.0005)
+
+
+def test_every_task_file_loads_from_the_mirror():
+    assert len(task_names()) == 10
+    for name in task_names():
+        data = task_data(name)
+        assert data.level in ("nominal", "interval") and len(data.raters) >= 2
