@@ -51,6 +51,7 @@ class TaskAgreement:
     effort: dict[str, dict[str, float]] = field(default_factory=dict)
     majority: dict[str, list[dict[str, float]]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    ratings_per_item: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-serialisable view (NaN as None)."""
@@ -76,6 +77,7 @@ class TaskAgreement:
                     m: {s: asdict(c) for s, c in by.items()} for m, by in self.curves.items()
                 },
                 "safe_fraction": self.safe_fraction,
+                "ratings_per_item": self.ratings_per_item,
                 "effort_saved": self.effort,
                 "majority_agreement": self.majority,
                 "problems": self.problems,
@@ -124,6 +126,7 @@ def analyse_task(
         problems.append(f"{task}: no human band: {exc}")
         return result
     per_item = ratings_per_item(data)
+    result.ratings_per_item = per_item
     for model in usable:
         if not model.confidence:
             continue
