@@ -130,3 +130,26 @@ def data_from_samples(samples: Iterable[Any]) -> RatingData:
     if scale_config is None or level is None:
         raise DataError("no samples")
     return assemble(items, raw, Scale.from_config(scale_config), level)
+
+
+def data_from_records(records: Iterable[Mapping[str, Any]]) -> RatingData:
+    """:class:`RatingData` from samples-file records (``id`` and a ratings ``gold``); items are
+    named by sample id. All records must share one scale and level."""
+    items, raw = [], []
+    scale_config, level = None, None
+    for record in records:
+        target = check_target(record["gold"])
+        if scale_config is None:
+            scale_config, level = target["scale"], target["level"]
+        elif (target["scale"], target["level"]) != (scale_config, level):
+            raise DataError(
+                f"record {record['id']!r}: scale or level differs from the other records"
+            )
+        items.append(RatingItem(str(record["id"]), {}))
+        raw += [
+            RawRating(str(record["id"]), r, v, f"record {record['id']}")
+            for r, v in target["ratings"].items()
+        ]
+    if scale_config is None or level is None:
+        raise DataError("no records")
+    return assemble(items, raw, Scale.from_config(scale_config), level)

@@ -1,14 +1,16 @@
-"""The ``ratings`` block of an annotation task file, and building its data from local files.
+"""The ``annotation_ratings`` data step of an annotation task file, and reading its data.
 
 ```yaml
-ratings:
-  layout: long              # long | wide_form | sparse_wide | rater_slots | joined
-  source: final_megafile    # the data source (by name) holding the ratings; joined: see groups
-  level: interval           # nominal | ordinal | interval | ratio: required, never defaulted
-  scale: [{value: 1, label: Strongly disagree}, ...]
-  options: {...}            # the layout reader's options; joined: groups {group: {rater: source}}
-  sample: {size: 1000, seed: 42, min_ratings: 2}   # optional seeded sample of items
-  model_rater: {applicable: false, reason: ...}    # whether a model can rate from the data
+data:
+  prepare:
+  - step: annotation_ratings
+    layout: long            # long | wide_form | sparse_wide | rater_slots | joined
+    source: final_megafile  # the data source (by name) holding the ratings; joined: see groups
+    level: interval         # nominal | ordinal | interval | ratio: required, never defaulted
+    scale: [{value: 1, label: Strongly disagree}, ...]
+    options: {...}          # the layout reader's options; joined: groups {group: {rater: source}}
+    sample: {size: 1000, seed: 42, min_ratings: 2}   # optional seeded sample of items
+model_rater: {applicable: false, reason: ...}        # whether a model can rate from the data
 ```
 """
 
@@ -25,6 +27,8 @@ from seebench.suites.annotation.layouts import LAYOUTS, read_ratings
 from seebench.suites.annotation.ratings import RatingData, sample_items
 from seebench.suites.annotation.scale import LEVELS, Scale
 
+STEP = "annotation_ratings"
+
 _POINT = {
     "type": "object",
     "additionalProperties": False,
@@ -32,11 +36,13 @@ _POINT = {
     "properties": {"value": {"type": ["integer", "number", "string"]}, "label": {"type": "string"}},
 }
 
-RATINGS_SCHEMA: dict[str, Any] = {
+#: The options of the ``annotation_ratings`` step (JSON Schema).
+RATINGS_STEP_SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
-    "required": ["layout", "level", "scale", "options", "model_rater"],
+    "required": ["layout", "level", "scale"],
     "properties": {
+        "step": {"const": STEP},
         "layout": {"enum": sorted(LAYOUTS)},
         "source": {"type": "string"},
         "level": {"enum": list(LEVELS), "description": "Level of measurement; required."},
@@ -52,14 +58,6 @@ RATINGS_SCHEMA: dict[str, Any] = {
                 "min_ratings": {"type": "integer", "minimum": 1},
             },
         },
-        "model_rater": {
-            "type": "object",
-            "additionalProperties": False,
-            "required": ["applicable"],
-            "properties": {"applicable": {"type": "boolean"}, "reason": {"type": "string"}},
-            "if": {"properties": {"applicable": {"const": False}}},
-            "then": {"required": ["applicable", "reason"]},
-        },
     },
 }
 
@@ -67,7 +65,7 @@ RATINGS_SCHEMA: dict[str, Any] = {
 def check_ratings_block(block: Any, *, task: str) -> None:
     """Raise DataError with one line naming the first problem of a ``ratings`` block."""
     errors = sorted(
-        jsonschema.Draft202012Validator(RATINGS_SCHEMA).iter_errors(block),
+        jsonschema.Draft202012Validator(RATINGS_STEP_SCHEMA).iter_errors(block),
         key=lambda e: list(e.path),
     )
     if errors:
@@ -92,7 +90,7 @@ def ratings_from_config(
     """Read a task's ratings from ``files`` ({source name: local path}) as its block declares."""
     check_ratings_block(block, task=task)
     scale = Scale.from_config(list(block["scale"]), where=f"task {task!r}: ratings.scale")
-    options = dict(block["options"])
+    options = dict(block.get("options") or {})
     if block["layout"] == "joined":
         groups = options.pop("groups", None)
         if not isinstance(groups, Mapping) or not groups:
@@ -119,7 +117,21 @@ def ratings_from_config(
     return data
 
 
-TASK_DIR = Path(__file__).resolve().parent / "tasks"
+def _task_dir() -> Path:
+    from seebench.builtin.task_dirs import builtin_task_dir
+
+    return (builtin_task_dir() or Path("task_configs")) / "annotation"
+
+
+TASK_DIR = _task_dir()
+
+
+def ratings_step(document: Mapping[str, Any], *, task: str) -> dict[str, Any]:
+    """The ``annotation_ratings`` step of a task document (options only)."""
+    for step in document.get("data", {}).get("prepare", []) or []:
+        if step.get("step") == STEP:
+            return {k: v for k, v in step.items() if k != "step"}
+    raise DataError(f"task {task!r}: data.prepare has no {STEP!r} step")
 
 
 def mirror_index(mirror: Path) -> dict[str, Path]:
@@ -160,7 +172,7 @@ def load_task_ratings(
         if hashlib.sha256(path.read_bytes()).hexdigest() != source["sha256"]:
             raise DataError(f"task {name!r}: {path} does not match its sha256")
         files[source["name"]] = path
-    block = dict(document["ratings"])
+    block = ratings_step(document, task=name)
     if not sample:
         block.pop("sample", None)
     return ratings_from_config(block, files, task=name)

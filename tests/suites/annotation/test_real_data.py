@@ -18,12 +18,13 @@ from seebench.suites.annotation.agreement import agreement_by_level, pairwise_al
 from seebench.suites.annotation.replacement import human_band
 from seebench.suites.annotation.task_config import (
     load_task_ratings,
+    ratings_step,
     task_names,
 )
 from seebench.tasks.yaml_loader import load_task_document
 
 SHARED = Path(__file__).resolve().parents[3] / ".." / "shared" / "data"
-TASKS = Path(__file__).resolve().parents[3] / "seebench" / "suites" / "annotation" / "tasks"
+TASKS = Path(__file__).resolve().parents[3] / "task_configs" / "annotation"
 DATA = Path(__file__).resolve().parent / "data"
 
 pytestmark = pytest.mark.skipif(
@@ -127,7 +128,7 @@ def test_sesame_design():
 
 def test_static_analysis_warnings_join_and_sample():
     document = load_task_document(TASKS / "warning_closure.yaml")
-    assert len(document["ratings"]["options"]["groups"]) == 15
+    assert len(ratings_step(document, task="warning_closure")["options"]["groups"]) == 15
     data = load_task_ratings("warning_closure", SHARED, sample=False)
     counts = data.ratings_per_item()
     # the paper says 1,306; the switch files list each warning twice, and each rater's two

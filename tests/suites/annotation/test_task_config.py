@@ -13,7 +13,6 @@ BLOCK = {
     "level": "ordinal",
     "scale": [{"value": 1, "label": "bad"}, {"value": 2, "label": "good"}],
     "options": {"item": ["item"], "rater": "rater", "rating": "score"},
-    "model_rater": {"applicable": True},
 }
 
 
@@ -44,10 +43,6 @@ def test_block_reads_its_source_and_samples(tmp_path):
         (_with(level=None), "task 'toy': ratings: 'level' is a required property"),
         (_with(level="categorical"), "task 'toy': ratings.level: 'categorical' is not one of"),
         (_with(source=None), "task 'toy': ratings.source: required for layout 'long'"),
-        (
-            _with(model_rater={"applicable": False}),
-            "ratings.model_rater: 'reason' is a required property",
-        ),
         (_with(scale=[{"value": 1, "label": "x"}]), "ratings.scale: .* is too short"),
         (_with(layout="tall"), "ratings.layout: 'tall' is not one of"),
     ],
