@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import json
 import math
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,11 @@ from seebench.suites.annotation.replacement import model_agreement_correlation
 from seebench.suites.annotation.report import heatmap, replacement_figure, write_csv
 
 MM_THRESHOLD = 0.5
+
+
+def safe_name(text: str) -> str:
+    """``text`` usable in a file name (a model label ``org/model/method`` -> ``org--model--method``)."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text.replace("/", "--"))
 
 
 def _num(value: Any, digits: int = 3) -> str:
@@ -222,11 +228,9 @@ def export_all(results: Sequence[TaskAgreement], out_dir: Path) -> list[Path]:
             )
         if result.band is not None:
             for model, curves in result.curves.items():
+                stem = out_dir / "figures" / f"{result.task}.{safe_name(model)}.replacement"
                 paths += replacement_figure(
-                    curves,
-                    result.band,
-                    out_dir / "figures" / f"{result.task}.{model}.replacement",
-                    title=f"{result.task}: {model}",
+                    curves, result.band, stem, title=f"{result.task}: {model}"
                 )
         figures[result.task] = paths
         written += paths

@@ -38,8 +38,8 @@ def majority_value(data: RatingData, item_id: str) -> tuple[Any, float] | None:
 
 
 def pick_shots(data: RatingData, *, seed: int) -> tuple[list[Shot], RatingData, list[str]]:
-    """One shot per scale value (unanimous items first), the data without the shot items, and
-    the scale values no item could illustrate."""
+    """One shot per scale value (unanimous items first) in a seeded random order, the data
+    without the shot items, and the scale values no item could illustrate."""
     rng = random.Random(seed)
     candidates: dict[Any, list[tuple[float, str]]] = {v: [] for v in data.scale.values}
     for item_id in data.item_ids:
@@ -56,6 +56,7 @@ def pick_shots(data: RatingData, *, seed: int) -> tuple[list[Shot], RatingData, 
         best = max(share for share, _ in pool)
         chosen = rng.choice(sorted(i for share, i in pool if share == best))
         shots.append(Shot(by_id[chosen], value))
+    rng.shuffle(shots)  # shown in scale order, small models continue the sequence
     used = {shot.item.id for shot in shots}
     return shots, data.subset(i for i in data.item_ids if i not in used), missing
 
