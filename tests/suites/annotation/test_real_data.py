@@ -155,3 +155,35 @@ def test_every_task_file_loads_from_the_mirror():
     for name in task_names():
         data = task_data(name)
         assert data.level in ("nominal", "interval") and len(data.raters) >= 2
+
+
+def test_agreement_command_on_the_human_data_alone(tmp_path):
+    """``seebench data import`` then ``seebench agreement --tasks``: Table I's HH column at the
+    interval level, the other levels beside it."""
+    from click.testing import CliRunner
+
+    from seebench.cli.main import build_cli
+
+    runner = CliRunner()
+    imported = runner.invoke(build_cli(), ["data", "import", str(SHARED / "annotation")])
+    assert imported.exit_code == 0, imported.output
+    out = tmp_path / "agreement"
+    outcome = runner.invoke(
+        build_cli(),
+        [
+            "agreement",
+            "--tasks",
+            "summary_adequacy,sesame_goals",
+            "--out",
+            str(out),
+            "--band-repetitions",
+            "20",
+        ],
+    )
+    assert outcome.exit_code == 0, outcome.output
+    assert "| summary_adequacy | **interval** | 0.399 / 0.397 |" in outcome.output
+    assert "| summary_adequacy | nominal | 0.189 / 0.197 |" in outcome.output
+    assert "| sesame_goals | **interval** | 0.829 / 0.826 |" in outcome.output
+    assert (out / "agreement.html").exists() and (
+        out / "figures" / "sesame_goals.ordinal.svg"
+    ).exists()
