@@ -90,6 +90,11 @@ def human_band(
     """Mean pairwise human alpha on all items, and the 2.5-97.5 percentiles over random
     subsets holding ``share`` of the items."""
     panel = _HumanPanel(data, level)
+    estimate = panel.mean_alpha(panel.codes)
+    if np.isnan(estimate):
+        raise ValueError(
+            "human-human alpha is undefined on these items (no variation in the ratings)"
+        )
     rng = np.random.default_rng(seed)
     n_items = panel.codes.shape[1]
     size = max(2, round(share * n_items))
@@ -99,7 +104,7 @@ def human_band(
         keep[rng.choice(n_items, size=size, replace=False)] = True
         draws.append(panel.mean_alpha(panel.codes, keep))
     low, high = np.nanpercentile(draws, [2.5, 97.5])
-    return HumanBand(panel.mean_alpha(panel.codes), float(low), float(high), share, repetitions)
+    return HumanBand(estimate, float(low), float(high), share, repetitions)
 
 
 def replacement_curves(

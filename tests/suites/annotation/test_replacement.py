@@ -102,3 +102,13 @@ def test_majority_agreement_ranks_by_confidence(small_data):
 def test_replacement_refuses_a_model_without_rated_items(small_data):
     with pytest.raises(ValueError, match="rated none of the items"):
         replacement_curves(small_data, {}, {}, "interval")
+
+
+def test_band_refuses_ratings_without_variation(likert4):
+    from seebench.suites.annotation.ratings import RatingItem, RawRating, assemble
+
+    items = [RatingItem(f"i{k}") for k in range(4)]
+    raw = [RawRating(f"i{k}", r, 2, "x") for k in range(4) for r in ("a", "b")]
+    data = assemble(items, raw, likert4, "interval")
+    with pytest.raises(ValueError, match="no variation"):
+        human_band(data, "interval", repetitions=5)
