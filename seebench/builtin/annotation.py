@@ -1,13 +1,35 @@
 """The annotation suite (Ahmed et al., MSR 2025) as one plugin: the ``ratings`` task type, its
 data step, metrics, the ``annotate`` method and the ``seebench agreement`` command.
 
-Tasks: ``task_configs/annotation/``; code: ``seebench/suites/annotation/``; docs:
+Tasks: ``seebench/suites/annotation/tasks/``; code: ``seebench/suites/annotation/``; docs:
 ``docs/tasks/annotation.md``. Registration imports nothing heavy.
 """
 
 from __future__ import annotations
 
+from importlib import resources
+from pathlib import Path
+
 from seebench.plugin_manager import hookimpl
+
+
+def suite_dir() -> Path:
+    """The folder of the annotation suite package (task YAMLs in ``tasks/``)."""
+    return Path(str(resources.files("seebench.suites.annotation")))
+
+
+@hookimpl
+def register_task_dirs(register) -> None:
+    register(suite_dir() / "tasks", suite="annotation")
+
+
+@hookimpl
+def register_suites(register) -> None:
+    register(
+        "annotation",
+        description="Ten multi-rater annotation tasks: agreement of humans and models as raters "
+        "(Ahmed et al., MSR 2025).",
+    )
 
 
 @hookimpl

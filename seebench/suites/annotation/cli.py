@@ -42,7 +42,22 @@ def _records(result_path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]] |
             records.append(json.loads(line))
         except json.JSONDecodeError as exc:
             raise SeebenchError(f"{samples}: line {number}: invalid JSON ({exc.msg})") from None
+    if not records or not _is_ratings_target(records[0].get("gold")):
+        return None  # a result of another kind of task
     return result, records
+
+
+def _is_ratings_target(gold: Any) -> bool:
+    return isinstance(gold, dict) and {"ratings", "scale", "level"} <= set(gold)
+
+
+def _ratings_tasks(selector: str) -> list[str]:
+    from seebench.suites.annotation.task_type import RatingsType
+    from seebench.tasks.index import get_task_index
+
+    return [
+        t.name for t in get_task_index().select(selector) if isinstance(t.behaviour, RatingsType)
+    ]
 
 
 def collect_results(
@@ -119,15 +134,14 @@ def agreement_command(
     task, at every admissible level; HH/HM/MM zones; replacement curves and effort saved."""
     from seebench.suites.annotation.analysis import ModelRater, analyse_task
     from seebench.suites.annotation.export import export_all, markdown
-    from seebench.tasks.index import get_task_index
 
     by_task = collect_results(list(results))
     if selector:
-        names = [t.name for t in get_task_index().select(selector) if t.type == "ratings"]
+        names = _ratings_tasks(selector)
     elif by_task:
         names = sorted(by_task)
     else:
-        names = [t.name for t in get_task_index().select("annotation") if t.type == "ratings"]
+        names = _ratings_tasks("annotation")
     if not names:
         raise click.ClickException("no ratings tasks selected")
     analyses, problems = [], []

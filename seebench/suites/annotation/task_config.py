@@ -117,13 +117,8 @@ def ratings_from_config(
     return data
 
 
-def _task_dir() -> Path:
-    from seebench.builtin.task_dirs import builtin_task_dir
-
-    return (builtin_task_dir() or Path("task_configs")) / "annotation"
-
-
-TASK_DIR = _task_dir()
+#: The suite's task files.
+TASK_DIR = Path(__file__).resolve().parent / "tasks"
 
 
 def ratings_step(document: Mapping[str, Any], *, task: str) -> dict[str, Any]:
