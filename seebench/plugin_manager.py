@@ -47,6 +47,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "seebench.builtin.compare",
     "seebench.builtin.finetune",
     "seebench.builtin.sandbox",
+    "seebench.builtin.annotation",
     "seebench.builtin.codegen",
 )
 

@@ -80,8 +80,8 @@ def eval_command(model, tasks, method, output, limit, seed, force, shard, option
     use_include_paths(include_paths)
 
     from seebench.runner import EvalConfig, RunInterrupted, run_eval
+    from seebench.runner.config import parse_shard
     from seebench.runner.progress import summary_table, table_console
-    from seebench.runner.runner import parse_shard
 
     if limit is not None and limit < 1:
         raise SeebenchError(f"--limit {limit}: must be at least 1")

@@ -109,11 +109,11 @@ def compared_tasks(
     dropped: dict[str, str] = {}
     for task in table.tasks:
         suite = registry.suites.get(table.suite_of(task, registry) or "")
-        task_type = table.task_types.get(task, "unknown")
+        task_type = table.task_types.get(task)  # None: the results do not say
         if (
             suite is None
             or not suite.compare_task_types
-            or task_type == "unknown"
+            or task_type is None
             or task_type in {*suite.compare_task_types, *extra}
         ):
             kept.append(task)

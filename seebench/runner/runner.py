@@ -11,8 +11,6 @@ samples file is written before the result, both atomically, so an interrupted ru
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import json
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -20,11 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from seebench import __version__
-from seebench.data.dataset import DEFAULT_SEED, TaskData, load_task_data
+from seebench.data.dataset import TaskData, load_task_data
 from seebench.errors import DataMissingError, NotApplicableError, SeebenchError
 from seebench.events import UnitFinished
 from seebench.methods.base import MethodOutput, RunContext
-from seebench.models import ModelRef, resolve_model
+from seebench.models import resolve_model
 from seebench.registry import Registry
 from seebench.results.io import (
     RESULT_SCHEMA_VERSION,
@@ -34,19 +32,22 @@ from seebench.results.io import (
     write_samples,
 )
 from seebench.results.verify import verify_result
+from seebench.runner.config import (
+    RUN_OPTIONS,
+    EvalConfig,
+    config_hash,
+    run_config,
+    scoring_fields,
+)
 from seebench.runner.environment import environment
 from seebench.runner.locks import UnitBusy, lock_path, unit_lock
 from seebench.runner.progress import RunProgress
-from seebench.scoring.aggregate import DEFAULT_BOOTSTRAP
 from seebench.scoring.run import configure_scorers
-from seebench.scoring.unit import UnitScoring, sample_records, score_unit
+from seebench.scoring.unit import sample_records, score_unit
 from seebench.tasks.index import TaskIndex
 from seebench.tasks.spec import TaskSpec
 
 COMPLETE_STATUSES = ("ok", "not_applicable")
-#: Options of ``-o`` that the runner itself takes (never passed to a method); scorers see
-#: them through ``configure(run_options)`` and ``ScoreContext.options``.
-RUN_OPTIONS = ("repeats", "unsafe_host_exec")
 
 
 class RunInterrupted(KeyboardInterrupt):
@@ -57,24 +58,6 @@ class RunInterrupted(KeyboardInterrupt):
         super().__init__(task)
         self.outcomes = outcomes
         self.task = task
-
-
-@dataclass
-class EvalConfig:
-    """The options of one ``seebench eval`` invocation."""
-
-    model: str
-    tasks: str
-    method: str | None = None
-    output: Path = Path("results")
-    limit: int | None = None
-    seed: int = DEFAULT_SEED
-    force: bool = False
-    shard: tuple[int, int] | None = None  # (i, n), 1-based
-    method_options: dict[str, Any] = field(default_factory=dict)
-    progress: bool = True
-    predict_only: bool = False  # write predictions, score later with ``seebench score``
-    bootstrap: int = DEFAULT_BOOTSTRAP  # resamples for metric intervals (0: none)
 
 
 @dataclass
@@ -97,52 +80,6 @@ class UnitOutcome:
 def _summary(info: Any) -> str | None:
     summary = info.get("summary") if isinstance(info, dict) else None
     return summary if isinstance(summary, str) else None
-
-
-def parse_shard(text: str) -> tuple[int, int]:
-    """Parse ``i/n`` (1-based): ``2/4`` is the second of four shards."""
-    try:
-        i_text, n_text = text.split("/")
-        i, n = int(i_text), int(n_text)
-    except ValueError:
-        raise SeebenchError(f"--shard {text!r}: expected i/n, e.g. 1/4") from None
-    if n < 1 or not 1 <= i <= n:
-        raise SeebenchError(f"--shard {text!r}: need 1 <= i <= n")
-    return i, n
-
-
-def run_config(config: EvalConfig, model: ModelRef, method: str, task: TaskSpec,
-               scorers: dict[str, Any] | None = None, plugins: dict[str, str] | None = None) -> dict[str, Any]:
-    """Everything that determines a unit's result; its hash decides whether to recompute.
-
-    ``scorers`` are the identities of the task's scorers (a judge model's included) and
-    ``plugins`` the ``dist==version`` of every plugin that contributed to the unit.
-    """
-    options = {**task.method_options(method), **config.method_options}
-    return {
-        "model": model.summary(),
-        "method": method,
-        "method_options": {k: v for k, v in options.items() if k not in RUN_OPTIONS},
-        "task": {"name": task.name, "version": task.version, "config_hash": task.config_hash},
-        "seed": config.seed,
-        "limit": config.limit,
-        "repeats": unit_repeats(config, task),
-        "scorers": scorers or {},
-        "plugins": plugins or {},
-        "bootstrap": config.bootstrap,
-    }
-
-
-def unit_repeats(config: EvalConfig, task: TaskSpec) -> int:
-    """Generations per item: ``-o repeats=n`` wins over the task's ``repeats``."""
-    value = config.method_options.get("repeats", task.repeats)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise SeebenchError(f"-o repeats={value!r}: expected an integer >= 1")
-    return value
-
-
-def config_hash(config: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
 class Runner:
@@ -408,20 +345,6 @@ class Runner:
         write_result(result_path, result)
         outcome.status, outcome.reason, outcome.seconds = status, reason, seconds
         return outcome
-
-
-def scoring_fields(scoring: UnitScoring | None) -> dict[str, Any]:
-    """The result keys that scoring fills (``scored: false`` and no metrics when predict-only)."""
-    if scoring is None:
-        return {"scored": False, "metrics": {}}
-    fields: dict[str, Any] = {"scored": True, "metrics": scoring.metrics, "metric_info": scoring.metric_info,
-                              "scorers": scoring.scorer_identities}
-    if scoring.unscored:
-        fields["unscored"] = {"count": scoring.unscored, "reasons": scoring.unscored_reasons}
-    if scoring.repeat_metrics or scoring.item_spread:
-        fields["repeat_metrics"] = scoring.repeat_metrics
-        fields["item_spread"] = scoring.item_spread
-    return fields
 
 
 def run_eval(config: EvalConfig, registry: Registry | None = None, index: TaskIndex | None = None) -> list[UnitOutcome]:

@@ -39,17 +39,30 @@ class UnitScores:
         return len(self.predictions)
 
 
-def _resample(data: UnitScores, items: np.ndarray) -> UnitScores:
-    """The unit's data restricted to ``items`` (indices, repeats allowed)."""
-    if len(items) == data.n_items and (items == np.arange(data.n_items)).all():
-        return data
-    picks = items.tolist()
-    return UnitScores(
-        golds=[data.golds[i] for i in picks],
-        predictions=[[row[i] for i in picks] for row in data.predictions],
-        scores={name: [[row[i] for i in picks] for row in per] for name, per in data.scores.items()},
-        labels=data.labels,
-    )
+def _object_array(values: Sequence[Any]) -> np.ndarray:
+    array = np.empty(len(values), dtype=object)
+    for index, value in enumerate(values):  # element-wise: lists stay list objects
+        array[index] = value
+    return array
+
+
+class _Resampler:
+    """Draws bootstrap resamples of a unit's data; the columns become object arrays once, so
+    a draw is a few fancy-indexing operations instead of Python loops over every item."""
+
+    def __init__(self, data: UnitScores):
+        self.data = data
+        self.golds = _object_array(data.golds)
+        self.predictions = [_object_array(row) for row in data.predictions]
+        self.scores = {name: [_object_array(row) for row in per] for name, per in data.scores.items()}
+
+    def draw(self, items: np.ndarray) -> UnitScores:
+        return UnitScores(
+            golds=self.golds[items].tolist(),
+            predictions=[row[items].tolist() for row in self.predictions],
+            scores={name: [row[items].tolist() for row in per] for name, per in self.scores.items()},
+            labels=self.data.labels,
+        )
 
 
 def metric_value(entry: MetricEntry, func: Any, task: TaskSpec, data: UnitScores, primary_scorer: str) -> float:
@@ -89,9 +102,10 @@ def compute_metrics(task: TaskSpec, data: UnitScores, registry: Registry, *, boo
     if bootstrap <= 0 or not data.n_items:
         return values, details
     rng = np.random.default_rng(seed)
+    resampler = _Resampler(data)
     resampled: dict[str, list[float]] = {e.name: [] for e in entries}
     for _ in range(bootstrap):
-        sample = _resample(data, rng.integers(0, data.n_items, data.n_items))
+        sample = resampler.draw(rng.integers(0, data.n_items, data.n_items))
         for entry, func in zip(entries, funcs, strict=True):
             resampled[entry.name].append(metric_value(entry, func, task, sample, primary_scorer))
     for name, draws in resampled.items():

@@ -94,7 +94,7 @@ def rescore(path: Path, registry: Registry, index: Any, *, scorer: str | None = 
         if len(named) > 1 or first.explanation or first.metadata or first.answer is not None:
             record["scores"] = {name: score.to_json() for name, score in named.items()}
     result["samples_sha256"] = write_samples(samples_path, records)
-    from seebench.runner.runner import config_hash, scoring_fields
+    from seebench.runner.config import config_hash, scoring_fields
 
     run["config"] = {**run["config"], "scorers": scoring.scorer_identities, "bootstrap": reps}
     if scorer is not None:
