@@ -46,6 +46,12 @@ def register_secret(value: str | None) -> None:
             _registered.add(value)
 
 
+def forget_registered_secrets() -> None:
+    """Forget every value given to :func:`register_secret` (tests; a new evaluation session)."""
+    with _lock:
+        _registered.clear()
+
+
 def configured_secrets(environ: dict[str, str] | None = None) -> list[str]:
     """Secret values known now: registered ones and those in secret-looking env variables.
 

