@@ -16,6 +16,7 @@ responses), so they respect the grouping.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -181,6 +182,39 @@ def _percentile_interval(values: list[float]) -> tuple[float, float]:
     return (float(low), float(high))
 
 
+def _batch_pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Pearson's r of each row pair of two (resamples x units) matrices; NaN when constant."""
+    xc = x - x.mean(axis=1, keepdims=True)
+    yc = y - y.mean(axis=1, keepdims=True)
+    denominator = np.sqrt((xc * xc).sum(axis=1) * (yc * yc).sum(axis=1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denominator > 0, (xc * yc).sum(axis=1) / denominator, np.nan)
+
+
+def _batch_kendall(x: np.ndarray, y: np.ndarray, chunk: int = 64) -> np.ndarray:
+    """Kendall's tau-b of each row pair (all unit pairs; ties handled as tau-b does)."""
+    values = []
+    for start in range(0, len(x), chunk):
+        sx = np.sign(x[start : start + chunk, :, None] - x[start : start + chunk, None, :])
+        sy = np.sign(y[start : start + chunk, :, None] - y[start : start + chunk, None, :])
+        denominator = np.sqrt((sx * sx).sum(axis=(1, 2)) * (sy * sy).sum(axis=(1, 2)))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            values.append(
+                np.where(denominator > 0, (sx * sy).sum(axis=(1, 2)) / denominator, np.nan)
+            )
+    return np.concatenate(values) if values else np.array([])
+
+
+def _batch_coefficient(name: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    if name == "pearson":
+        return _batch_pearson(x, y)
+    if name == "spearman":
+        return _batch_pearson(stats.rankdata(x, axis=1), stats.rankdata(y, axis=1))
+    if name == "kendall":
+        return _batch_kendall(x, y)
+    raise ValueError(f"unknown correlation {name!r} (choose from {', '.join(COEFFICIENTS)})")
+
+
 def _bootstrap(
     x: np.ndarray,
     y: np.ndarray,
@@ -189,28 +223,38 @@ def _bootstrap(
     n_bootstrap: int,
     seed: int,
 ) -> tuple[dict[str, tuple[float, float]], dict[str, tuple[float, float]]]:
-    """Percentile intervals from resampling whole inputs with replacement."""
+    """Percentile intervals from resampling whole inputs with replacement.
+
+    Resamples are evaluated in batches of equal size (inputs may differ in their number of
+    responses); the per-input figure of a resample is the mean of its inputs' defined values.
+    """
     groups = list(dict.fromkeys(ids.tolist()))
     if n_bootstrap <= 0 or len(groups) < 2:
         empty = {name: (math.nan, math.nan) for name in coefficients}
         return empty, dict(empty)
-    members = {g: np.flatnonzero(ids == g) for g in groups}
-    within = {
-        name: np.array([per_input_values(x, y, ids, name)[g] for g in groups])
-        for name in coefficients
-    }
+    members = [np.flatnonzero(ids == g) for g in groups]
+    within = {}
+    for name in coefficients:
+        values = per_input_values(x, y, ids, name)
+        within[name] = np.array([values[g] for g in groups])
     rng = np.random.default_rng(seed)
-    pooled_draws: dict[str, list[float]] = {name: [] for name in coefficients}
-    per_input_draws: dict[str, list[float]] = {name: [] for name in coefficients}
-    for _ in range(n_bootstrap):
-        chosen = rng.integers(0, len(groups), size=len(groups))
-        rows = np.concatenate([members[groups[c]] for c in chosen])
+    chosen = rng.integers(0, len(groups), size=(n_bootstrap, len(groups)))
+    rows = [np.concatenate([members[c] for c in draw]) for draw in chosen]
+    by_size: dict[int, list[int]] = {}
+    for draw, picked in enumerate(rows):
+        by_size.setdefault(len(picked), []).append(draw)
+    pooled: dict[str, np.ndarray] = {name: np.empty(n_bootstrap) for name in coefficients}
+    for draws in by_size.values():
+        index = np.stack([rows[d] for d in draws])
         for name in coefficients:
-            pooled_draws[name].append(_coefficient(name, x[rows], y[rows]))
-            sample = within[name][chosen]
-            sample = sample[~np.isnan(sample)]
-            per_input_draws[name].append(float(sample.mean()) if len(sample) else math.nan)
+            pooled[name][draws] = _batch_coefficient(name, x[index], y[index])
+    per_input: dict[str, list[float]] = {}
+    for name in coefficients:
+        sample = within[name][chosen]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            per_input[name] = np.nanmean(sample, axis=1).tolist()
     return (
-        {name: _percentile_interval(pooled_draws[name]) for name in coefficients},
-        {name: _percentile_interval(per_input_draws[name]) for name in coefficients},
+        {name: _percentile_interval(pooled[name].tolist()) for name in coefficients},
+        {name: _percentile_interval(per_input[name]) for name in coefficients},
     )
