@@ -156,15 +156,38 @@ def meteor_words(text: str) -> list[str]:
     return [word for sentence in sentences.tokenize(text) for word in words.tokenize(sentence)]
 
 
-def meteor(prediction: str, reference: str) -> float:
-    """METEOR (0-100) of ``prediction`` against one ``reference`` (NLTK, WordNet 3.0)."""
+class _MemoisedWordNet:
+    """The one WordNet lookup METEOR makes (``synsets(word)``), memoised: same answers, and
+    a word seen before costs nothing (code repeats its identifiers)."""
+
+    def __init__(self, reader: Any) -> None:
+        self.synsets = lru_cache(maxsize=65536)(reader.synsets)
+
+
+class _MemoisedStemmer:
+    """NLTK's Porter stemmer (METEOR's default) with memoised ``stem``."""
+
+    def __init__(self) -> None:
+        porter = _require("nltk.stem.porter").PorterStemmer()
+        self.stem = lru_cache(maxsize=65536)(porter.stem)
+
+
+@lru_cache(maxsize=1)
+def _meteor_resources() -> tuple[_MemoisedWordNet, _MemoisedStemmer]:
     from seebench.suites.judge.wordnet import wordnet_reader
 
+    return _MemoisedWordNet(wordnet_reader()), _MemoisedStemmer()
+
+
+def meteor(prediction: str, reference: str) -> float:
+    """METEOR (0-100) of ``prediction`` against one ``reference`` (NLTK, WordNet 3.0)."""
     score = _require("nltk.translate.meteor_score").meteor_score
+    wordnet, stemmer = _meteor_resources()
     value = score(
         [meteor_words(reference)],
         meteor_words(prediction),
-        wordnet=wordnet_reader(),
+        wordnet=wordnet,
+        stemmer=stemmer,
         **METEOR_PARAMETERS,
     )
     return float(value) * 100
