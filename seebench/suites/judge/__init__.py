@@ -3,7 +3,7 @@ prompt and parse LLM judges honestly, and measure judge-vs-human agreement.
 
 The source is the ISSTA'25 study "Can LLMs replace human evaluators? An empirical study of
 LLM-as-a-judge in software engineering" (code translation, summarization and generation, each
-in a scoring and a pairwise-comparison variant). See ``docs/suites/judge.md``.
+in a scoring and a pairwise-comparison variant). See ``docs/tasks/judge.md``.
 """
 
 from seebench.suites.judge.agreement import (
