@@ -31,8 +31,8 @@ def main() -> None:
     args = parser.parse_args()
 
     from seebench.data.dataset import load_task_data
+    from seebench.models.backends.hf import HFBackend, load_model
     from seebench.plugin_manager import get_registry
-    from seebench.prompting.backends.hf import HFBackend, load_model
     from seebench.prompting.method import build_prompts
     from seebench.tasks.index import get_task_index
 

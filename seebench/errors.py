@@ -31,3 +31,11 @@ class NotApplicableError(SeebenchError):
 
 class ModelError(SeebenchError):
     """A model spec cannot be resolved or loaded."""
+
+
+def did_you_mean(name: str, known: object) -> str:
+    """``" (did you mean 'x'?)"`` for the closest of ``known`` names, or an empty string."""
+    import difflib
+
+    close = difflib.get_close_matches(str(name), [str(k) for k in known], n=1, cutoff=0.6)  # type: ignore[union-attr]
+    return f" (did you mean {close[0]!r}?)" if close else ""

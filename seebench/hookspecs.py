@@ -10,6 +10,7 @@ Hooks are grouped by the phase in which seebench calls them:
 1. start-up: :func:`register_commands`
 2. registry building (lazily, the first time a registry is needed):
    :func:`register_task_types`, :func:`register_task_dirs`, :func:`register_metrics`,
+   :func:`register_scorers`,
    :func:`register_methods`, :func:`register_models`, :func:`register_data_readers`,
    :func:`register_prepare_steps`, :func:`register_exporters`
 3. running: :func:`on_unit_finished` (observer; a failing observer is logged, never fatal)
@@ -51,13 +52,13 @@ def register_commands(cli: click.Group) -> None:
 
 @hookspec
 def register_task_types(register: Callable[..., None]) -> None:
-    """Register task types: ``register(name, *, schema, description, metrics=())``.
+    """Register task types: ``register(name, impl, *, description="", schema=None)``.
 
-    ``schema`` is a JSON Schema fragment (a dict with ``properties`` and optionally
-    ``required``) merged into the base task schema for tasks of this type, so a type can add
-    its own keys (for example ``value_range`` for regression). ``metrics`` names the metrics
-    usually reported for the type (documentation; which metrics apply to a type is declared by
-    each metric's ``task_types``).
+    ``impl`` is a :class:`seebench.tasks.types.TaskType` instance or subclass, or an import
+    path to one: it owns the type's behaviour (targets, splits, per-sample score, prompting,
+    default metrics, target kind). ``schema`` is a JSON Schema fragment (a dict with
+    ``properties`` and optionally ``required``) merged into the base task schema for tasks of
+    this type, so a type can add its own keys (for example ``value_range`` for regression).
     """
 
 
@@ -73,20 +74,40 @@ def register_task_dirs(register: Callable[..., None]) -> None:
 
 @hookspec
 def register_metrics(register: Callable[..., None]) -> None:
-    """Register metrics: ``register(name, func, *, description, task_types=(), higher_is_better=True)``.
+    """Register aggregate metrics: ``register(name, func, *, description, task_types=(),
+    target_kinds=(), higher_is_better=True, inputs="predictions", scorer=None)``.
 
-    ``func(golds, predictions, **options) -> float`` or an import path ``"module:attr"`` to
-    such a function. ``task_types`` lists the task types the metric applies to (empty: all).
+    ``func(golds, predictions, **options) -> float`` (or an import path ``"module:attr"``);
+    with ``inputs="scores"`` it is ``func(scores, **options) -> float`` over the per-sample
+    :class:`seebench.scoring.Score` objects of the scorer named ``scorer`` (default: the
+    task's first scorer). ``task_types`` and ``target_kinds`` say which tasks the metric
+    applies to (both empty: all). ``higher_is_better`` orders leaderboards.
+    """
+
+
+@hookspec
+def register_scorers(register: Callable[..., None]) -> None:
+    """Register per-sample scorers: ``register(name, factory, *, description, options=None)``.
+
+    ``factory(**options)`` (or an import path to it) returns a :class:`seebench.scoring.Scorer`:
+    ``score(sample, prediction, context) -> Score`` and ``identity() -> dict`` (everything
+    that changes its scores, e.g. a judge model's identity; part of the run hash and of the
+    score cache key). ``options`` maps option names to JSON Schemas; unknown or ill-typed
+    options are one-line errors.
     """
 
 
 @hookspec
 def register_methods(register: Callable[..., None]) -> None:
-    """Register evaluation methods: ``register(name, factory, *, description, task_types=())``.
+    """Register evaluation methods: ``register(name, factory, *, description, task_types=(),
+    target_kinds=(), options=None)``.
 
-    ``factory`` is a class or an import path ``"module:attr"``; called with keyword options it
-    returns an object following :class:`seebench.methods.Method`. ``task_types`` lists the task
-    types the method can run (empty: all); other types are recorded as "not applicable".
+    ``factory`` is a class or an import path ``"module:attr"``; called without arguments it
+    returns an object following :class:`seebench.methods.Method`. ``task_types`` and
+    ``target_kinds`` say which tasks the method can run (both empty: all); other tasks are
+    recorded as "not applicable". ``options`` maps option names to JSON Schemas: ``-o`` and a
+    task's ``methods:`` block are checked against it (a method may refine it per model with
+    ``option_schema(model)``).
     """
 
 
@@ -151,6 +172,7 @@ __all__ = [
     "register_task_types",
     "register_task_dirs",
     "register_metrics",
+    "register_scorers",
     "register_methods",
     "register_models",
     "register_data_readers",

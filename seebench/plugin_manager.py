@@ -43,6 +43,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "seebench.builtin.selu",
     "seebench.builtin.compare",
     "seebench.builtin.finetune",
+    "seebench.builtin.sandbox",
 )
 
 
@@ -112,9 +113,42 @@ def _seebench_version() -> str:
     return __version__
 
 
+def _module_version(plugin: Any) -> str:
+    """A plugin module's ``__version__`` when it is not installed as a distribution."""
+    return str(getattr(plugin, "__version__", "0"))
+
+
+def _warn_unknown_allowed(allowed: set[str], eps: Any) -> None:
+    """``SEEBENCH_LOAD_PLUGINS`` names distributions; say so when a name matches none."""
+    import logging
+
+    dists = {_normalise(ep.dist.name) for ep in eps if ep.dist is not None}
+    names = {_normalise(ep.name): ep for ep in eps}
+    for name in sorted(allowed - dists):
+        hint = ""
+        if name in names and names[name].dist is not None:
+            hint = f"; {name!r} is an entry-point name of distribution {names[name].dist.name!r}: use that"
+        elif dists:
+            from seebench.errors import did_you_mean
+
+            hint = did_you_mean(name, dists)
+        logging.getLogger("seebench").warning(
+            "%s: no installed plugin distribution named %r%s", LOAD_PLUGINS_ENV, name, hint)
+
+
+def plugin_distribution(name: str, pm: SeebenchPluginManager | None = None) -> str:
+    """``dist==version`` of the loaded plugin ``name`` (recorded in results and run hashes)."""
+    pm = pm or get_plugin_manager()
+    dist, version = pm.distributions.get(name, ("?", "?"))
+    return f"{dist}=={version}"
+
+
 def _load_entry_points(pm: SeebenchPluginManager) -> None:
     allowed = _allowed_distributions()
-    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
+    eps = list(metadata.entry_points(group=ENTRY_POINT_GROUP))
+    if allowed:
+        _warn_unknown_allowed(allowed, eps)
+    for ep in eps:
         dist = ep.dist.name if ep.dist is not None else "?"
         version = ep.dist.version if ep.dist is not None else "?"
         if allowed is not None and _normalise(dist) not in allowed:
@@ -141,7 +175,7 @@ def create_plugin_manager(
     for module_name in DEFAULT_PLUGINS:
         pm.register_plugin(importlib.import_module(module_name), module_name, "seebench", version)
     for plugin, name in extra_plugins:
-        pm.register_plugin(plugin, name, f"<{name}>", "0")
+        pm.register_plugin(plugin, name, f"<{name}>", _module_version(plugin))
     for module_name in filter(None, (m.strip() for m in os.environ.get(EXTRA_PLUGINS_ENV, "").split(","))):
         try:
             module = importlib.import_module(module_name)
@@ -150,7 +184,7 @@ def create_plugin_manager(
                 f"{EXTRA_PLUGINS_ENV}: cannot import plugin module {module_name!r}: "
                 f"{type(exc).__name__}: {exc}"
             ) from None
-        pm.register_plugin(module, module_name, f"<{EXTRA_PLUGINS_ENV}>", "0")
+        pm.register_plugin(module, module_name, f"<{EXTRA_PLUGINS_ENV}>", _module_version(module))
     if entry_points:
         _load_entry_points(pm)
     pm.check_hooks()
@@ -203,6 +237,7 @@ def build_registry(pm: pluggy.PluginManager) -> Registry:
     builder = RegistryBuilder(registry)
     _call_per_plugin(pm, "register_task_types", builder.task_type)
     _call_per_plugin(pm, "register_metrics", builder.metric)
+    _call_per_plugin(pm, "register_scorers", builder.scorer)
     _call_per_plugin(pm, "register_methods", builder.method)
     _call_per_plugin(pm, "register_models", builder.model)
     _call_per_plugin(pm, "register_data_readers", builder.data_reader)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from seebench.errors import PluginError
+from seebench.errors import PluginError, did_you_mean
 
 NAME_PATTERN = r"^[a-z0-9][a-z0-9_.\-]*[a-z0-9:]?$"
 
@@ -39,13 +39,36 @@ def load_object(ref: Any) -> Any:
 
 @dataclass(frozen=True)
 class TaskTypeEntry:
-    """A task type with its JSON Schema fragment."""
+    """A task type: its behaviour object (or import path), JSON Schema fragment and plugin."""
 
     name: str
+    impl: Any
     schema: dict[str, Any]
     description: str
-    metrics: tuple[str, ...]
     plugin: str
+    _loaded: list[Any] = field(default_factory=list, compare=False, repr=False)
+
+    def load(self) -> Any:
+        """The :class:`seebench.tasks.types.TaskType` instance (imported and made once)."""
+        if not self._loaded:
+            self._loaded.append(_load_task_type(self))
+        return self._loaded[0]
+
+
+def _load_task_type(entry: TaskTypeEntry) -> Any:
+    from seebench.tasks.types import TaskType
+
+    obj = load_object(entry.impl)
+    if isinstance(obj, type) and issubclass(obj, TaskType):
+        obj = obj()
+    if not isinstance(obj, TaskType):
+        raise PluginError(
+            f"plugin {entry.plugin!r}: task type {entry.name!r} is not a seebench.tasks.types.TaskType "
+            f"(got {type(obj).__name__})"
+        )
+    if not obj.name:
+        obj.name = entry.name
+    return obj
 
 
 @dataclass(frozen=True)
@@ -59,7 +82,9 @@ class TaskDirEntry:
 
 @dataclass(frozen=True)
 class MetricEntry:
-    """A metric function ``func(golds, predictions, **options) -> float``."""
+    """An aggregate metric: ``func(golds, predictions, **options) -> float``, or with
+    ``inputs="scores"`` ``func(scores, **options) -> float`` over the per-sample
+    :class:`~seebench.scoring.Score` objects of one scorer."""
 
     name: str
     func: Any
@@ -67,23 +92,85 @@ class MetricEntry:
     task_types: tuple[str, ...]
     higher_is_better: bool
     plugin: str
+    target_kinds: tuple[str, ...] = ()
+    inputs: str = "predictions"
+    scorer: str | None = None
 
     def load(self) -> Callable[..., float]:
         return load_object(self.func)
 
+    def applies_to(self, type_name: str, type_object: Any) -> bool:
+        """Whether the metric may be used on tasks of this type."""
+        return _applies(self.task_types, self.target_kinds, type_name, type_object)
+
+
+def _applies(types: tuple[str, ...], kinds: tuple[str, ...], type_name: str, type_object: Any) -> bool:
+    if not types and not kinds:
+        return True
+    kind = getattr(type_object, "target_kind", None)
+    return type_name in types or (kind is not None and kind in kinds)
+
+
+def option_problems(schema: dict[str, Any] | None, options: dict[str, Any], owner: str) -> list[str]:
+    """One line per unknown or ill-typed option (``schema``: JSON Schema ``properties``)."""
+    if schema is None:
+        return []
+    import jsonschema
+
+    problems = []
+    for key, value in options.items():
+        if key not in schema:
+            allowed = ", ".join(sorted(schema)) or "(none)"
+            problems.append(f"{owner}: unknown option {key!r}{did_you_mean(key, schema)}; allowed: {allowed}")
+            continue
+        validator = jsonschema.validators.validator_for(schema[key])(schema[key])
+        error = next(iter(validator.iter_errors(value)), None)
+        if error is not None:
+            expected = schema[key].get("description") or error.message
+            problems.append(f"{owner}: option {key}={value!r} is invalid: {expected}")
+    return problems
+
 
 @dataclass(frozen=True)
 class MethodEntry:
-    """An evaluation method factory."""
+    """An evaluation method factory with the task types or target kinds it handles and the
+    JSON Schema ``properties`` of its options (``None``: options are not declared)."""
 
     name: str
     factory: Any
     description: str
     task_types: tuple[str, ...]
     plugin: str
+    target_kinds: tuple[str, ...] = ()
+    options: dict[str, Any] | None = field(default=None, compare=False)
 
     def load(self) -> Callable[..., Any]:
         return load_object(self.factory)
+
+    def applies_to(self, type_name: str, type_object: Any) -> bool:
+        return _applies(self.task_types, self.target_kinds, type_name, type_object)
+
+    def option_problems(self, options: dict[str, Any], schema: dict[str, Any] | None = None) -> list[str]:
+        """Problems of ``options`` against the declared (or the given, model-specific) schema."""
+        return option_problems(schema if schema is not None else self.options, options,
+                               f"method {self.name!r}")
+
+
+@dataclass(frozen=True)
+class ScorerEntry:
+    """A per-sample scorer factory: ``factory(**options)`` returns a :class:`~seebench.scoring.Scorer`."""
+
+    name: str
+    factory: Any
+    description: str
+    plugin: str
+    options: dict[str, Any] | None = field(default=None, compare=False)
+
+    def load(self) -> Callable[..., Any]:
+        return load_object(self.factory)
+
+    def option_problems(self, options: dict[str, Any]) -> list[str]:
+        return option_problems(self.options, options, f"scorer {self.name!r}")
 
 
 @dataclass(frozen=True)
@@ -122,6 +209,7 @@ class Registry:
     task_types: dict[str, TaskTypeEntry] = field(default_factory=dict)
     task_dirs: list[TaskDirEntry] = field(default_factory=list)
     metrics: dict[str, MetricEntry] = field(default_factory=dict)
+    scorers: dict[str, ScorerEntry] = field(default_factory=dict)
     methods: dict[str, MethodEntry] = field(default_factory=dict)
     models: dict[str, ModelEntry] = field(default_factory=dict)
     data_readers: dict[str, FunctionEntry] = field(default_factory=dict)
@@ -135,6 +223,9 @@ class Registry:
 
     def method(self, name: str) -> MethodEntry:
         return _lookup(self.methods, name, "method")
+
+    def scorer(self, name: str) -> ScorerEntry:
+        return _lookup(self.scorers, name, "scorer")
 
     def task_type(self, name: str) -> TaskTypeEntry:
         return _lookup(self.task_types, name, "task type")
@@ -168,7 +259,7 @@ def _lookup(table: dict[str, Any], name: str, what: str) -> Any:
         return table[name]
     except KeyError:
         known = ", ".join(sorted(table)) or "(none)"
-        raise PluginError(f"unknown {what} {name!r}; known: {known}") from None
+        raise PluginError(f"unknown {what} {name!r}{did_you_mean(name, table)}; known: {known}") from None
 
 
 def _check_name(name: Any, what: str, plugin: str, allow_empty: bool = False) -> str:
@@ -185,6 +276,16 @@ def _check_unique(table: dict[str, Any], name: str, what: str, plugin: str) -> N
         )
 
 
+def _check_options(options: Any, name: str, plugin: str) -> dict[str, Any] | None:
+    if options is not None and not (
+        isinstance(options, dict) and all(isinstance(v, dict) for v in options.values())
+    ):
+        raise PluginError(
+            f"plugin {plugin!r}: options of {name!r} must map option names to JSON Schemas"
+        )
+    return options
+
+
 def _tuple(values: Iterable[str] | None) -> tuple[str, ...]:
     return tuple(values or ())
 
@@ -198,10 +299,10 @@ class RegistryBuilder:
     def task_type(self, plugin: str) -> Callable[..., None]:
         def register(
             name: str,
+            impl: Any,
             *,
             schema: dict[str, Any] | None = None,
             description: str = "",
-            metrics: Iterable[str] = (),
         ) -> None:
             _check_name(name, "task type", plugin)
             _check_unique(self.registry.task_types, name, "task type", plugin)
@@ -211,9 +312,7 @@ class RegistryBuilder:
                     f"plugin {plugin!r}: schema of task type {name!r} must be a dict with "
                     "'properties' and optionally 'required'"
                 )
-            self.registry.task_types[name] = TaskTypeEntry(
-                name, fragment, description, _tuple(metrics), plugin
-            )
+            self.registry.task_types[name] = TaskTypeEntry(name, impl, fragment, description, plugin)
 
         return register
 
@@ -234,23 +333,43 @@ class RegistryBuilder:
             description: str = "",
             task_types: Iterable[str] = (),
             higher_is_better: bool = True,
+            target_kinds: Iterable[str] = (),
+            inputs: str = "predictions",
+            scorer: str | None = None,
         ) -> None:
             _check_name(name, "metric", plugin)
             _check_unique(self.registry.metrics, name, "metric", plugin)
+            if inputs not in ("predictions", "scores"):
+                raise PluginError(f"plugin {plugin!r}: metric {name!r}: inputs must be 'predictions' or 'scores'")
             self.registry.metrics[name] = MetricEntry(
-                name, func, description, _tuple(task_types), bool(higher_is_better), plugin
+                name, func, description, _tuple(task_types), bool(higher_is_better), plugin,
+                _tuple(target_kinds), inputs, scorer,
             )
 
         return register
 
     def method(self, plugin: str) -> Callable[..., None]:
         def register(
-            name: str, factory: Any, *, description: str = "", task_types: Iterable[str] = ()
+            name: str, factory: Any, *, description: str = "", task_types: Iterable[str] = (),
+            target_kinds: Iterable[str] = (), options: dict[str, Any] | None = None,
         ) -> None:
             _check_name(name, "method", plugin)
             _check_unique(self.registry.methods, name, "method", plugin)
             self.registry.methods[name] = MethodEntry(
-                name, factory, description, _tuple(task_types), plugin
+                name, factory, description, _tuple(task_types), plugin, _tuple(target_kinds),
+                _check_options(options, name, plugin),
+            )
+
+        return register
+
+    def scorer(self, plugin: str) -> Callable[..., None]:
+        def register(
+            name: str, factory: Any, *, description: str = "", options: dict[str, Any] | None = None
+        ) -> None:
+            _check_name(name, "scorer", plugin)
+            _check_unique(self.registry.scorers, name, "scorer", plugin)
+            self.registry.scorers[name] = ScorerEntry(
+                name, factory, description, plugin, _check_options(options, name, plugin)
             )
 
         return register

@@ -40,6 +40,7 @@ def test_good_plugin_registers_everything():
     assert registry.model_entry("echo-model").default_method == "echo"
     assert "lines" in registry.data_readers and "upper" in registry.prepare_steps
     assert "text" in registry.exporters
+    assert registry.scorer("length").load()(min_length=2).identity() == {"min_length": 2}
     info = next(i for i in plugin_infos(pm) if i.name == "good")
     assert "register_metrics" in info.hooks and "on_unit_finished" in info.hooks
 

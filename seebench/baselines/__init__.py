@@ -5,6 +5,6 @@ The estimators plug into the ``baseline`` method (``seebench.methods.baseline``)
 fastText are imported only when an estimator is fitted, never at plugin import time.
 """
 
-from seebench.baselines.common import SUPPORTED_TYPES
+from seebench.baselines.common import SUPPORTED_KINDS
 
-__all__ = ["SUPPORTED_TYPES"]
+__all__ = ["SUPPORTED_KINDS"]

@@ -12,11 +12,11 @@ from typing import Any
 import numpy as np
 
 from seebench.data.dataset import Sample, TaskData
-from seebench.data.splits import split_for_type
 from seebench.errors import SeebenchError
 from seebench.tasks.spec import TaskSpec
+from seebench.tasks.types import LABEL, LABEL_SET, NUMBER
 
-SUPPORTED_TYPES = ("binary", "multiclass", "multilabel", "regression")
+SUPPORTED_KINDS = (LABEL, LABEL_SET, NUMBER)
 
 #: Fraction of train carved out for model selection when a task has no validation split.
 CARVED_VALIDATION = 0.1
@@ -24,7 +24,7 @@ CARVED_VALIDATION = 0.1
 
 def not_applicable(task: TaskSpec, name: str) -> str | None:
     """The reason a classical baseline cannot run ``task`` (NER, MLM...), or ``None``."""
-    if task.type not in SUPPORTED_TYPES:
+    if task.target_kind not in SUPPORTED_KINDS:
         return f"{name} is a text classification/regression baseline; it does not apply to {task.type} tasks"
     return None
 
@@ -50,10 +50,10 @@ def texts(samples: Iterable[Sample]) -> list[str]:
 def target_matrix(task: TaskSpec, samples: Sequence[Sample]) -> np.ndarray:
     """Numeric targets: label indices (binary/multiclass), a 0/1 column per label
     (multilabel) or the values (regression)."""
-    if task.type == "regression":
+    if task.target_kind == NUMBER:
         return np.array([float(s.target) for s in samples], dtype=np.float64)
     names = task.label_names
-    if task.type == "multilabel":
+    if task.target_kind == LABEL_SET:
         matrix = np.zeros((len(samples), len(names)), dtype=np.float32)
         for row, sample in enumerate(samples):
             for label in sample.target:
@@ -65,10 +65,10 @@ def target_matrix(task: TaskSpec, samples: Sequence[Sample]) -> np.ndarray:
 def decode(task: TaskSpec, values: np.ndarray) -> list[Any]:
     """Inverse of :func:`target_matrix` for predictions (multilabel: a 0/1 matrix)."""
     names = task.label_names
-    if task.type == "regression":
+    if task.target_kind == NUMBER:
         low, high = _value_range(task)
         return [float(min(max(v, low), high)) for v in np.asarray(values, dtype=np.float64)]
-    if task.type == "multilabel":
+    if task.target_kind == LABEL_SET:
         return [[names[j] for j in np.flatnonzero(row)] for row in np.asarray(values)]
     return [names[int(v)] for v in np.asarray(values)]
 
@@ -114,8 +114,9 @@ def selection_splits(data: TaskData, seed: int) -> tuple[list[Sample], list[Samp
         return list(data.train), list(data.validation), False
     if len(data.train) < 4:
         raise SeebenchError(f"task {data.task.name!r}: too few training samples ({len(data.train)}) for model selection")
-    strata = [s.target if data.task.type in ("binary", "multiclass") else None for s in data.train]
-    train, validation = split_for_type(data.train, strata, data.task.type, CARVED_VALIDATION, seed + 17)
+    task = data.task
+    targets = [s.target for s in data.train]
+    train, validation = task.behaviour.hold_out(task, list(data.train), targets, CARVED_VALIDATION, seed + 17)
     return train, validation, True
 
 
@@ -248,3 +249,19 @@ class GridProgress:
 
             seconds = time.perf_counter() - self.started
             print(f"  {self.title}: {text} [{self.total} grid points, {seconds:.1f}s]", file=sys.stderr)
+
+
+# --- option schemas (checked before a run starts) --------------------------------------
+
+INT_GRID = {"anyOf": [{"type": "integer"}, {"type": "array", "items": {"type": "integer"}},
+                      {"type": "string", "pattern": r"^\s*\d+\s*(\.\.\s*\d+|(,\s*\d+\s*)*)\s*$"}],
+            "description": "an integer, a list of integers, 'A,B' or 'LOW..HIGH'"}
+FLOAT_GRID = {"anyOf": [{"type": "number"}, {"type": "array", "items": {"type": "number"}},
+                        {"type": "string", "pattern": r"^\s*[-+.\deE]+(\s*,\s*[-+.\deE]+)*\s*$"}],
+              "description": "a number, a list of numbers or 'A,B'"}
+BOOL = {"anyOf": [{"type": "boolean"}, {"enum": [0, 1, "true", "false", "yes", "no", "on", "off"]}],
+        "description": "true or false"}
+
+
+def int_option(minimum: int = 0) -> dict[str, Any]:
+    return {"type": "integer", "minimum": minimum, "description": f"an integer >= {minimum}"}

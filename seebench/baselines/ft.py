@@ -24,6 +24,9 @@ from typing import Any
 import numpy as np
 
 from seebench.baselines.common import (
+    BOOL,
+    FLOAT_GRID,
+    INT_GRID,
     GridPoint,
     GridProgress,
     as_bool,
@@ -33,6 +36,7 @@ from seebench.baselines.common import (
     float_list,
     grid,
     int_list,
+    int_option,
     not_applicable,
     primary_scorer,
     selection_splits,
@@ -42,6 +46,7 @@ from seebench.baselines.common import (
 from seebench.data.dataset import Sample, TaskData
 from seebench.errors import SeebenchError
 from seebench.tasks.spec import TaskSpec
+from seebench.tasks.types import LABEL_SET, NUMBER
 
 #: SELU's grid (paper §IV-C; epochs in steps of 5 as in SELU's replication code).
 SELU_LR = [1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1]
@@ -55,6 +60,13 @@ DEFAULTS: dict[str, Any] = {
     "vector_epoch": 5,  # regression: epochs of the CBOW word vectors
     "refit": True,
     "progress": True,
+}
+
+#: JSON Schemas of the options (``-o`` and a task's ``methods.baseline`` block).
+OPTIONS: dict[str, Any] = {
+    "lr": FLOAT_GRID, "epoch": INT_GRID,
+    "threshold": {"type": "number", "minimum": 0, "maximum": 1, "description": "a number in [0, 1]"},
+    "dim": int_option(1), "vector_epoch": int_option(1), "refit": BOOL, "progress": BOOL,
 }
 
 TOKEN = re.compile(r"(?u)\b\w\w+\b")  # scikit-learn's / SELU's token pattern
@@ -103,7 +115,7 @@ class FastTextEstimator:
         refit = as_bool(opts["refit"], "refit")
         with tempfile.TemporaryDirectory(prefix="seebench-fasttext-") as tmp:
             self.tmp = Path(tmp)
-            if data.task.type == "regression":
+            if data.task.target_kind == NUMBER:
                 return self._fit_regression(data, int(opts["vector_epoch"]))
             axes = {"lr": float_list(opts["lr"], "lr"), "epoch": int_list(opts["epoch"], "epoch")}
             return self._fit_classifier(data, axes, refit, as_bool(opts["progress"], "progress"))
@@ -114,7 +126,7 @@ class FastTextEstimator:
         y = target_matrix(self.task, samples)
         lines = []
         for row, text in enumerate(texts(samples)):
-            if self.task.type == "multilabel":
+            if self.task.target_kind == LABEL_SET:
                 labels = " ".join(f"__label__{j}" for j in np.flatnonzero(y[row]))
             else:
                 labels = f"__label__{int(y[row])}"
@@ -124,7 +136,7 @@ class FastTextEstimator:
         return str(path)
 
     def _train(self, path: str, lr: float, epoch: int):
-        loss = "ova" if self.task.type == "multilabel" else "softmax"
+        loss = "ova" if self.task.target_kind == LABEL_SET else "softmax"
         return self.fasttext.train_supervised(
             input=path, lr=lr, epoch=epoch, loss=loss, dim=self.dim, thread=1, seed=self.seed, verbose=0,
             pretrainedVectors=self._initial_vectors(path),
@@ -158,7 +170,7 @@ class FastTextEstimator:
 
     def _predict_model(self, model, samples: list[Sample]) -> list[Any]:
         lines = [_line(t) for t in texts(samples)]
-        if self.task.type == "multilabel":
+        if self.task.target_kind == LABEL_SET:
             labels, probs = model.predict(lines, k=-1, threshold=self.threshold)
             matrix = np.zeros((len(lines), len(self.task.label_names)), dtype=np.int64)
             for row, (names, scores) in enumerate(zip(labels, probs, strict=True)):
@@ -220,7 +232,7 @@ class FastTextEstimator:
             "train_size": len(train),
             "final_train_size": len(final),
             "options": {"dim": self.dim, "threshold": self.threshold, "refit": refit, "refit_error": refit_error, "thread": 1,
-                        "loss": "ova" if self.task.type == "multilabel" else "softmax"},
+                        "loss": "ova" if self.task.target_kind == LABEL_SET else "softmax"},
             "timings": timings,
         }
 
@@ -270,7 +282,7 @@ class FastTextEstimator:
     def predict(self, samples: list[Sample]) -> list[Any]:
         if not samples:
             return []
-        if self.task.type == "regression":
+        if self.task.target_kind == NUMBER:
             return decode(self.task, self.regressor.predict(self._average_vectors(texts(samples))))
         return self._predict_model(self.model, samples)
 

@@ -20,6 +20,8 @@ from typing import Any
 import numpy as np
 
 from seebench.baselines.common import (
+    BOOL,
+    INT_GRID,
     GridPoint,
     GridProgress,
     as_bool,
@@ -28,6 +30,7 @@ from seebench.baselines.common import (
     decode,
     grid,
     int_list,
+    int_option,
     not_applicable,
     primary_scorer,
     selection_splits,
@@ -37,6 +40,7 @@ from seebench.baselines.common import (
 from seebench.data.dataset import Sample, TaskData
 from seebench.errors import SeebenchError
 from seebench.tasks.spec import TaskSpec
+from seebench.tasks.types import LABEL, LABEL_SET, NUMBER
 
 #: SELU's grid (paper §IV-C): max_depth 3..10, min_child_weight 1..7.
 SELU_MAX_DEPTH = list(range(3, 11))
@@ -53,6 +57,15 @@ DEFAULTS: dict[str, Any] = {
     "jobs": 0,  # parallel grid points; 0: one per CPU core
     "refit": True,
     "progress": True,
+}
+
+
+#: JSON Schemas of the options (``-o`` and a task's ``methods.baseline`` block).
+OPTIONS: dict[str, Any] = {
+    "max_depth": INT_GRID, "min_child_weight": INT_GRID, "n_estimators": int_option(1),
+    "early_stopping_rounds": int_option(0),
+    "early_stopping_metric": {"enum": ["auto", "loss", "primary"], "description": "auto, loss or primary"},
+    "max_bin": int_option(2), "min_df": int_option(1), "jobs": int_option(0), "refit": BOOL, "progress": BOOL,
 }
 
 
@@ -79,9 +92,9 @@ def xgboost_version() -> str | None:
 
 def xgb_objective(task: TaskSpec) -> dict[str, Any]:
     """Booster parameters fixing the learning problem of one sub-model."""
-    if task.type == "regression":
+    if task.target_kind == NUMBER:
         return {"objective": "reg:squarederror"}
-    if task.type == "multiclass":
+    if (task.target_kind == LABEL and not task.is_binary):
         return {"objective": "multi:softprob", "num_class": len(task.label_names)}
     return {"objective": "binary:logistic"}  # binary, and each label of a multi-label task
 
@@ -244,18 +257,18 @@ class TfidfXGBoostEstimator:
 def _decide(task: TaskSpec, outputs: list[np.ndarray]) -> np.ndarray:
     """Values, class indices or a 0/1 label matrix from XGBoost's transformed outputs (one
     array per sub-model: values, positive-class probabilities or class-probability rows)."""
-    if task.type == "regression":
+    if task.target_kind == NUMBER:
         return outputs[0]
-    if task.type == "multiclass":
+    if (task.target_kind == LABEL and not task.is_binary):
         return np.argmax(outputs[0], axis=1)
-    if task.type == "binary":
+    if task.is_binary:
         return (outputs[0] > 0.5).astype(np.int64)
     return np.stack([out > 0.5 for out in outputs], axis=1).astype(np.int64)
 
 
 def _columns(task: TaskSpec, y: np.ndarray) -> list[tuple[int | None, float | None]]:
     """One entry per sub-model: (label column or None, constant value if the column is constant)."""
-    if task.type != "multilabel":
+    if task.target_kind != LABEL_SET:
         return [(None, None)]
     columns = []
     for j in range(y.shape[1]):
@@ -284,8 +297,8 @@ def stop_metric(task: TaskSpec, value: Any) -> str:
     if choice not in ("auto", "loss", "primary"):
         raise SeebenchError(f"option early_stopping_metric={value!r}: expected auto, loss or primary")
     if choice == "auto":
-        return "primary" if task.type == "regression" else "loss"
-    if choice == "primary" and task.type == "multilabel":
+        return "primary" if task.target_kind == NUMBER else "loss"
+    if choice == "primary" and task.target_kind == LABEL_SET:
         raise SeebenchError(
             "option early_stopping_metric=primary: multi-label tasks train one model per label "
             "and their primary metric spans all labels; use loss"
@@ -301,7 +314,7 @@ def _primary_metric(task: TaskSpec, scorer, golds: list[Any]):
     """
 
     def metric(predt: np.ndarray, _dmatrix) -> tuple[str, float]:
-        if task.type == "multiclass":
+        if (task.target_kind == LABEL and not task.is_binary):
             predt = predt.reshape(len(golds), -1)
         return scorer.name, scorer(golds, decode(task, _decide(task, [predt])))
 

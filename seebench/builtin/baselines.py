@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from seebench.plugin_manager import hookimpl
+from seebench.tasks.types import LABEL, LABEL_SET, NUMBER
 
 
 @hookimpl
 def register_methods(register) -> None:
     register("baseline", "seebench.methods.baseline:BaselineMethod",
              description="Fit a classical estimator (the model) on train, predict test.",
-             task_types=("binary", "multiclass", "multilabel", "regression"))
+             target_kinds=(LABEL, LABEL_SET, NUMBER))
 
 
 @hookimpl

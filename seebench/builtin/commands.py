@@ -1,4 +1,4 @@
-"""Built-in CLI commands: ``tasks``, ``plugins``, ``eval`` and ``data``."""
+"""Built-in CLI commands: ``tasks``, ``plugins``, ``eval``, ``score`` and ``data``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ def register_commands(cli) -> None:
     from seebench.cli.data import data_group
     from seebench.cli.eval import eval_command
     from seebench.cli.plugins import plugins_command
+    from seebench.cli.score import score_command
     from seebench.cli.tasks import tasks_group
 
-    for command in (tasks_group, plugins_command, eval_command, data_group):
+    for command in (tasks_group, plugins_command, eval_command, score_command, data_group):
         cli.add_command(command)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from seebench.plugin_manager import hookimpl
+from seebench.tasks.types import LABEL, LABEL_SET, MASKED_WORDS, NUMBER, TAG_SEQUENCE
 
 
 @hookimpl
@@ -10,7 +11,7 @@ def register_methods(register) -> None:
     register("finetune", "seebench.finetune.method:FinetuneMethod",
              description="Fine-tune a Hugging Face transformer with a task head (SELU protocol; "
                          "-o peft=lora, -o deepspeed=zero2).",
-             task_types=("binary", "multiclass", "multilabel", "regression", "ner", "mlm"))
+             target_kinds=(LABEL, LABEL_SET, NUMBER, TAG_SEQUENCE, MASKED_WORDS))
 
 
 @hookimpl

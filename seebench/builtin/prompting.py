@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from seebench.plugin_manager import hookimpl
+from seebench.tasks.types import LABEL, LABEL_SET, NUMBER
 
-PROMPTABLE = ("binary", "multiclass", "multilabel", "regression")
+#: Prompting asks the task type for an answer format; these target kinds have one.
+PROMPTABLE = (LABEL, LABEL_SET, NUMBER)
 
 
 @hookimpl
 def register_methods(register) -> None:
     register("zero-shot", "seebench.prompting.method:ZeroShotMethod",
-             description="Prompt with the SELU base template, no examples.", task_types=PROMPTABLE)
+             description="Prompt with the SELU base template, no examples.", target_kinds=PROMPTABLE)
     register("3-shot", "seebench.prompting.method:ThreeShotMethod",
              description="Prompt with the SELU base template and each test instance's 3 stored "
-                         "shots (-o shots=K for another k).", task_types=PROMPTABLE)
+                         "shots (-o shots=K for another k).", target_kinds=PROMPTABLE)
 
 
 @hookimpl

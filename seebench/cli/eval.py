@@ -34,10 +34,13 @@ def _parse_options(values: tuple[str, ...]) -> dict:
 @click.option("--shard", help="Run only shard i of n (1-based), e.g. 2/4.")
 @click.option("-o", "--option", "options", multiple=True, help="Method option KEY=VALUE (repeatable).")
 @click.option("--no-progress", is_flag=True, help="Do not draw the progress bar.")
+@click.option("--predict-only", is_flag=True, help="Write predictions without scoring (see 'seebench score').")
+@click.option("--bootstrap", type=click.IntRange(min=0), default=1000, show_default=True,
+              help="Bootstrap resamples of the test items for each metric's 95% interval (0: none).")
 @click.option("--peft", help="Fine-tuning: parameter-efficient method (lora); same as -o peft=...")
 @click.option("--deepspeed", help="Fine-tuning: DeepSpeed ZeRO stage (zero2); same as -o deepspeed=...")
 def eval_command(model, tasks, method, output, limit, seed, force, shard, options, no_progress,
-                 peft, deepspeed) -> None:
+                 predict_only, bootstrap, peft, deepspeed) -> None:
     """Evaluate MODEL on TASKS; completed units are skipped unless --force."""
 
     from seebench.runner import EvalConfig, run_eval
@@ -49,7 +52,7 @@ def eval_command(model, tasks, method, output, limit, seed, force, shard, option
         force=force, shard=parse_shard(shard) if shard else None,
         method_options={**_parse_options(options),
                         **{k: v for k, v in (("peft", peft), ("deepspeed", deepspeed)) if v}},
-        progress=not no_progress,
+        progress=not no_progress, predict_only=predict_only, bootstrap=bootstrap,
     )
     outcomes = run_eval(config)
     table_console(stderr=False).print(summary_table(outcomes))

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from seebench.data.sources import require_local, task_sources
-from seebench.data.splits import split_for_type
+from seebench.data.splits import random_split
 from seebench.errors import SeebenchError
 from seebench.registry import Registry
 from seebench.tasks.spec import TaskSpec
@@ -97,49 +97,11 @@ def prepare_rows(task: TaskSpec, rows: list[dict[str, Any]], registry: Registry)
     return rows
 
 
-def _normalise_target(task: TaskSpec, value: Any, lookup: dict[str, str]) -> Any:
-    if task.type in ("binary", "multiclass"):
-        key = _label_key(value)
-        if key not in lookup:
-            raise DataError(
-                f"task {task.name!r}: target value {value!r} is not one of the labels "
-                f"{task.label_names}"
-            )
-        return lookup[key]
-    if task.type == "multilabel":
-        values = value if isinstance(value, list) else [value]
-        out = []
-        for item in values:
-            key = _label_key(item)
-            if key not in lookup:
-                raise DataError(f"task {task.name!r}: label {item!r} is not one of {task.label_names}")
-            out.append(lookup[key])
-        return sorted(set(out), key=task.label_names.index)
-    if task.type == "regression":
-        try:
-            number = float(value)
-        except (TypeError, ValueError):
-            raise DataError(f"task {task.name!r}: target {value!r} is not a number") from None
-        return number
-    return value
-
-
-def _label_key(value: Any) -> str:
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, bool):
-        value = int(value)
-    return str(value).strip().lower()
-
-
 def rows_to_samples(task: TaskSpec, rows: list[dict[str, Any]]) -> list[Sample]:
     """Turn prepared rows into samples with stable ids (content hash + occurrence number)."""
     input_col = task.data.get("input", "input")
     target_col = task.data.get("target", "target")
-    lookup: dict[str, str] = {}
-    for label in task.labels:
-        lookup[_label_key(label.name)] = label.name
-        lookup[_label_key(label.raw_value)] = label.name
+    normalise = task.behaviour.normalise_target
     samples = []
     seen: dict[str, int] = {}
     for number, row in enumerate(rows):
@@ -155,19 +117,16 @@ def rows_to_samples(task: TaskSpec, rows: list[dict[str, Any]]) -> list[Sample]:
         sample_id = content if occurrence == 0 else f"{content}-{occurrence}"
         meta = {k: v for k, v in row.items() if k not in (input_col, target_col)}
         samples.append(
-            Sample(sample_id, row[input_col], _normalise_target(task, row[target_col], lookup), meta)
+            Sample(sample_id, row[input_col], normalise(task, row[target_col]), meta)
         )
     return samples
 
 
-def _stratum(task: TaskSpec, sample: Sample) -> Any:
-    return sample.target if task.type in ("binary", "multiclass") else None
-
-
 def split_samples(task: TaskSpec, samples: list[Sample], seed: int) -> dict[str, list[Sample]]:
     """Split by the task's policy: a published split file (``split.split_file``), predefined
-    ``_split`` values, or a seeded hold-out (stratified for binary/multi-class, iterative
-    stratification for multi-label); a validation part is then carved from train if none."""
+    ``_split`` values, no split (``method: none``: every row is a test item except rows of
+    sources declared ``split: train``), or a seeded hold-out made by the task type
+    (stratified where the type allows it); a validation part is then carved from train if none."""
     from seebench.data.splits import read_split_file
 
     policy = task.split
@@ -178,11 +137,17 @@ def split_samples(task: TaskSpec, samples: list[Sample], seed: int) -> dict[str,
     splits: dict[str, list[Sample]] = {name: [] for name in SPLIT_NAMES}
     predefined = policy.get("method") == "predefined" or any("_split" in s.meta for s in samples)
 
-    def strata(items: list[Sample]) -> list[Any]:
-        if task.type == "multilabel":
-            return [list(s.target) for s in items]
-        return [_stratum(task, s) for s in items]
+    def hold_out(items: list[Sample], size: float, part_seed: int) -> tuple[list[Sample], list[Sample]]:
+        if stratify is False:
+            return random_split(items, size, part_seed)
+        return task.behaviour.hold_out(task, items, [s.target for s in items], size, part_seed)
 
+    if policy.get("method") == "none":
+        for sample in samples:
+            splits["train" if sample.meta.get("_split") == "train" else "test"].append(sample)
+        if not splits["test"]:
+            raise DataError(f"task {task.name!r}: every row belongs to the few-shot pool; no test items")
+        return splits
     if policy.get("split_file"):
         try:
             names = read_split_file(task, len(samples))
@@ -203,33 +168,30 @@ def split_samples(task: TaskSpec, samples: list[Sample], seed: int) -> dict[str,
         if not splits["test"]:
             raise DataError(f"task {task.name!r}: the predefined split has no test samples")
     else:
-        rest, splits["test"] = split_for_type(
-            samples, strata(samples), task.type, test_size, seed, stratify
-        )
-        splits["train"] = rest
+        splits["train"], splits["test"] = hold_out(samples, test_size, seed)
     if not splits["validation"] and validation_size > 0 and len(splits["train"]) > 2:
         train = splits["train"]
-        splits["train"], splits["validation"] = split_for_type(
-            train, strata(train), task.type, validation_size, seed + 1, stratify
-        )
+        splits["train"], splits["validation"] = hold_out(train, validation_size, seed + 1)
     return splits
 
 
 def pick_shots(task: TaskSpec, data: TaskData, k: int, seed: int) -> dict[str, list[str]]:
     """For every test sample, ``k`` example ids from the pool, seeded per sample id.
 
-    For binary and multi-class tasks the shots are stratified: classes are visited in a
-    seeded order and one example is taken from each in turn, so three shots of a binary task
-    show both classes. Other types draw uniformly. The same seed gives the same shots, so
+    When the task type groups examples (``shot_stratum``: the label, for binary and
+    multi-class tasks), groups are visited in a seeded order and one example is taken from
+    each in turn, so three shots of a binary task show both classes. Other types draw
+    uniformly. The same seed gives the same shots, so
     every model sees the same examples.
     """
     pool = data.train if task.shots.get("pool", "train") == "train" else data.validation
     if k <= 0 or not pool:
         return {}
     by_class: dict[Any, list[Sample]] = {}
-    if task.type in ("binary", "multiclass"):
-        for sample in pool:
-            by_class.setdefault(sample.target, []).append(sample)
+    for sample in pool:
+        stratum = task.behaviour.shot_stratum(task, sample.target)
+        if stratum is not None:
+            by_class.setdefault(stratum, []).append(sample)
     shots = {}
     for sample in data.test:
         rng = random.Random(f"{seed}:{sample.id}")

@@ -8,7 +8,6 @@ automatically; status and fetch say where to get it.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -154,10 +153,11 @@ def split_method(task: TaskSpec) -> str:
         return f"split file ({policy['split_file'].get('column', 'fold_1')})"
     if policy.get("method") == "predefined" or any(s.split for s in task_sources(task)):
         return "predefined (the dataset's own)"
+    if policy.get("method") == "none":
+        return "none (evaluation only: every row is a test item)"
     if policy.get("stratify") is False:
         return "hold-out"
-    kind = {"binary": "stratified", "multiclass": "stratified", "multilabel": "iterative-stratified"}
-    return f"{kind[task.type]} hold-out" if task.type in kind else "hold-out"
+    return task.behaviour.split_description(task)
 
 
 def _int(value: Any) -> int | None:
@@ -168,17 +168,5 @@ def _int(value: Any) -> int | None:
 
 
 def label_counts(task: TaskSpec, targets: list[Any]) -> dict[str, Any] | None:
-    """Counts per label (classification), per entity type (NER) or a range (regression)."""
-    if task.type in ("binary", "multiclass"):
-        return dict(Counter(targets))
-    if task.type == "multilabel":
-        counts = Counter(label for t in targets for label in t)
-        counts["(none)"] = sum(1 for t in targets if not t)
-        return {k: v for k, v in counts.items() if v}
-    if task.type == "ner":
-        return dict(Counter(tag[2:] for t in targets for tag in t if tag.startswith("B-")))
-    if task.type == "mlm":
-        return {"masked_words": sum(len(t) for t in targets)}
-    if task.type == "regression" and targets:
-        return {"min": min(targets), "max": max(targets), "mean": round(sum(targets) / len(targets), 3)}
-    return None
+    """The task type's summary of the targets (counts per label, a range...)."""
+    return task.behaviour.summarise_targets(task, targets)

@@ -1,17 +1,12 @@
-"""Train/validation/test splits: seeded, stratified where the task type allows it
-(iterative stratification for multi-label), or read from a published split file."""
+"""Train/validation/test splitting primitives: seeded random, stratified and iterative
+(multi-label) hold-outs, and published split files. Which one a task gets is its type's
+choice (:meth:`seebench.tasks.types.TaskType.hold_out`)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
-
-#: Splitters for a whole policy, by task type; plugins may add entries (e.g. multi-label
-#: iterative stratification). ``splitter(samples, test_size, seed) -> (rest, test)``.
-STRATIFIERS: dict[str, Callable[[Sequence[Any], float, int], tuple[list[Any], list[Any]]]] = {}
-
-STRATIFIED_BY_DEFAULT = {"binary", "multiclass"}
 
 #: SELU's split files: 1 = train, 0 = validation, 2 = test.
 DEFAULT_SPLIT_FILE_VALUES = {"1": "train", "0": "validation", "2": "test"}
@@ -55,26 +50,6 @@ def stratified_split(
     )
     test_set = set(test_idx)
     return [items[i] for i in indices if i not in test_set], [items[i] for i in sorted(test_idx)]
-
-
-def split_for_type(
-    items: Sequence[Any],
-    labels: Sequence[Any],
-    task_type: str,
-    test_size: float,
-    seed: int,
-    stratify: bool | str = "auto",
-) -> tuple[list[Any], list[Any]]:
-    """Hold-out split for one task type, honouring the ``stratify`` policy."""
-    if stratify is False:
-        return random_split(items, test_size, seed)
-    if task_type in STRATIFIERS:
-        return STRATIFIERS[task_type](items, test_size, seed)
-    if task_type == "multilabel":
-        return iterative_stratified_split(items, labels, test_size, seed)
-    if task_type in STRATIFIED_BY_DEFAULT:
-        return stratified_split(items, labels, test_size, seed)
-    return random_split(items, test_size, seed)
 
 
 def iterative_stratified_split(

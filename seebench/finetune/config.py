@@ -7,8 +7,14 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from seebench.errors import SeebenchError
+from seebench.tasks.types import MASKED_WORDS, TAG_SEQUENCE
 
-TOKEN_TASKS = ("ner", "mlm")
+TOKEN_TASKS = (TAG_SEQUENCE, MASKED_WORDS)  # target kinds trained per token
+
+
+#: Short names accepted for some options.
+ALIASES = {"lr": "learning_rate", "batch_size": "effective_batch", "rank": "lora_r",
+           "alpha": "lora_alpha", "targets": "lora_targets", "lora_rank": "lora_r"}
 
 
 @dataclass
@@ -47,8 +53,7 @@ class TrainConfig:
     def from_options(cls, options: dict[str, Any]) -> TrainConfig:
         """Build from the merged method options; unknown keys fail with one line."""
         known = {f.name: f for f in fields(cls)}
-        aliases = {"lr": "learning_rate", "batch_size": "effective_batch", "rank": "lora_r",
-                   "alpha": "lora_alpha", "targets": "lora_targets", "lora_rank": "lora_r"}
+        aliases = ALIASES
         values: dict[str, Any] = {}
         for key, value in options.items():
             name = aliases.get(key, key)
@@ -83,9 +88,9 @@ class TrainConfig:
             if int(getattr(self, name)) < 1:
                 raise SeebenchError(f"finetune: {name} must be >= 1")
 
-    def resolve(self, task_type: str, n_train: int, world_size: int = 1) -> dict[str, Any]:
+    def resolve(self, target_kind: str | None, n_train: int, world_size: int = 1) -> dict[str, Any]:
         """The concrete schedule for a task with ``n_train`` instances (recorded in ``info``)."""
-        epochs = self.epochs if self.epochs is not None else (50 if task_type in TOKEN_TASKS else 10)
+        epochs = self.epochs if self.epochs is not None else (50 if target_kind in TOKEN_TASKS else 10)
         lr = self.learning_rate
         if lr is None:
             lr = 1e-4 if n_train < self.lr_threshold else 1e-5

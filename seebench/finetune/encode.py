@@ -29,6 +29,7 @@ from typing import Any
 from seebench.data.dataset import Sample
 from seebench.errors import SeebenchError
 from seebench.tasks.spec import TaskSpec
+from seebench.tasks.types import LABEL, LABEL_SET, MASKED_WORDS, NUMBER, TAG_SEQUENCE
 
 IGNORE = -100
 MASK_MARKERS = ("[MASK]", "<mask>", "<MASK>", "[mask]")
@@ -98,35 +99,36 @@ class TaskCodec:
         self.mlm_probability = mlm_probability
         custom = task.raw.get("mask_token")
         self.markers = (*MASK_MARKERS, str(custom)) if custom else MASK_MARKERS
-        self.type = task.type
-        self.kind = "token" if self.type == "ner" else "mlm" if self.type == "mlm" else "sequence"
+        self.target_kind = task.target_kind
+        self.is_binary = task.is_binary
+        self.kind = "token" if self.target_kind == TAG_SEQUENCE else "mlm" if self.target_kind == MASKED_WORDS else "sequence"
         self.label_names = list(task.label_names)
         self.mean, self.std = 0.0, 1.0
-        if self.type == "regression":
+        if self.target_kind == NUMBER:
             values = [float(s.target) for s in train]
             self.mean = sum(values) / len(values) if values else 0.0
             var = sum((v - self.mean) ** 2 for v in values) / max(1, len(values) - 1)
             self.std = math.sqrt(var) or 1.0
-        if self.type in ("binary", "multiclass", "multilabel") and not self.label_names:
-            seen = sorted({t for s in train for t in (s.target if self.type == "multilabel" else [s.target])})
+        if self.target_kind in (LABEL, LABEL_SET) and not self.label_names:
+            seen = sorted({t for s in train for t in (s.target if self.target_kind == LABEL_SET else [s.target])})
             self.label_names = [str(t) for t in seen]
-        if self.type == "ner":
+        if self.target_kind == TAG_SEQUENCE:
             self.label_names = ner_tags(task, train)
         self.index = {name: i for i, name in enumerate(self.label_names)}
 
     @property
     def n_outputs(self) -> int:
-        if self.type == "regression":
+        if self.target_kind == NUMBER:
             return 1
-        if self.type == "binary":
+        if self.is_binary:
             return max(2, len(self.label_names))
         return len(self.label_names)
 
     # -- encoding ---------------------------------------------------------------------------
     def encode(self, samples: list[Sample], with_labels: bool = True) -> list[Encoded]:
-        if self.type == "ner":
+        if self.target_kind == TAG_SEQUENCE:
             return [self._encode_ner(s, with_labels) for s in samples]
-        if self.type == "mlm":
+        if self.target_kind == MASKED_WORDS:
             return [self._encode_mlm(s, with_labels) for s in samples]
         texts = [text_of(s.input) for s in samples]
         ids = self.tokenizer(texts, truncation=True, max_length=self.max_length)["input_ids"] if texts else []
@@ -134,9 +136,9 @@ class TaskCodec:
 
     def _sequence_label(self, sample: Sample) -> Any:
         target = sample.target
-        if self.type == "regression":
+        if self.target_kind == NUMBER:
             return (float(target) - self.mean) / self.std
-        if self.type == "multilabel":
+        if self.target_kind == LABEL_SET:
             vector = [0.0] * len(self.label_names)
             for name in target or []:
                 if str(name) not in self.index:
@@ -185,7 +187,7 @@ class TaskCodec:
                 pad_to_multiple_of: int | None = 8):
         import torch
 
-        if self.type == "mlm":
+        if self.target_kind == MASKED_WORDS:
             rows, labels = zip(*(self._mlm_row(it, training, rng or random.Random(0)) for it in items), strict=True)
         else:
             rows, labels = [it.input_ids for it in items], [it.label for it in items]
@@ -207,7 +209,7 @@ class TaskCodec:
             for i, row in enumerate(labels):
                 tensor[i, : len(row)] = torch.tensor(row, dtype=torch.long)
             batch["labels"] = tensor
-        elif self.type in ("multilabel", "regression"):
+        elif self.target_kind in (LABEL_SET, NUMBER):
             batch["labels"] = torch.tensor(labels, dtype=torch.float32)
         else:
             batch["labels"] = torch.tensor(labels, dtype=torch.long)
@@ -252,9 +254,9 @@ class TaskCodec:
             loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), labels.reshape(-1),
                                    ignore_index=IGNORE, reduction="sum")
             return loss, units
-        if self.type == "multilabel":
+        if self.target_kind == LABEL_SET:
             loss = F.binary_cross_entropy_with_logits(logits, labels, reduction="sum") / labels.size(1)
-        elif self.type == "regression":
+        elif self.target_kind == NUMBER:
             loss = F.mse_loss(logits.squeeze(-1), labels, reduction="sum")
         else:
             loss = F.cross_entropy(logits, labels, reduction="sum")
@@ -266,14 +268,14 @@ class TaskCodec:
 
         logits = logits.float()
         out: list[tuple[Any, float | None]] = []
-        if self.type == "regression":
+        if self.target_kind == NUMBER:
             low_high = self.task.value_range
             for value in logits.squeeze(-1).tolist():
                 value = value * self.std + self.mean
                 if low_high:
                     value = min(max(value, low_high[0]), low_high[1])
                 out.append((float(value), None))
-        elif self.type == "multilabel":
+        elif self.target_kind == LABEL_SET:
             probs = torch.sigmoid(logits)
             for row in probs.tolist():
                 out.append(([n for n, p in zip(self.label_names, row, strict=True) if p > 0.5], None))
@@ -282,7 +284,7 @@ class TaskCodec:
             conf, best = probs.max(dim=-1)
             for b, c in zip(best.tolist(), conf.tolist(), strict=True):
                 out.append((self.label_names[b] if b < len(self.label_names) else None, float(c)))
-        elif self.type == "ner":
+        elif self.target_kind == TAG_SEQUENCE:
             best = logits.argmax(dim=-1).tolist()
             for row, item in zip(best, items, strict=True):
                 positions = item.word_positions or {}

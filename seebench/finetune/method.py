@@ -8,6 +8,7 @@ from seebench.errors import ModelError
 from seebench.methods.base import MethodOutput, Prediction, RunContext
 from seebench.models import ModelRef
 from seebench.tasks.spec import TaskSpec
+from seebench.tasks.types import MASKED_WORDS
 
 MINILM_NOTE = ("all-MiniLM-L6-v2 is a sentence-embedding model shipped without its masked-LM "
                "head: the MLM head is randomly initialised, so MLM scores with it are meaningless")
@@ -27,6 +28,16 @@ class FinetuneMethod:
 
     name = "finetune"
 
+    @staticmethod
+    def option_schema(model: ModelRef) -> dict[str, Any]:
+        """Every training hyper-parameter and alias (values are checked when training starts)."""
+        from dataclasses import fields
+
+        from seebench.finetune.config import ALIASES, TrainConfig
+
+        names = [f.name for f in fields(TrainConfig)] + list(ALIASES)
+        return {name: {} for name in names}
+
     def not_applicable(self, task: TaskSpec, model: ModelRef) -> str | None:
         from seebench.finetune.arch import family_of, model_dir, read_config
         from seebench.finetune.train import not_applicable
@@ -37,7 +48,7 @@ class FinetuneMethod:
         except ModelError as exc:
             return str(exc)
         override = task.method_options(self.name).get("architecture")
-        return not_applicable(task.type, override or family_of(config))
+        return not_applicable(task.target_kind, override or family_of(config))
 
     def run(self, context: RunContext) -> MethodOutput:
         from seebench.finetune.arch import model_dir
@@ -53,10 +64,10 @@ class FinetuneMethod:
 
             results, info = finetune(context.task, context.data, directory, context.seed, options,
                                      work_dir=context.work_dir)
-        if context.task.type == "mlm" and context.model.spec == "minilm":
+        if context.task.target_kind == MASKED_WORDS and context.model.spec == "minilm":
             info["warning"] = MINILM_NOTE
             info["score_meaningless"] = True
-        elif context.task.type == "mlm" and info.get("model_loading", {}).get("n_newly_initialised"):
+        elif context.task.target_kind == MASKED_WORDS and info.get("model_loading", {}).get("n_newly_initialised"):
             new = info["model_loading"]["newly_initialised"]
             if any("cls" in k or "lm_head" in k or "predictions" in k for k in new):
                 info["warning"] = "the masked-LM head was randomly initialised: MLM scores are not meaningful"

@@ -31,16 +31,20 @@ from seebench.finetune.arch import (
 from seebench.finetune.config import TrainConfig
 from seebench.finetune.encode import Encoded, TaskCodec, length_grouped_batches
 from seebench.tasks.spec import TaskSpec
+from seebench.tasks.types import LABEL, LABEL_SET, MASKED_WORDS, NUMBER, TAG_SEQUENCE
 
 log = logging.getLogger("seebench.finetune")
 
 
-def not_applicable(task_type: str, family: str) -> str | None:
-    """SELU §IV-B: NER needs token states (not decoder-only), MLM an encoder-only model."""
-    if task_type == "ner" and family == DECODER:
+def not_applicable(target_kind: str | None, family: str) -> str | None:
+    """SELU §IV-B: NER needs token states (not decoder-only), MLM an encoder-only model; tasks
+    whose targets no head can learn are not applicable."""
+    if target_kind not in (LABEL, LABEL_SET, NUMBER, TAG_SEQUENCE, MASKED_WORDS):
+        return f"fine-tuning has no head for targets of kind {target_kind!r}"
+    if target_kind == TAG_SEQUENCE and family == DECODER:
         return ("NER is token classification; decoder-only models have no bidirectional token "
                 "states for it (SELU §IV-B runs NER on encoder-only and encoder-decoder models)")
-    if task_type == "mlm" and family != "encoder":
+    if target_kind == MASKED_WORDS and family != "encoder":
         return (f"MLM needs an encoder-only model with a masked-LM objective; this model is "
                 f"{family} (SELU §IV-B)")
     return None
@@ -56,15 +60,15 @@ def split_validation(data: TaskData, fraction: float, seed: int) -> tuple[list[S
     return train[n_val:], train[:n_val], True
 
 
-def build_model(task_type: str, directory: Path, family: str, n_outputs: int, dropout: float):
+def build_model(target_kind: str | None, directory: Path, family: str, n_outputs: int, dropout: float):
     from seebench.finetune.heads import MaskedLMModel, SequenceHeadModel, TokenHeadModel
 
     attn = attention_implementation()
-    if task_type == "mlm":
+    if target_kind == MASKED_WORDS:
         backbone, info = load_backbone(directory, "mlm", attn)
         return MaskedLMModel(backbone), info
     backbone, info = load_backbone(directory, "base", attn)
-    cls = TokenHeadModel if task_type == "ner" else SequenceHeadModel
+    cls = TokenHeadModel if target_kind == TAG_SEQUENCE else SequenceHeadModel
     return cls(backbone, family, n_outputs, dropout), info
 
 
@@ -142,7 +146,7 @@ def finetune(task: TaskSpec, data: TaskData, model_dir: Path, seed: int, options
     torch.manual_seed(seed)
     config = read_config(model_dir)
     family = cfg.architecture or family_of(config)
-    reason = not_applicable(task.type, family)
+    reason = not_applicable(task.target_kind, family)
     if reason:
         from seebench.errors import SeebenchError
 
@@ -155,10 +159,10 @@ def finetune(task: TaskSpec, data: TaskData, model_dir: Path, seed: int, options
     codec = TaskCodec(task, tokenizer, limit, train, cfg.mlm_probability)
     enc_train, enc_val = codec.encode(train), codec.encode(validation)
     enc_test = codec.encode(data.test, with_labels=False)
-    plan = cfg.resolve(task.type, len(train), world)
+    plan = cfg.resolve(task.target_kind, len(train), world)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     bf16 = cfg.bf16 == "true" or (cfg.bf16 == "auto" and _bf16_supported(device))
-    model, load_info = build_model(task.type, model_dir, family, codec.n_outputs, cfg.dropout)
+    model, load_info = build_model(task.target_kind, model_dir, family, codec.n_outputs, cfg.dropout)
     if family == DECODER and getattr(model.backbone.config, "pad_token_id", None) is None:
         model.backbone.config.pad_token_id = tokenizer.pad_token_id
     lora_info = None
@@ -253,9 +257,9 @@ def finetune(task: TaskSpec, data: TaskData, model_dir: Path, seed: int, options
         "train_examples_per_s": round(examples / train_seconds, 2) if train_seconds else None,
         "train_seconds": round(train_seconds, 1),
         "model_loading": load_info,
-        "labels": codec.label_names if task.type in ("ner", "binary", "multiclass", "multilabel") else None,
+        "labels": codec.label_names if task.target_kind in (TAG_SEQUENCE, LABEL, LABEL_SET) else None,
     }
-    if task.type == "regression":
+    if task.target_kind == NUMBER:
         info["target_standardisation"] = {"mean": codec.mean, "std": codec.std}
     if lora_info:
         info["lora"] = lora_info

@@ -44,7 +44,13 @@ class MethodOutput:
 
 @dataclass
 class RunContext:
-    """Everything a method needs for one (model, task) unit."""
+    """Everything a method needs for one (model, task) unit.
+
+    ``repeat`` numbers the generation when a task asks for several per item (its ``seed``
+    differs per repeat); ``client`` is the model client of ``model`` (made on first use);
+    ``registry`` gives methods the scorers and metrics they need without reaching for a
+    global.
+    """
 
     task: TaskSpec
     data: TaskData
@@ -53,6 +59,25 @@ class RunContext:
     options: dict[str, Any]
     work_dir: Path
     advance: Callable[[int], None] = lambda n: None  # report n more test samples done
+    repeat: int = 0
+    registry: Any = None
+    _client: Any = field(default=None, repr=False)
+
+    @property
+    def client(self) -> Any:
+        """The :class:`~seebench.models.client.ModelClient` of ``model`` (one per context)."""
+        if self._client is None:
+            from seebench.models.client import ModelClient
+
+            self._client = ModelClient(self.model, self.options, self.seed)
+        return self._client
+
+    def metric(self, name: str) -> Callable[..., float]:
+        """The registered metric function ``name``."""
+        return self.registry.metric(name).load()
+
+    def higher_is_better(self, name: str) -> bool:
+        return self.registry.metric(name).higher_is_better
 
 
 @runtime_checkable
@@ -66,3 +91,6 @@ class Method(Protocol):
 
     def run(self, context: RunContext) -> MethodOutput:
         """Produce one prediction per test sample."""
+
+    # Optional: ``option_schema(model) -> dict`` (option name -> JSON Schema) refines the
+    # options declared at registration for one model (e.g. a baseline's estimator).

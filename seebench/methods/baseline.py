@@ -6,8 +6,6 @@ TF-IDF+XGBoost): ``estimator.fit(data, seed)`` then ``estimator.predict(samples)
 
 from __future__ import annotations
 
-import random
-from collections import Counter
 from typing import Any, Protocol
 
 from seebench.data.dataset import Sample, TaskData
@@ -15,8 +13,10 @@ from seebench.methods.base import MethodOutput, Prediction, RunContext
 from seebench.models import ModelRef
 from seebench.registry import load_object
 from seebench.tasks.spec import TaskSpec
+from seebench.tasks.types import LABEL, LABEL_SET, NUMBER
 
-SUPPORTED_BY_SIMPLE = {"binary", "multiclass", "multilabel", "regression"}
+#: Target kinds the simple baselines handle (the type supplies the answer: see TaskType.majority).
+SUPPORTED_BY_SIMPLE = (LABEL, LABEL_SET, NUMBER)
 
 
 class Estimator(Protocol):
@@ -34,22 +34,13 @@ class MajorityEstimator:
     present in at least half of the training samples for multi-label)."""
 
     def not_applicable(self, task: TaskSpec) -> str | None:
-        if task.type not in SUPPORTED_BY_SIMPLE:
+        if task.target_kind not in SUPPORTED_BY_SIMPLE:
             return f"the majority baseline does not apply to {task.type} tasks"
         return None
 
     def fit(self, data: TaskData, seed: int, options: dict[str, Any]) -> dict[str, Any]:
-        task, train = data.task, data.train
-        if task.type == "regression":
-            values = sorted(s.target for s in train)
-            self.answer: Any = values[len(values) // 2]
-        elif task.type == "multilabel":
-            counts = Counter(label for s in train for label in s.target)
-            self.answer = [label for label in task.label_names if counts[label] * 2 >= len(train)]
-        else:
-            counts = Counter(s.target for s in train)
-            # ties broken by label order, so the answer is deterministic
-            self.answer = max(task.label_names, key=lambda label: (counts[label], -task.label_names.index(label)))
+        task = data.task
+        self.answer: Any = task.behaviour.majority(task, [s.target for s in data.train])
         return {"answer": self.answer}
 
     def predict(self, samples: list[Sample]) -> list[Any]:
@@ -60,17 +51,19 @@ class RandomEstimator:
     """Predicts a random training target (seeded): a stratified-chance reference."""
 
     def not_applicable(self, task: TaskSpec) -> str | None:
-        if task.type not in SUPPORTED_BY_SIMPLE:
+        if task.target_kind not in SUPPORTED_BY_SIMPLE:
             return f"the random baseline does not apply to {task.type} tasks"
         return None
 
     def fit(self, data: TaskData, seed: int, options: dict[str, Any]) -> dict[str, Any]:
+        self.task = data.task
         self.pool = [s.target for s in data.train]
         self.seed = seed
         return {"pool_size": len(self.pool)}
 
     def predict(self, samples: list[Sample]) -> list[Any]:
-        return [random.Random(f"{self.seed}:{s.id}").choice(self.pool) for s in samples]
+        behaviour = self.task.behaviour
+        return [behaviour.random_answer(self.task, self.pool, f"{self.seed}:{s.id}") for s in samples]
 
 
 ESTIMATORS = {"majority": MajorityEstimator, "random": RandomEstimator}
@@ -92,6 +85,14 @@ class BaselineMethod:
     def _estimator(self, model: ModelRef) -> Estimator | None:
         factory = model.options.get("estimator") or self.estimators.get(model.identity.get("estimator", model.id))
         return load_object(factory)() if factory else None
+
+    def option_schema(self, model: ModelRef) -> dict[str, Any]:
+        """The options of the model's estimator (its module's ``OPTIONS``; none for the simple ones)."""
+        factory = model.options.get("estimator")
+        if not isinstance(factory, str):
+            return {}
+        module = factory.partition(":")[0]
+        return dict(load_object(f"{module}:OPTIONS"))
 
     def not_applicable(self, task: TaskSpec, model: ModelRef) -> str | None:
         estimator = self._estimator(model)

@@ -1,6 +1,6 @@
 """Prompting generative models: SELU's base template, answer parsing, backends and a cache."""
 
-from seebench.prompting.cache import ResponseCache, cache_key
+from seebench.models.cache import ResponseCache, cache_key
 from seebench.prompting.parsing import ParsedAnswer, parse_answer
 from seebench.prompting.template import Prompt, build_prompt
 

@@ -17,20 +17,15 @@ from collections import Counter
 from typing import Any
 
 from seebench.data.dataset import TaskData, pick_shots
-from seebench.errors import SeebenchError
 from seebench.methods.base import MethodOutput, Prediction, RunContext
 from seebench.models import ModelRef
-from seebench.prompting.backends.base import Backend, Generation
-from seebench.prompting.cache import ResponseCache, cache_key
+from seebench.models.client import COMMON_OPTIONS, HF_OPTIONS, OPENAI_OPTIONS
 from seebench.prompting.parsing import parse_answer
-from seebench.prompting.template import PROMPTABLE_TYPES, Prompt, build_prompt, max_new_tokens
-from seebench.registry import load_object
+from seebench.prompting.template import Prompt, build_prompt, max_new_tokens
 from seebench.tasks.spec import TaskSpec
 
-COMMON_OPTIONS = {"shots", "temperature", "max_new_tokens", "cache", "seed"}
-HF_OPTIONS = {"batch_size", "dtype", "device"}
-OPENAI_OPTIONS = {"base_url", "api_key_env", "concurrency", "timeout_s", "max_retries",
-                  "retry_base_s", "retry_max_s", "logprobs", "price_input", "price_output"}
+#: The method's own options; the model client's are added per backend (``option_schema``).
+PROMPT_OPTIONS = {"shots": {"type": "integer", "minimum": 0, "description": "an integer >= 0 (examples per prompt)"}}
 GENERATIVE_ARCHITECTURES = ("CausalLM", "LMHeadModel")
 
 
@@ -51,31 +46,20 @@ def build_prompts(task: TaskSpec, data: TaskData, k: int, seed: int) -> list[Pro
     return [build_prompt(task, s, [by_id[i] for i in chosen.get(s.id, [])]) for s in data.test]
 
 
-def make_backend(model: ModelRef, task: TaskSpec, options: dict[str, Any], seed: int) -> Backend:
-    """The backend that serves ``model``, configured from the method options."""
-    common = {"max_new_tokens": int(options.get("max_new_tokens") or max_new_tokens(task)),
-              "temperature": float(options.get("temperature", 0.0))}
-    if model.kind == "openai":
-        from seebench.prompting.backends.openai import OpenAIBackend
-
-        extra = {k: options[k] for k in OPENAI_OPTIONS if k in options}
-        return OpenAIBackend(model.identity["model"], seed=options.get("seed"), **common, **extra)
-    from seebench.prompting.backends.hf import HFBackend
-
-    prepare = model.options.get("prepare")  # e.g. smollm2's conversion, done only if generating
-    directory = (lambda: load_object(prepare)(model)) if prepare else model.identity["path"]
-    extra = {k: options[k] for k in HF_OPTIONS if k in options}
-    return HFBackend(directory, seed=int(options.get("seed", seed)), **common, **extra)
-
-
 class PromptMethod:
     """Zero- or k-shot prompting with the SELU base template (``shots`` sets k)."""
 
     name = "prompt"
     default_shots = 0
 
+    @staticmethod
+    def option_schema(model: ModelRef) -> dict[str, Any]:
+        """The options this method takes with ``model`` (its backend's options included)."""
+        backend = OPENAI_OPTIONS if model.kind == "openai" else HF_OPTIONS
+        return {**PROMPT_OPTIONS, **COMMON_OPTIONS, **backend}
+
     def not_applicable(self, task: TaskSpec, model: ModelRef) -> str | None:
-        if task.type not in PROMPTABLE_TYPES:
+        if task.behaviour.answer_format(task) is None:
             return f"prompting does not handle {task.type} tasks"
         if model.kind == "openai":
             return None
@@ -87,17 +71,11 @@ class PromptMethod:
         return None
 
     def run(self, context: RunContext) -> MethodOutput:
-        task, data, model = context.task, context.data, context.model
-        options = dict(context.options)
-        known = COMMON_OPTIONS | (OPENAI_OPTIONS if model.kind == "openai" else HF_OPTIONS)
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise SeebenchError(f"unknown option(s) {', '.join(unknown)} for {self.name}; known: {', '.join(sorted(known))}")
-        k = int(options.get("shots", self.default_shots))
+        task, data = context.task, context.data
+        k = int(context.options.get("shots", self.default_shots))
         prompts = build_prompts(task, data, k, context.seed)
-        backend = make_backend(model, task, options, context.seed)
-        cache = ResponseCache(enabled=bool(options.get("cache", True)))
-        generations = self._generate(prompts, backend, cache, model, context)
+        client = context.client
+        generations = client.generate(prompts, max_new_tokens=max_new_tokens(task), advance=context.advance)
         predictions = []
         reasons: Counter[str] = Counter()
         for prompt, (generation, cached) in zip(prompts, generations, strict=True):
@@ -112,39 +90,8 @@ class PromptMethod:
                 prompt.sample_id, parsed.value, raw=generation.text, error=error,
                 confidence=generation.confidence, extra=extra, shots=tuple(prompt.shot_ids),
             ))
-        info = {
-            "backend": backend.name, "shots": k, "generation": backend.params(),
-            "cache": {"hits": cache.hits, "misses": cache.misses, "enabled": cache.enabled},
-            "invalid_reasons": dict(reasons.most_common()), **backend.info(),
-        }
+        info = {"shots": k, **client.info(), "invalid_reasons": dict(reasons.most_common())}
         return MethodOutput(predictions, info)
-
-    def _generate(self, prompts: list[Prompt], backend: Backend, cache: ResponseCache,
-                  model: ModelRef, context: RunContext) -> list[tuple[Generation, bool]]:
-        """Replies for every prompt: from the cache, else from the backend (cached as they come)."""
-        identity, params = backend.identity(), backend.params()
-        keys = [cache_key(model.identity, identity, list(p.messages), params) for p in prompts]
-        results: list[tuple[Generation, bool] | None] = [None] * len(prompts)
-        pending = []
-        for position, key in enumerate(keys):
-            entry = cache.get(key)
-            if entry is None:
-                pending.append(position)
-                continue
-            results[position] = (Generation(entry["text"], confidence=entry.get("confidence"),
-                                            usage=entry.get("usage", {})), True)
-        context.advance(len(prompts) - len(pending))
-        for index, generation in backend.generate([prompts[p] for p in pending]):
-            position = pending[index]
-            if generation.text is not None:
-                cache.put(keys[position], {"text": generation.text, "confidence": generation.confidence,
-                                           "usage": generation.usage})
-            results[position] = (generation, False)
-            context.advance(1)
-        missing = [prompts[i].sample_id for i, r in enumerate(results) if r is None]
-        if missing:
-            raise SeebenchError(f"backend {backend.name!r} returned no reply for {len(missing)} prompt(s)")
-        return results  # type: ignore[return-value]
 
 
 class ZeroShotMethod(PromptMethod):

@@ -13,29 +13,16 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
-from typing import Any
 
 from seebench.prompting.template import NO_LABELS
 from seebench.tasks.spec import TaskSpec
+from seebench.tasks.types import ParsedAnswer
 
 _PREFIX = re.compile(r"^(?:the\s+)?(?:final\s+)?(?:answer|labels?|class(?:es)?|categor(?:y|ies)|value|"
                      r"estimate|prediction|output)\s*(?:is|are)?\s*[:=\-]?\s*", re.IGNORECASE)
 _NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 _LIST_SPLIT = re.compile(r"\s*(?:,|;|\n|\||&|\band\b)\s*", re.IGNORECASE)
 _EMPTY_ANSWERS = {NO_LABELS, "none of them", "no label", "no labels", "nothing", "[]", "n/a", "-"}
-
-
-@dataclass(frozen=True)
-class ParsedAnswer:
-    """The value read from a reply, or ``None`` with the reason it could not be read."""
-
-    value: Any
-    error: str | None = None
-
-    @property
-    def valid(self) -> bool:
-        return self.error is None
 
 
 def normalise(text: str) -> str:
@@ -120,13 +107,7 @@ def parse_number(task: TaskSpec, text: str) -> ParsedAnswer:
 
 
 def parse_answer(task: TaskSpec, text: str | None) -> ParsedAnswer:
-    """Read the answer of ``task``'s type from a reply."""
+    """Read the answer of ``task``'s type from a reply (the type decides how)."""
     if text is None:
         return ParsedAnswer(None, "no reply")
-    if task.type in ("binary", "multiclass"):
-        return parse_label(task, text)
-    if task.type == "multilabel":
-        return parse_label_list(task, text)
-    if task.type == "regression":
-        return parse_number(task, text)
-    return ParsedAnswer(None, f"no parser for {task.type} tasks")
+    return task.behaviour.parse_answer(task, text)

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from seebench.data.dataset import DEFAULT_SEED, load_task_data
 from seebench.prompting.method import build_prompts
-from seebench.prompting.template import PROMPTABLE_TYPES
 from seebench.registry import Registry
 from seebench.tasks.spec import TaskSpec
 
 
 def preview_prompt(task: TaskSpec, registry: Registry, shots: int = 0, seed: int = DEFAULT_SEED) -> str:
     """The prompt of the first test instance (as ``seebench eval --limit 1`` would send it)."""
-    if task.type not in PROMPTABLE_TYPES:
+    if task.behaviour.answer_format(task) is None:
         return f"# prompting does not handle {task.type} tasks"
     data = load_task_data(task, registry, seed=seed, limit=1)
     prompt = build_prompts(task, data, shots, seed)[0]

@@ -9,31 +9,16 @@ seebench's own; only the structure follows the paper.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from seebench.data.dataset import Sample
+from seebench.errors import SeebenchError
+from seebench.models.chat import Prompt
 from seebench.tasks.spec import TaskSpec
+from seebench.tasks.types import AnswerFormat
 
-PROMPTABLE_TYPES = ("binary", "multiclass", "multilabel", "regression")
 SEPARATOR = "---"
 NO_LABELS = "none"
-
-#: Default answer length in tokens per task type (a task's ``prompt.max_new_tokens`` wins).
-MAX_NEW_TOKENS = {"binary": 8, "multiclass": 16, "multilabel": 48, "regression": 12}
-
-
-@dataclass(frozen=True)
-class Prompt:
-    """The chat messages sent for one test sample (``[{"role": ..., "content": ...}]``)."""
-
-    sample_id: str
-    messages: tuple[dict[str, str], ...]
-    shot_ids: tuple[str, ...] = ()
-
-    def as_text(self) -> str:
-        """The messages as plain text, for models without a chat template."""
-        return "\n\n".join(m["content"] for m in self.messages) + "\n"
 
 
 def _sentence(text: str) -> str:
@@ -45,35 +30,31 @@ def entity_name(task: TaskSpec) -> str:
     return task.prompt.get("entity") or "text"
 
 
+def answer_format(task: TaskSpec) -> AnswerFormat:
+    """How the task's type asks for an answer (raises when the type cannot be prompted)."""
+    fmt = task.behaviour.answer_format(task)
+    if fmt is None:
+        raise SeebenchError(f"task {task.name!r}: {task.type} tasks cannot be prompted")
+    return fmt
+
+
 def answer_name(task: TaskSpec) -> str:
     """What the answer is called in the examples and the final cue."""
-    return {"multilabel": "Labels", "regression": "Value"}.get(task.type, "Label")
+    return answer_format(task).noun
 
 
 def verb(task: TaskSpec) -> str:
-    return "estimate" if task.type == "regression" else "classify"
+    return answer_format(task).verb
 
 
 def default_answer_format(task: TaskSpec) -> str:
     """An answer-format sentence for tasks whose prompt block does not give one."""
-    names = ", ".join(task.label_names)
-    if task.type == "multilabel":
-        return (f"Reply with every label that applies, separated by commas, chosen from: {names}; "
-                f"reply {NO_LABELS} if no label applies.")
-    if task.type == "regression":
-        low, high = task.value_range or (None, None)
-        span = f" between {low:g} and {high:g}" if low is not None else ""
-        return f"Reply with a single number{span} and nothing else."
-    return f"Reply with exactly one label, chosen from: {names}."
+    return answer_format(task).instruction
 
 
 def format_target(task: TaskSpec, target: Any) -> str:
     """A gold target written the way the model is asked to answer."""
-    if task.type == "multilabel":
-        return ", ".join(target) if target else NO_LABELS
-    if task.type == "regression":
-        return f"{float(target):g}"
-    return str(target)
+    return task.behaviour.format_target(task, target)
 
 
 def instruction(task: TaskSpec) -> str:
@@ -103,8 +84,7 @@ def label_definitions(task: TaskSpec) -> str | None:
 def examples_section(task: TaskSpec, shots: Sequence[Sample]) -> str | None:
     if not shots:
         return None
-    kind = "estimation" if task.type == "regression" else "classification"
-    lines = [f"Solved examples of this {kind} task:"]
+    lines = [f"Solved examples of this {answer_format(task).kind} task:"]
     entity, answer = entity_name(task).capitalize(), answer_name(task)
     for number, shot in enumerate(shots, start=1):
         lines += [f"Example {number}", f"{entity}: {_flatten(shot.input)}",
@@ -147,4 +127,4 @@ def _join_sections(sections: list[str]) -> list[str]:
 
 
 def max_new_tokens(task: TaskSpec) -> int:
-    return int(task.prompt.get("max_new_tokens") or MAX_NEW_TOKENS.get(task.type, 16))
+    return int(task.prompt.get("max_new_tokens") or answer_format(task).max_new_tokens)

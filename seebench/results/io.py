@@ -19,6 +19,12 @@ def result_paths(output: Path, model_id: str, method: str, task: str) -> tuple[P
     return folder / f"{task}.json", folder / f"{task}.samples.jsonl"
 
 
+def artifacts_dir(result_path: Path) -> Path:
+    """The unit's artifacts folder beside its result: ``<task>.artifacts/`` (scorer caches,
+    patches, logs, judge transcripts)."""
+    return result_path.with_name(f"{result_path.stem}.artifacts")
+
+
 def atomic_write_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so that readers see the old file or the whole new one."""
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -22,16 +22,27 @@ from seebench.data.dataset import DEFAULT_SEED, TaskData, load_task_data
 from seebench.errors import DataMissingError, NotApplicableError, SeebenchError
 from seebench.events import UnitFinished
 from seebench.methods.base import MethodOutput, RunContext
-from seebench.metrics.per_sample import sample_score
 from seebench.models import ModelRef, resolve_model
 from seebench.registry import Registry
-from seebench.results.io import load_result, result_paths, write_result, write_samples
+from seebench.results.io import (
+    RESULT_SCHEMA_VERSION,
+    artifacts_dir,
+    load_result,
+    result_paths,
+    write_result,
+    write_samples,
+)
 from seebench.runner.environment import environment
 from seebench.runner.progress import RunProgress
+from seebench.scoring.aggregate import DEFAULT_BOOTSTRAP
+from seebench.scoring.run import configure_scorers
+from seebench.scoring.unit import UnitScoring, sample_records, score_unit
 from seebench.tasks.index import TaskIndex
 from seebench.tasks.spec import TaskSpec
 
 COMPLETE_STATUSES = ("ok", "not_applicable")
+#: Options of ``-o`` that the runner itself takes (never passed to a method).
+RUN_OPTIONS = ("repeats",)
 
 
 @dataclass
@@ -48,6 +59,8 @@ class EvalConfig:
     shard: tuple[int, int] | None = None  # (i, n), 1-based
     method_options: dict[str, Any] = field(default_factory=dict)
     progress: bool = True
+    predict_only: bool = False  # write predictions, score later with ``seebench score``
+    bootstrap: int = DEFAULT_BOOTSTRAP  # resamples for metric intervals (0: none)
 
 
 @dataclass
@@ -84,16 +97,34 @@ def parse_shard(text: str) -> tuple[int, int]:
     return i, n
 
 
-def run_config(config: EvalConfig, model: ModelRef, method: str, task: TaskSpec) -> dict[str, Any]:
-    """Everything that determines a unit's result; its hash decides whether to recompute."""
+def run_config(config: EvalConfig, model: ModelRef, method: str, task: TaskSpec,
+               scorers: dict[str, Any] | None = None, plugins: dict[str, str] | None = None) -> dict[str, Any]:
+    """Everything that determines a unit's result; its hash decides whether to recompute.
+
+    ``scorers`` are the identities of the task's scorers (a judge model's included) and
+    ``plugins`` the ``dist==version`` of every plugin that contributed to the unit.
+    """
+    options = {**task.method_options(method), **config.method_options}
     return {
         "model": model.summary(),
         "method": method,
-        "method_options": {**task.method_options(method), **config.method_options},
+        "method_options": {k: v for k, v in options.items() if k not in RUN_OPTIONS},
         "task": {"name": task.name, "version": task.version, "config_hash": task.config_hash},
         "seed": config.seed,
         "limit": config.limit,
+        "repeats": unit_repeats(config, task),
+        "scorers": scorers or {},
+        "plugins": plugins or {},
+        "bootstrap": config.bootstrap,
     }
+
+
+def unit_repeats(config: EvalConfig, task: TaskSpec) -> int:
+    """Generations per item: ``-o repeats=n`` wins over the task's ``repeats``."""
+    value = config.method_options.get("repeats", task.repeats)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise SeebenchError(f"-o repeats={value!r}: expected an integer >= 1")
+    return value
 
 
 def config_hash(config: dict[str, Any]) -> str:
@@ -111,6 +142,26 @@ class Runner:
         self.method_name = config.method or default_method
         self.method_entry = registry.method(self.method_name)
         self.method = self.method_entry.load()(**{})
+        self.check_options(config.method_options)
+
+    def check_options(self, options: dict[str, Any]) -> None:
+        """Fail with one line on an unknown or ill-typed method option (before any work)."""
+        schema_of = getattr(self.method, "option_schema", None)
+        schema = schema_of(self.model) if callable(schema_of) else None
+        method_options = {k: v for k, v in options.items() if k not in RUN_OPTIONS}
+        problems = self.method_entry.option_problems(method_options, schema)
+        if problems:
+            raise SeebenchError(problems[0] + (f" (model {self.model.spec!r})" if schema is not None else ""))
+
+    def _plugins(self, task: TaskSpec) -> dict[str, str]:
+        """``dist==version`` of every plugin that contributes to ``task``'s unit."""
+        from seebench.plugin_manager import plugin_distribution
+
+        names = {self.method_entry.plugin, self.registry.model_entry(self.model.spec).plugin,
+                 self.registry.task_type(task.type).plugin, self.index.origins.get(task.name, "?")}
+        names |= {self.registry.metric(m).plugin for m in task.metrics if m in self.registry.metrics}
+        names |= {self.registry.scorer(s).plugin for s in task.scorers if s in self.registry.scorers}
+        return {name: plugin_distribution(name) for name in sorted(names - {"?"})}
 
     def planned_tasks(self) -> list[TaskSpec]:
         tasks = self.index.select(self.config.tasks)
@@ -149,16 +200,23 @@ class Runner:
     def run_unit(self, task: TaskSpec, progress: RunProgress) -> UnitOutcome:
         started = time.perf_counter()
         result_path, samples_path = result_paths(self.config.output, self.model.id, self.method_name, task.name)
-        unit_config = run_config(self.config, self.model, self.method_name, task)
-        unit_hash = config_hash(unit_config)
         outcome = UnitOutcome(self.model.id, self.method_name, task.name, "ok",
                               primary_metric=task.primary_metric, result_path=result_path)
+        try:
+            scorers = {r.name: r.identity for r in configure_scorers(task, self.registry)}
+            unit_config = run_config(self.config, self.model, self.method_name, task, scorers, self._plugins(task))
+        except SeebenchError as exc:  # a bad scorer option or repeats value: this unit only
+            unit_config = run_config(self.config, self.model, self.method_name, task)
+            base = self._result_base(task, unit_config, config_hash(unit_config))
+            return self._finish_without_metrics(outcome, base, "failed", str(exc), started, result_path)
+        unit_hash = config_hash(unit_config)
         previous = load_result(result_path)
         if (
             not self.config.force
             and previous is not None
             and previous.get("status") in COMPLETE_STATUSES
             and previous.get("run", {}).get("config_hash") == unit_hash
+            and (previous.get("scored", True) or self.config.predict_only)
         ):
             outcome.status = "cached"
             outcome.metrics = previous.get("metrics", {})
@@ -177,10 +235,17 @@ class Runner:
             data = load_task_data(task, self.registry, seed=self.config.seed, limit=self.config.limit)
             timings["data_s"] = time.perf_counter() - t0
             t0 = time.perf_counter()
-            output = self._run_method(task, data, progress, result_path)
+            outputs = self._run_method(task, data, progress, result_path, int(unit_config["repeats"]))
             timings["method_s"] = time.perf_counter() - t0
             t0 = time.perf_counter()
-            metrics, records, invalid = self._score(task, data, output)
+            scoring = None
+            if not self.config.predict_only:
+                scoring = score_unit(
+                    task, data.test, [[p.prediction for p in o.predictions] for o in outputs], self.registry,
+                    artifacts=artifacts_dir(result_path), seed=self.config.seed, bootstrap=self.config.bootstrap,
+                    options=self.config.method_options,
+                )
+            records = sample_records(data.test, [o.predictions for o in outputs], scoring)
             timings["metrics_s"] = time.perf_counter() - t0
         except NotApplicableError as exc:
             return self._finish_without_metrics(outcome, base, "not_applicable", str(exc), started, result_path)
@@ -196,84 +261,58 @@ class Runner:
         timings["total_s"] = time.perf_counter() - started
         write_samples(samples_path, records)
         n = len(data.test)
+        invalid = sum(p.prediction is None for o in outputs for p in o.predictions)
         result = {
             **base,
-            "status": "ok",
-            "reason": None,
             "data": {"checksums": data.checksums, "counts": data.counts()},
-            "metrics": metrics,
             "n": n,
             "invalid": invalid,
-            "invalid_rate": invalid / n if n else 0.0,
-            "info": output.info,
+            "invalid_rate": invalid / (n * len(outputs)) if n else 0.0,
+            "info": outputs[0].info if len(outputs) == 1 else {"repeats": [o.info for o in outputs]},
             "timings": timings,
             "samples_file": samples_path.name,
+            **scoring_fields(scoring),
         }
         write_result(result_path, result)
-        outcome.metrics, outcome.n = metrics, n
-        outcome.note = _summary(output.info)
+        outcome.metrics, outcome.n = result["metrics"], n
+        outcome.note = _summary(outputs[0].info)
         outcome.seconds = timings["total_s"]
         return outcome
 
     def _not_applicable(self, task: TaskSpec) -> str | None:
-        allowed = self.method_entry.task_types
-        if allowed and task.type not in allowed:
+        if not self.method_entry.applies_to(task.type, task.behaviour):
             return f"method {self.method_name!r} does not support {task.type} tasks"
         return self.method.not_applicable(task, self.model)
 
-    def _run_method(self, task: TaskSpec, data: TaskData, progress: RunProgress, result_path: Path) -> MethodOutput:
-        options = {**task.method_options(self.method_name), **self.config.method_options}
-        context = RunContext(
-            task=task, data=data, model=self.model, seed=self.config.seed, options=options,
-            work_dir=result_path.parent / f".{task.name}.work", advance=progress.add_samples,
-        )
-        output = self.method.run(context)
-        if len(output.predictions) != len(data.test):
-            raise SeebenchError(
-                f"method {self.method_name!r} returned {len(output.predictions)} predictions "
-                f"for {len(data.test)} test samples"
+    def _run_method(self, task: TaskSpec, data: TaskData, progress: RunProgress, result_path: Path,
+                    repeats: int) -> list[MethodOutput]:
+        options = {k: v for k, v in {**task.method_options(self.method_name), **self.config.method_options}.items()
+                   if k not in RUN_OPTIONS}
+        outputs: list[MethodOutput] = []
+        for repeat in range(repeats):
+            seed = self.config.seed + repeat
+            if repeats > 1 and "seed" in options:
+                options = {**options, "seed": int(options["seed"]) + 1}
+            context = RunContext(
+                task=task, data=data, model=self.model, seed=seed, options=options,
+                work_dir=result_path.parent / f".{task.name}.work", advance=progress.add_samples,
+                repeat=repeat, registry=self.registry,
             )
-        return output
-
-    def _score(self, task: TaskSpec, data: TaskData, output: MethodOutput):
-        golds = [s.target for s in data.test]
-        predictions = []
-        for sample, pred in zip(data.test, output.predictions, strict=True):
-            if pred.sample_id != sample.id:
-                raise SeebenchError(f"prediction for {pred.sample_id!r} is out of order (expected {sample.id!r})")
-            predictions.append(pred.prediction)
-        metrics = {}
-        for name in task.metrics:
-            func = self.registry.metric(name).load()
-            kwargs = {"labels": task.label_names} if task.labels else {}
-            metrics[name] = float(func(golds, predictions, **kwargs))
-        records = []
-        invalid = 0
-        for sample, pred in zip(data.test, output.predictions, strict=True):
-            invalid += pred.prediction is None
-            record = {
-                "id": sample.id,
-                "input_hash": sample.input_hash,
-                "prediction": pred.prediction,
-                "gold": sample.target,
-                "score": sample_score(task.type, sample.target, pred.prediction),
-            }
-            if pred.raw is not None:
-                record["raw"] = pred.raw
-            if pred.error is not None:
-                record["error"] = pred.error
-            if pred.confidence is not None:
-                record["confidence"] = pred.confidence
-            if pred.shots:
-                record["shots"] = list(pred.shots)
-            if pred.extra:
-                record["extra"] = pred.extra
-            records.append(record)
-        return metrics, records, invalid
+            output = self.method.run(context)
+            if len(output.predictions) != len(data.test):
+                raise SeebenchError(
+                    f"method {self.method_name!r} returned {len(output.predictions)} predictions "
+                    f"for {len(data.test)} test samples"
+                )
+            for sample, pred in zip(data.test, output.predictions, strict=True):
+                if pred.sample_id != sample.id:
+                    raise SeebenchError(f"prediction for {pred.sample_id!r} is out of order (expected {sample.id!r})")
+            outputs.append(output)
+        return outputs
 
     def _result_base(self, task: TaskSpec, unit_config: dict[str, Any], unit_hash: str) -> dict[str, Any]:
         return {
-            "schema_version": 1,
+            "schema_version": RESULT_SCHEMA_VERSION,
             "status": "ok",
             "reason": None,
             "seebench_version": __version__,
@@ -292,6 +331,7 @@ class Runner:
             "primary_metric": task.primary_metric,
             "timings": {},
             "environment": environment(),
+            "artifacts": artifacts_dir(Path(task.name)).name,
         }
 
     def _finish_without_metrics(
@@ -306,6 +346,18 @@ class Runner:
         write_result(result_path, result)
         outcome.status, outcome.reason, outcome.seconds = status, reason, seconds
         return outcome
+
+
+def scoring_fields(scoring: UnitScoring | None) -> dict[str, Any]:
+    """The result keys that scoring fills (``scored: false`` and no metrics when predict-only)."""
+    if scoring is None:
+        return {"scored": False, "metrics": {}}
+    fields: dict[str, Any] = {"scored": True, "metrics": scoring.metrics, "metric_info": scoring.metric_info,
+                              "scorers": scoring.scorer_identities}
+    if scoring.repeat_metrics or scoring.item_spread:
+        fields["repeat_metrics"] = scoring.repeat_metrics
+        fields["item_spread"] = scoring.item_spread
+    return fields
 
 
 def run_eval(config: EvalConfig, registry: Registry | None = None, index: TaskIndex | None = None) -> list[UnitOutcome]:

@@ -38,10 +38,19 @@ class TaskSpec:
     labels: tuple[Label, ...] = ()
     tags: dict[str, Any] = field(default_factory=dict)
     metrics: tuple[str, ...] = ()
+    type_object: Any = field(default=None, compare=False, repr=False)
 
     @classmethod
-    def from_document(cls, document: dict[str, Any], path: Path) -> TaskSpec:
-        """Build a spec from a mapping that already passed validation."""
+    def from_document(cls, document: dict[str, Any], path: Path, type_object: Any = None) -> TaskSpec:
+        """Build a spec from a mapping that already passed validation.
+
+        ``type_object`` is the registered :class:`~seebench.tasks.types.TaskType` of the
+        document's ``type`` (looked up in the process-wide registry when not given).
+        """
+        if type_object is None:
+            from seebench.plugin_manager import get_registry
+
+            type_object = get_registry().task_type(document["type"]).load()
         labels = tuple(
             Label(
                 name=str(item["name"]),
@@ -61,8 +70,48 @@ class TaskSpec:
             description=document.get("description", ""),
             labels=labels,
             tags=dict(document.get("tags", {})),
-            metrics=tuple(document["metrics"]),
+            metrics=tuple(_name(m) for m in document.get("metrics") or type_object.default_metrics),
+            type_object=type_object,
         )
+
+    @property
+    def behaviour(self) -> Any:
+        """The task type's behaviour object (:class:`~seebench.tasks.types.TaskType`)."""
+        return self.type_object
+
+    @property
+    def target_kind(self) -> str | None:
+        """What the task's targets are (``label``, ``label_set``, ``number``...; see
+        :mod:`seebench.tasks.types`): generic methods and metrics decide by it."""
+        return self.behaviour.target_kind
+
+    @property
+    def is_binary(self) -> bool:
+        """One label per input, out of exactly two."""
+        from seebench.tasks.types import LABEL
+
+        return self.target_kind == LABEL and len(self.labels) == 2
+
+    def metric_options(self, name: str) -> dict[str, Any]:
+        """Options given to metric ``name`` in the task's ``metrics:`` list."""
+        return _options_of(self.raw.get("metrics") or (), name)
+
+    @property
+    def scorers(self) -> tuple[str, ...]:
+        """Per-sample scorers named in ``scorers:`` (empty: the type's own sample score)."""
+        return tuple(_name(s) for s in self.raw.get("scorers") or ())
+
+    def scorer_options(self, name: str) -> dict[str, Any]:
+        return _options_of(self.raw.get("scorers") or (), name)
+
+    @property
+    def repeats(self) -> int:
+        """Generations per test item (1 unless the task or ``-o repeats=n`` asks for more)."""
+        return int(self.raw.get("repeats", 1))
+
+    @property
+    def pass_k(self) -> tuple[int, ...]:
+        return tuple(int(k) for k in self.raw.get("pass_k") or ())
 
     @property
     def primary_metric(self) -> str:
@@ -122,3 +171,14 @@ class TaskSpec:
             "tags": self.tags,
             "config_hash": self.config_hash,
         }
+
+
+def _name(item: Any) -> str:
+    return item if isinstance(item, str) else str(item["name"])
+
+
+def _options_of(items: Any, name: str) -> dict[str, Any]:
+    for item in items:
+        if isinstance(item, dict) and item.get("name") == name:
+            return dict(item.get("options") or {})
+    return {}

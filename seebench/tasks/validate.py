@@ -14,7 +14,7 @@ from typing import Any
 
 import jsonschema
 
-from seebench.errors import TaskSpecError
+from seebench.errors import TaskSpecError, did_you_mean
 from seebench.registry import Registry
 from seebench.tasks.spec import TaskSpec
 from seebench.tasks.yaml_loader import format_path, load_task_document
@@ -86,24 +86,41 @@ def registry_problems(document: dict[str, Any], registry: Registry, file: str) -
     problems = []
     type_name = document.get("type")
     type_entry = registry.task_types.get(type_name) if isinstance(type_name, str) else None
+    type_object = _type_object(type_entry, file, problems)
     metrics = document.get("metrics")
-    for index, metric in enumerate(metrics if isinstance(metrics, list) else []):
+    for index, item in enumerate(metrics if isinstance(metrics, list) else []):
+        metric = item.get("name") if isinstance(item, dict) else item
         if not isinstance(metric, str):
             continue
         if metric not in registry.metrics:
             problems.append(
                 f"{file}: metrics[{index}]: unknown metric {metric!r}; "
-                f"known: {', '.join(sorted(registry.metrics))}"
+                f"known: {', '.join(sorted(registry.metrics))}{did_you_mean(metric, registry.metrics)}"
             )
-        elif type_entry and registry.metrics[metric].task_types and (
-            type_entry.name not in registry.metrics[metric].task_types
-        ):
-            applicable = [m.name for m in registry.metrics.values()
-                          if not m.task_types or type_entry.name in m.task_types]
+        elif type_object is not None and not registry.metrics[metric].applies_to(type_name, type_object):
+            applicable = [m.name for m in registry.metrics.values() if m.applies_to(type_name, type_object)]
             problems.append(
                 f"{file}: metrics[{index}]: metric {metric!r} does not apply to task type "
-                f"{type_entry.name!r}; use one of: {', '.join(applicable)}"
+                f"{type_name!r}; use one of: {', '.join(applicable)}"
             )
+    scorers = document.get("scorers")
+    for index, item in enumerate(scorers if isinstance(scorers, list) else []):
+        scorer = item.get("name") if isinstance(item, dict) else item
+        if isinstance(scorer, str) and scorer not in registry.scorers:
+            problems.append(
+                f"{file}: scorers[{index}]: unknown scorer {scorer!r}; "
+                f"known: {', '.join(sorted(registry.scorers)) or '(none)'}{did_you_mean(scorer, registry.scorers)}"
+            )
+        elif isinstance(scorer, str) and isinstance(item, dict):
+            problems += [f"{file}: scorers[{index}].options: {p}"
+                         for p in registry.scorers[scorer].option_problems(item.get("options") or {})]
+    methods = document.get("methods")
+    for method, options in (methods.items() if isinstance(methods, dict) else ()):
+        if method in registry.methods and isinstance(options, dict):
+            problems += [f"{file}: methods.{method}: {p}"
+                         for p in registry.methods[method].option_problems(options)]
+    if type_object is not None and not document.get("metrics") and not type_object.default_metrics:
+        problems.append(f"{file}: metrics: task type {type_name!r} has no default metrics; list some")
     data = document.get("data")
     if isinstance(data, dict):
         sources = data.get("sources")
@@ -158,4 +175,15 @@ def load_task(path: Path, registry: Registry, default_suite: str | None = None) 
     problems = validate_document(document, registry, file)
     if problems:
         raise TaskSpecError(file, problems)
-    return TaskSpec.from_document(document, Path(path))
+    return TaskSpec.from_document(document, Path(path), registry.task_type(document["type"]).load())
+
+
+def _type_object(type_entry: Any, file: str, problems: list[str]) -> Any:
+    """The behaviour object of a registered type, or ``None`` (with a problem) if it fails to load."""
+    if type_entry is None:
+        return None
+    try:
+        return type_entry.load()
+    except Exception as exc:
+        problems.append(f"{file}: type: task type {type_entry.name!r} cannot be loaded: {exc}")
+        return None

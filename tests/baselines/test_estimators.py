@@ -85,7 +85,7 @@ def test_ner_and_mlm_are_not_applicable(tiny_env):
 
     for estimator in (TfidfXGBoostEstimator(), FastTextEstimator()):
         for task_type in ("ner", "mlm"):
-            reason = estimator.not_applicable(SimpleNamespace(type=task_type))
+            reason = estimator.not_applicable(SimpleNamespace(type=task_type, target_kind={"ner": "tag_sequence", "mlm": "masked_words"}[task_type]))
             assert reason and task_type in reason
         assert estimator.not_applicable(SimpleNamespace(type="binary")) is None
 

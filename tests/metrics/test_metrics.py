@@ -9,7 +9,6 @@ from seqeval.metrics import f1_score as seqeval_f1
 from sklearn.metrics import accuracy_score, f1_score
 
 from seebench.metrics.classification import accuracy, f1_macro, f1_micro
-from seebench.metrics.per_sample import sample_score
 from seebench.metrics.regression import mae, one_minus_smape, smape
 from seebench.metrics.sequence import entity_f1_micro, masked_accuracy
 from seebench.plugin_manager import get_registry
@@ -79,7 +78,12 @@ def test_masked_accuracy_hand_computed():
     assert masked_accuracy([["x"]], [None]) == 0.0
 
 
-def test_per_sample_scores():
+def test_per_sample_scores_come_from_the_task_type():
+    types = get_registry().task_types
+
+    def sample_score(name, gold, prediction):
+        return types[name].load().sample_score(None, gold, prediction)
+
     assert sample_score("binary", "yes", "yes") == 1.0
     assert sample_score("binary", "yes", None) == 0.0
     assert sample_score("regression", 3, 1) == pytest.approx(0.0)

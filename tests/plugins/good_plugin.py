@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from seebench import hookimpl
+from seebench.tasks.types import TaskType
 
 EVENTS: list = []
 
@@ -41,6 +42,12 @@ class EchoMethod:
         return MethodOutput([Prediction(s.id, s.target) for s in context.data.test])
 
 
+class RankingType(TaskType):
+    """A list of candidate ids per input, scored by exact order."""
+
+    default_metrics = ("always_half",)
+
+
 def resolve_echo(spec: str):
     from seebench.models import ModelRef
 
@@ -49,12 +56,42 @@ def resolve_echo(spec: str):
 
 @hookimpl
 def register_task_types(register):
-    register("ranking", description="Order candidates.", schema={"properties": {"candidates": {"type": "integer"}}, "required": ["candidates"]})
+    register(
+        "ranking",
+        RankingType(),
+        description="Order candidates.",
+        schema={"properties": {"candidates": {"type": "integer"}}, "required": ["candidates"]},
+    )
 
 
 @hookimpl
 def register_metrics(register):
     register("always_half", always_half, description="Constant 0.5.")
+
+
+class LengthScorer:
+    """Scores a prediction by whether its text is at least ``min_length`` long."""
+
+    def __init__(self, min_length: int = 1):
+        self.min_length = min_length
+
+    def identity(self):
+        return {"min_length": self.min_length}
+
+    def score(self, sample, prediction, context):
+        from seebench.scoring import Score
+
+        return Score(float(len(str(prediction)) >= self.min_length), answer=len(str(prediction)))
+
+
+@hookimpl
+def register_scorers(register):
+    register(
+        "length",
+        LengthScorer,
+        description="Prediction at least min_length long.",
+        options={"min_length": {"type": "integer", "minimum": 0}},
+    )
 
 
 @hookimpl
@@ -74,9 +111,17 @@ def register_data_readers(register):
 
 @hookimpl
 def register_prepare_steps(register):
-    register("upper", upper_step, description="Upper-case a column.",
-             schema={"type": "object", "required": ["column"], "additionalProperties": False,
-                     "properties": {"column": {"type": "string"}}})
+    register(
+        "upper",
+        upper_step,
+        description="Upper-case a column.",
+        schema={
+            "type": "object",
+            "required": ["column"],
+            "additionalProperties": False,
+            "properties": {"column": {"type": "string"}},
+        },
+    )
 
 
 @hookimpl

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from seebench.prompting.cache import ResponseCache, cache_key, responses_dir
+from seebench.models.cache import ResponseCache, cache_key, responses_dir
 
 MODEL = {"path": "/models/a", "fingerprint": "f00d"}
 BACKEND = {"backend": "hf", "dtype": "float32"}

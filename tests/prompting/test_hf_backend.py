@@ -8,7 +8,7 @@ pytest.importorskip("transformers", reason="the hf backend needs the hf extra")
 
 from seebench.data.dataset import Sample
 from seebench.models import ModelRef
-from seebench.prompting.backends.hf import HFBackend
+from seebench.models.backends.hf import HFBackend
 from seebench.prompting.method import ThreeShotMethod, ZeroShotMethod
 from seebench.prompting.template import build_prompt
 from tests.prompting.conftest import evaluate, make_prompt_task, read_unit

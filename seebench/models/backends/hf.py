@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from seebench.errors import ModelError
-from seebench.prompting.backends.base import Generation
-from seebench.prompting.template import Prompt
+from seebench.models.backends.base import Generation
+from seebench.models.chat import Prompt
 
 DEFAULT_BATCH_SIZE = 8
 

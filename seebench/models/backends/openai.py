@@ -22,8 +22,8 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from seebench.errors import ModelError
-from seebench.prompting.backends.base import Generation
-from seebench.prompting.template import Prompt
+from seebench.models.backends.base import Generation
+from seebench.models.chat import Prompt
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 BASE_URL_ENV = "OPENAI_BASE_URL"

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from seebench.prompting.template import Prompt
+from seebench.models.chat import Prompt
 
 
 @dataclass

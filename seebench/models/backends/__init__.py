@@ -1,5 +1,5 @@
 """Prompting backends: local transformers generation and OpenAI-compatible HTTP servers."""
 
-from seebench.prompting.backends.base import Backend, Generation
+from seebench.models.backends.base import Backend, Generation
 
 __all__ = ["Backend", "Generation"]

@@ -1,0 +1,138 @@
+"""One model client per model spec: every method, scorer and app that calls a model uses it.
+
+The client owns what is model-specific and task-independent: choosing and configuring the
+backend (local transformers for ``hf:``/``smollm2``, an OpenAI-compatible server for
+``openai:``), the response cache, retries and concurrency (in the backend), token and cost
+accounting, and logprob-based confidence. Prompting, model-as-rater, LLM judges and the
+study app call :meth:`ModelClient.generate` or :meth:`ModelClient.chat`.
+
+Options (``-o KEY=VALUE`` or a task's ``methods:`` block) are declared in
+:data:`CLIENT_OPTIONS`; ``hf`` and ``openai`` options only apply to their backend.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from seebench.errors import ModelError, SeebenchError
+from seebench.models import ModelRef
+from seebench.models.backends.base import Backend, Generation
+from seebench.models.cache import ResponseCache, cache_key
+from seebench.models.chat import Prompt
+from seebench.registry import load_object
+
+_NUMBER = {"type": "number"}
+_INT = {"type": "integer", "minimum": 1}
+COMMON_OPTIONS: dict[str, dict[str, Any]] = {
+    "temperature": {"type": "number", "minimum": 0, "description": "a number >= 0 (0: greedy)"},
+    "max_new_tokens": {**_INT, "description": "an integer >= 1"},
+    "cache": {"type": "boolean", "description": "true or false"},
+    "seed": {"type": "integer", "description": "an integer"},
+}
+HF_OPTIONS: dict[str, dict[str, Any]] = {
+    "batch_size": {**_INT, "description": "an integer >= 1"},
+    "dtype": {"enum": ["float32", "bfloat16", "float16", "auto"], "description": "float32, bfloat16, float16 or auto"},
+    "device": {"type": "string", "description": "auto, cpu, cuda or cuda:N"},
+}
+OPENAI_OPTIONS: dict[str, dict[str, Any]] = {
+    "base_url": {"type": "string", "description": "an http(s) URL"},
+    "api_key_env": {"type": "string", "description": "the NAME of the variable holding the key"},
+    "concurrency": {**_INT, "description": "an integer >= 1"},
+    "timeout_s": {**_NUMBER, "description": "seconds"},
+    "max_retries": {"type": "integer", "minimum": 0, "description": "an integer >= 0"},
+    "retry_base_s": {**_NUMBER, "description": "seconds"},
+    "retry_max_s": {**_NUMBER, "description": "seconds"},
+    "logprobs": {"type": "boolean", "description": "true or false"},
+    "price_input": {**_NUMBER, "description": "USD per million input tokens"},
+    "price_output": {**_NUMBER, "description": "USD per million output tokens"},
+}
+#: Every option a model client understands.
+CLIENT_OPTIONS = {**COMMON_OPTIONS, **HF_OPTIONS, **OPENAI_OPTIONS}
+
+
+class ModelClient:
+    """Chat with one resolved model; replies are cached by the full request."""
+
+    def __init__(self, model: ModelRef, options: dict[str, Any] | None = None, seed: int = 0):
+        if model.kind not in ("hf", "openai"):
+            raise ModelError(f"model {model.spec!r} ({model.kind}) cannot chat; use smollm2, hf:PATH or openai:NAME")
+        self.model = model
+        self.options = {k: v for k, v in (options or {}).items() if k in CLIENT_OPTIONS}
+        self.seed = int(self.options.get("seed", seed))
+        self.cache = ResponseCache(enabled=bool(self.options.get("cache", True)))
+        self._backends: dict[tuple[int, float], Backend] = {}
+        self.generated = 0  # replies produced by the backend (not read from the cache)
+
+    def backend(self, max_new_tokens: int, temperature: float = 0.0) -> Backend:
+        """The backend for these generation settings (made once per setting)."""
+        key = (int(max_new_tokens), float(temperature))
+        if key not in self._backends:
+            self._backends[key] = self._make_backend(*key)
+        return self._backends[key]
+
+    def _make_backend(self, max_new_tokens: int, temperature: float) -> Backend:
+        common = {"max_new_tokens": max_new_tokens, "temperature": temperature}
+        if self.model.kind == "openai":
+            from seebench.models.backends.openai import OpenAIBackend
+
+            extra = {k: self.options[k] for k in OPENAI_OPTIONS if k in self.options}
+            return OpenAIBackend(self.model.identity["model"], seed=self.options.get("seed"), **common, **extra)
+        from seebench.models.backends.hf import HFBackend
+
+        prepare = self.model.options.get("prepare")  # e.g. smollm2's conversion, done only if generating
+        directory = (lambda: load_object(prepare)(self.model)) if prepare else self.model.identity["path"]
+        extra = {k: self.options[k] for k in HF_OPTIONS if k in self.options}
+        return HFBackend(directory, seed=self.seed, **common, **extra)
+
+    def generate(self, prompts: Sequence[Prompt], *, max_new_tokens: int, temperature: float | None = None,
+                 advance: Callable[[int], None] = lambda n: None) -> list[tuple[Generation, bool]]:
+        """A reply for every prompt, in order, with whether it came from the cache.
+
+        Cached replies are used first; the rest are generated (and cached as they arrive).
+        ``temperature`` defaults to the client's option (0: greedy).
+        """
+        if temperature is None:
+            temperature = float(self.options.get("temperature", 0.0))
+        max_new_tokens = int(self.options.get("max_new_tokens") or max_new_tokens)
+        backend = self.backend(max_new_tokens, temperature)
+        identity, params = backend.identity(), backend.params()
+        keys = [cache_key(self.model.identity, identity, list(p.messages), params) for p in prompts]
+        results: list[tuple[Generation, bool] | None] = [None] * len(prompts)
+        pending = []
+        for position, key in enumerate(keys):
+            entry = self.cache.get(key)
+            if entry is None:
+                pending.append(position)
+                continue
+            results[position] = (Generation(entry["text"], confidence=entry.get("confidence"),
+                                            usage=entry.get("usage", {})), True)
+        advance(len(prompts) - len(pending))
+        for index, generation in backend.generate([prompts[p] for p in pending]):
+            position = pending[index]
+            self.generated += 1
+            if generation.text is not None:
+                self.cache.put(keys[position], {"text": generation.text, "confidence": generation.confidence,
+                                                "usage": generation.usage})
+            results[position] = (generation, False)
+            advance(1)
+        missing = [prompts[i].sample_id for i, r in enumerate(results) if r is None]
+        if missing:
+            raise SeebenchError(f"backend {backend.name!r} returned no reply for {len(missing)} prompt(s)")
+        return results  # type: ignore[return-value]
+
+    def chat(self, messages: Sequence[dict[str, str]], *, max_new_tokens: int = 256,
+             temperature: float | None = None, item_id: str = "chat") -> Generation:
+        """One reply to ``messages`` (cached like any other request)."""
+        prompt = Prompt(item_id, tuple(dict(m) for m in messages))
+        return self.generate([prompt], max_new_tokens=max_new_tokens, temperature=temperature)[0][0]
+
+    def info(self) -> dict[str, Any]:
+        """Accounting for a result's ``info``: backend, settings, cache use, tokens, cost."""
+        info: dict[str, Any] = {"cache": {"hits": self.cache.hits, "misses": self.cache.misses,
+                                          "enabled": self.cache.enabled}}
+        for backend in self._backends.values():
+            info.setdefault("backend", backend.name)
+            info.setdefault("generation", backend.params())
+            info.update(backend.info())
+        return info

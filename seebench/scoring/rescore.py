@@ -1,0 +1,99 @@
+"""``seebench score``: score or re-score saved predictions without calling the model.
+
+The task's data is loaded again (same seed and limit as the run) to give scorers the full
+samples; every saved record must match a test item by id and input hash. The result and its
+samples file are rewritten atomically with the new scores, metrics and run hash.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from seebench.data.dataset import load_task_data
+from seebench.errors import SeebenchError
+from seebench.registry import Registry
+from seebench.results.io import artifacts_dir, load_result, write_result, write_samples
+from seebench.results.samples import read_samples
+from seebench.scoring.aggregate import DEFAULT_BOOTSTRAP
+from seebench.scoring.unit import score_unit
+
+
+@dataclass
+class Rescored:
+    """One re-scored result: its path, new metrics and how many scores were computed afresh."""
+
+    path: Path
+    metrics: dict[str, float]
+    computed: dict[str, int]
+
+
+def result_files(paths: Iterable[Path]) -> list[Path]:
+    """Result JSON files named directly or found below directories."""
+    found: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            found += sorted(p for p in path.rglob("*.json") if p.parent.name != "scores"
+                            and not p.name.endswith(".samples.json") and ".artifacts" not in p.parts[-2])
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise SeebenchError(f"{path}: no such result file or directory")
+    return found
+
+
+def rescore(path: Path, registry: Registry, index: Any, *, scorer: str | None = None,
+            options: dict[str, Any] | None = None, bootstrap: int | None = None) -> Rescored | None:
+    """Score the saved predictions of the result at ``path``; ``None`` if it has none.
+
+    ``scorer`` replaces the task's scorers by one registered scorer with ``options``.
+    """
+    result = load_result(path)
+    if not isinstance(result, dict) or result.get("status") != "ok" or not result.get("samples_file"):
+        return None
+    task = index.get(str(result["task"]["name"]))
+    if scorer is not None:
+        raw = {**task.raw, "scorers": [{"name": scorer, "options": dict(options or {})}]}
+        task = type(task).from_document(raw, task.path, task.behaviour)
+    run = result["run"]
+    data = load_task_data(task, registry, seed=int(run["seed"]), limit=run.get("limit"))
+    samples_path = path.with_name(str(result["samples_file"]))
+    records = read_samples(samples_path)
+    by_id = {s.id: s for s in data.test}
+    repeats = max((int(r.get("repeat", 0)) for r in records), default=0) + 1
+    predictions: list[list[Any]] = [[None] * len(data.test) for _ in range(repeats)]
+    position = {s.id: i for i, s in enumerate(data.test)}
+    for record in records:
+        sample = by_id.get(record["id"])
+        if sample is None or sample.input_hash != record["input_hash"]:
+            raise SeebenchError(f"{samples_path}: sample {record['id']!r} is not in task {task.name!r}'s "
+                                "test data as it is now (the data or its preparation changed)")
+        predictions[int(record.get("repeat", 0))][position[sample.id]] = record["prediction"]
+    if len(records) != repeats * len(data.test):
+        raise SeebenchError(f"{samples_path}: {len(records)} records for {len(data.test)} test items "
+                            f"x {repeats} repeat(s)")
+    seed = int(run["seed"])
+    reps = DEFAULT_BOOTSTRAP if bootstrap is None else bootstrap
+    scoring = score_unit(task, data.test, predictions, registry, artifacts=artifacts_dir(path), seed=seed,
+                         bootstrap=reps)
+    for record in records:
+        repeat, index_ = int(record.get("repeat", 0)), position[record["id"]]
+        named = {name: per[repeat][index_] for name, per in scoring.scores.items()}
+        first = next(iter(named.values()))
+        record["score"] = first.value
+        record.pop("scores", None)
+        if len(named) > 1 or first.explanation or first.metadata or first.answer is not None:
+            record["scores"] = {name: score.to_json() for name, score in named.items()}
+    write_samples(samples_path, records)
+    from seebench.runner.runner import config_hash, scoring_fields
+
+    run["config"] = {**run["config"], "scorers": scoring.scorer_identities, "bootstrap": reps}
+    if scorer is not None:
+        run["config"]["task"] = {**run["config"]["task"], "scorers_override": json.loads(json.dumps(task.raw["scorers"]))}
+    run["config_hash"] = config_hash(run["config"])
+    result.update(scoring_fields(scoring))
+    write_result(path, result)
+    return Rescored(path, scoring.metrics, scoring.computed)
