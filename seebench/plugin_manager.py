@@ -44,6 +44,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "seebench.builtin.compare",
     "seebench.builtin.finetune",
     "seebench.builtin.sandbox",
+    "seebench.builtin.judge",
 )
 
 

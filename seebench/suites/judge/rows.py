@@ -9,8 +9,9 @@ row with its source name. :func:`join_released` joins them into one row per judg
 - comparison: one row per ordered pair of responses to the same input (the study's order);
   ``input`` holds both responses, ``target`` the difference of their human scores.
 
-Every row keeps ``input_group`` (which task input it belongs to), so agreement can be computed
-per input.
+The target is ``{"human": score, "input_group": g}`` (plus ``"pair": [j, k]`` for comparisons):
+which task input a judged unit belongs to travels with its gold, so agreement metrics can work
+per input and find the other order of a pair.
 """
 
 from __future__ import annotations
@@ -57,11 +58,22 @@ def join_released(
     responses: str = "responses",
     human: str = "human",
 ) -> list[dict[str, Any]]:
-    """Join response rows and human-score rows into judging items (see the module docstring)."""
+    """Join response rows and human-score rows into judging items (see the module docstring).
+
+    Rows of any other source are a released judging method's scores (the source is named after
+    the method); each item keeps them under ``released`` so ``released:<method>`` can replay them.
+    """
     if variant not in ("scoring", "comparison"):
         raise JudgeDataError(f"variant must be scoring or comparison, not {variant!r}")
     records = _responses(rows, responses)
     scores = _numbers(rows, human)
+    others = sorted({str(r.get(SOURCE_KEY)) for r in rows} - {responses, human})
+    released = {name: _numbers(rows, name) for name in others}
+    for name, values in released.items():
+        if len(values) != len(scores):
+            raise JudgeDataError(
+                f"source {name!r} has {len(values)} scores, source {human!r} has {len(scores)}"
+            )
     groups = group_ids([str(r["input"]) for r in records])
     units = (
         [(groups[i], (i,)) for i in range(len(records))]
@@ -74,7 +86,7 @@ def join_released(
             f"source {human!r} has {len(scores)} scores for {len(units)} items (one per {unit})"
         )
     joined: list[dict[str, Any]] = []
-    for (group, members), score in zip(units, scores, strict=True):
+    for position, ((group, members), score) in enumerate(zip(units, scores, strict=True)):
         first = records[members[0]]
         languages = [part.strip() for part in str(first["lang"]).split(",") if part.strip()]
         item: dict[str, Any] = {
@@ -93,14 +105,16 @@ def join_released(
                 llms=[first["llm"], second["llm"]],
             )
             unit_id = f"{group}-{members[0]}-{members[1]}"
+        target: dict[str, Any] = {"human": score, "input_group": group}
+        if variant == "comparison":
+            target["pair"] = list(members)
         joined.append(
             {
-                "id": unit_id,
+                "unit": unit_id,
                 "input": item,
-                "target": score,
-                "input_group": group,
-                "responses": list(members),
+                "target": target,
                 "source_index": first["index"],
+                "released": {name: values[position] for name, values in released.items()},
             }
         )
     return joined

@@ -27,7 +27,7 @@ def _rows(inputs, human):
 
 def test_scoring_items_carry_response_reference_languages_and_group():
     items = join_released(_rows(["a", "a", "b"], [3, 4.5, 1]), variant="scoring")
-    assert [i["id"] for i in items] == ["0-0", "0-1", "1-2"]
+    assert [i["unit"] for i in items] == ["0-0", "0-1", "1-2"]
     assert items[1]["input"] == {
         "task_input": "a",
         "reference": "g",
@@ -35,15 +35,26 @@ def test_scoring_items_carry_response_reference_languages_and_group():
         "response": "o1",
         "llm": "m1",
     }
-    assert [i["target"] for i in items] == [3.0, 4.5, 1.0]
-    assert [i["input_group"] for i in items] == [0, 0, 1]
+    assert [i["target"] for i in items] == [
+        {"human": 3.0, "input_group": 0},
+        {"human": 4.5, "input_group": 0},
+        {"human": 1.0, "input_group": 1},
+    ]
 
 
 def test_comparison_items_are_ordered_pairs():
     items = join_released(_rows(["a", "a"], [1.5, -1.5]), variant="comparison")
-    assert [i["id"] for i in items] == ["0-0-1", "0-1-0"]
+    assert [i["unit"] for i in items] == ["0-0-1", "0-1-0"]
     assert items[1]["input"]["first"] == "o1" and items[1]["input"]["second"] == "o0"
-    assert items[1]["target"] == -1.5
+    assert items[1]["target"] == {"human": -1.5, "input_group": 0, "pair": [1, 0]}
+
+
+def test_other_sources_are_released_scores_kept_per_item():
+    rows = _rows(["a", "a"], [1, 2]) + [{"value": v, "_source": "gpt4o"} for v in (4, -1)]
+    items = join_released(rows, variant="scoring")
+    assert [i["released"] for i in items] == [{"gpt4o": 4.0}, {"gpt4o": -1.0}]
+    with pytest.raises(JudgeDataError, match="source 'gpt4o' has 1 scores"):
+        join_released(rows[:-1], variant="scoring")
 
 
 @pytest.mark.parametrize(
@@ -67,4 +78,4 @@ def test_the_real_files_join_through_the_generic_jsonl_reader(mirror):
         ]
         rows += [{**r, "_source": "human"} for r in read_jsonl(folder / "test-0-human.jsonl")]
         items = join_released(rows, variant=variant)
-        assert len(items) == count and len({i["id"] for i in items}) == count
+        assert len(items) == count and len({i["unit"] for i in items}) == count
