@@ -175,3 +175,10 @@ def register_models(register) -> None:
         default_method="released",
         description="The LLM-judge study's released scores of one method, e.g. released:gpt4o.",
     )
+
+
+@hookimpl
+def register_commands(cli) -> None:
+    from seebench.suites.judge.cli import judge_agreement_command
+
+    cli.add_command(judge_agreement_command)
