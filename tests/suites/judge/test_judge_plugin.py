@@ -41,7 +41,9 @@ def test_unknown_sim_and_released_models_are_one_line_errors(tmp_path):
             str(tmp_path),
         ],
     )
-    assert result.exit_code != 0 and "unknown similarity metric in 'sim:cider'" in str(result.exception)
+    assert result.exit_code != 0 and "unknown similarity metric in 'sim:cider'" in str(
+        result.exception
+    )
     result = runner.invoke(
         build_cli(),
         [
@@ -54,7 +56,9 @@ def test_unknown_sim_and_released_models_are_one_line_errors(tmp_path):
             str(tmp_path),
         ],
     )
-    assert result.exit_code != 0 and "unknown released method in 'released:gpt5'" in str(result.exception)
+    assert result.exit_code != 0 and "unknown released method in 'released:gpt5'" in str(
+        result.exception
+    )
 
 
 @pytest.fixture
