@@ -53,7 +53,8 @@ class Judgment:
         }
 
 
-def _messages(prompt: str) -> list[dict[str, str]]:
+def messages_for(prompt: str) -> list[dict[str, str]]:
+    """The chat messages of one judge prompt (seebench's system prompt, then the prompt)."""
     return [
         {"role": "system", "content": prompts.SYSTEM_PROMPT},
         {"role": "user", "content": prompt},
@@ -61,7 +62,7 @@ def _messages(prompt: str) -> list[dict[str, str]]:
 
 
 def _ask(chat: Chat, prompt: str, sampling: dict[str, Any], **extra: Any) -> Any:
-    return chat(_messages(prompt), **sampling, **extra)
+    return chat(messages_for(prompt), **sampling, **extra)
 
 
 def judge_vanilla(

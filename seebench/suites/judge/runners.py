@@ -135,15 +135,31 @@ class ReleasedMethod:
         return MethodOutput(predictions, {"released_method": name, "as_released": keep})
 
 
-def _chat(context: RunContext):
-    client = context.client
+class _PrefetchedChat:
+    """A chat function whose replies to known prompts were generated in one batched call
+    (the client batches local models); other prompts go to the client one by one."""
 
-    def chat(messages, *, max_tokens, temperature, seed=0, logprobs=False):
+    def __init__(self, context: RunContext, prompt_texts: list[str], max_tokens: int):
+        from seebench.models.chat import Prompt
+        from seebench.suites.judge.judging import messages_for
+
+        self.client = context.client
+        self.replies: dict[str, Any] = {}
+        unique = list(dict.fromkeys(prompt_texts))
+        batch = [Prompt(f"judge-{i}", tuple(messages_for(text))) for i, text in enumerate(unique)]
+        if batch:
+            generated = self.client.generate(batch, max_new_tokens=max_tokens, temperature=0.0)
+            self.replies = {text: g for text, (g, _) in zip(unique, generated, strict=True)}
+
+    def __call__(self, messages, *, max_tokens, temperature, seed=0, logprobs=False):
         if logprobs:
             raise ModelError("this model client does not return top log-probabilities")
-        return client.chat(messages, max_new_tokens=max_tokens, temperature=temperature)
-
-    return chat
+        reply = self.replies.get(messages[-1]["content"])
+        if reply is None or temperature != 0.0:
+            reply = self.client.chat(messages, max_new_tokens=max_tokens, temperature=temperature)
+        if reply.text is None:
+            raise ModelError(reply.error or "the model gave no reply")
+        return reply
 
 
 def _prediction(sample_id: str, judgment: Any) -> Prediction:
@@ -171,8 +187,10 @@ class VanillaJudgeMethod:
     def run(self, context: RunContext) -> MethodOutput:
         from seebench.suites.judge.judging import judge_vanilla
 
-        chat, kind = _chat(context), _kind(context)
+        kind = _kind(context)
         max_tokens = int(context.options.get("max_new_tokens", 512))
+        texts = [prompts.vanilla_prompt(kind, _judged_item(s)) for s in context.data.test]
+        chat = _PrefetchedChat(context, texts, max_tokens)
         predictions = []
         for sample in context.data.test:
             try:
@@ -198,8 +216,14 @@ class PairwiseJudgeMethod(VanillaJudgeMethod):
     def run(self, context: RunContext) -> MethodOutput:
         from seebench.suites.judge.judging import judge_pairwise
 
-        chat, kind = _chat(context), _kind(context)
+        kind = _kind(context)
         max_tokens = int(context.options.get("max_new_tokens", 512))
+        texts = []
+        for s in context.data.test:
+            first, second = s.input["first"], s.input["second"]
+            texts.append(prompts.pairwise_prompt(kind, _judged_item(s), first, second))
+            texts.append(prompts.pairwise_prompt(kind, _judged_item(s), second, first))
+        chat = _PrefetchedChat(context, texts, max_tokens)
         predictions = []
         for sample in context.data.test:
             item = _judged_item(sample)
@@ -236,7 +260,8 @@ class BatchEvalJudgeMethod(VanillaJudgeMethod):
     def run(self, context: RunContext) -> MethodOutput:
         from seebench.suites.judge.judging import judge_batcheval
 
-        chat, kind = _chat(context), _kind(context)
+        kind = _kind(context)
+        chat = _PrefetchedChat(context, [], 0)
         items = [_judged_item(s) for s in context.data.test]
         judgments = judge_batcheval(
             chat,

@@ -13,20 +13,30 @@ from seebench.suites.judge.runners import PairwiseJudgeMethod, VanillaJudgeMetho
 
 @dataclass
 class Generation:
-    text: str
+    text: str | None
+    error: str | None = None
 
 
 class StubClient:
+    """Replies in order, batched like the model client (an exception becomes an error reply)."""
+
     def __init__(self, replies):
         self.replies = list(replies)
-        self.calls = []
+        self.batches = []
+
+    def generate(self, prompts, *, max_new_tokens, temperature=None):
+        self.batches.append(len(prompts))
+        out = []
+        for _ in prompts:
+            reply = self.replies.pop(0)
+            if isinstance(reply, Exception):
+                out.append((Generation(None, str(reply)), False))
+            else:
+                out.append((Generation(reply), False))
+        return out
 
     def chat(self, messages, *, max_new_tokens, temperature=None):
-        self.calls.append((max_new_tokens, temperature))
-        reply = self.replies.pop(0)
-        if isinstance(reply, Exception):
-            raise reply
-        return Generation(reply)
+        return self.generate([messages], max_new_tokens=max_new_tokens)[0][0]
 
     def info(self):
         return {"backend": "stub"}
@@ -62,6 +72,7 @@ def test_vanilla_records_scores_failures_and_errors_per_sample():
     assert second.prediction is None and second.error == "no score in the expected format"
     assert third.prediction is None and "server down" in third.error
     assert output.info["unscored"] == 2 and "unscored 2/3" in output.info["summary"]
+    assert client.batches == [3]  # one batched call for all samples
 
 
 def test_pairwise_keeps_both_orders_in_the_samples():
