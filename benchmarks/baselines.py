@@ -1,6 +1,6 @@
 """TF-IDF+XGBoost model selection: seebench versus a straightforward reference, one process.
 
-    .venv/bin/python benchmarks/baselines.py TASK [--seed 42] [--max-train N] [--jobs J]
+    .venv/bin/python benchmarks/baselines.py TASK [--seed 42] [--max-train N] [--jobs J] [--grid N]
 
 Both sides search SELU's grid (max_depth 3..10 x min_child_weight 1..7) on the task's train
 split, select on its validation split with the task's primary metric, refit the selected
@@ -66,20 +66,23 @@ def reference(task, data, seed: int, axes: dict[str, list[int]]):
     for max_depth in axes["max_depth"]:
         for min_child_weight in axes["min_child_weight"]:
             params = {"max_depth": max_depth, "min_child_weight": min_child_weight}
-            value = score([s.target for s in data.validation], fit_predict(params, data.train, data.validation))
+            value = score(
+                [s.target for s in data.validation],
+                fit_predict(params, data.train, data.validation),
+            )
             if best is None or score.better(value, best[1]):
                 best = (params, value)
     predictions = fit_predict(best[0], data.train + data.validation, data.test)
     return best[0], best[1], score([s.target for s in data.test], predictions), score.name
 
 
-def ours(task, data, seed: int, jobs: int):
+def ours(task, data, seed: int, jobs: int, axes: dict[str, list[int]]):
     from seebench.baselines.common import primary_scorer
     from seebench.baselines.xgb import TfidfXGBoostEstimator
 
     score = primary_scorer(task)
     estimator = TfidfXGBoostEstimator()
-    info = estimator.fit(data, seed, {"jobs": jobs, "progress": False})
+    info = estimator.fit(data, seed, {"jobs": jobs, "progress": False, **axes})
     test = score([s.target for s in data.test], estimator.predict(data.test))
     return info, test
 
@@ -89,7 +92,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("task")
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--max-train", type=int, help="keep a seeded subset of N train samples")
-    parser.add_argument("--jobs", type=int, default=0, help="seebench's parallel grid points (0: one per core)")
+    parser.add_argument(
+        "--jobs", type=int, default=0, help="seebench's parallel grid points (0: one per core)"
+    )
+    parser.add_argument(
+        "--grid", type=int, help="search only the first N values of each axis (a quick check)"
+    )
     args = parser.parse_args(argv)
 
     import xgboost
@@ -97,23 +105,36 @@ def main(argv: list[str] | None = None) -> int:
     from seebench.baselines.xgb import SELU_MAX_DEPTH, SELU_MIN_CHILD_WEIGHT
 
     task, data = load(args.task, args.seed, args.max_train)
-    axes = {"max_depth": SELU_MAX_DEPTH, "min_child_weight": SELU_MIN_CHILD_WEIGHT}
-    print(f"task {task.name} ({task.type}); train/validation/test {len(data.train)}/{len(data.validation)}/"
-          f"{len(data.test)}; grid {len(axes['max_depth'])}x{len(axes['min_child_weight'])}; "
-          f"xgboost {xgboost.__version__}; seed {args.seed}", flush=True)
+    axes = {
+        "max_depth": SELU_MAX_DEPTH[: args.grid],
+        "min_child_weight": SELU_MIN_CHILD_WEIGHT[: args.grid],
+    }
+    print(
+        f"task {task.name} ({task.type}); train/validation/test {len(data.train)}/{len(data.validation)}/"
+        f"{len(data.test)}; grid {len(axes['max_depth'])}x{len(axes['min_child_weight'])}; "
+        f"xgboost {xgboost.__version__}; seed {args.seed}",
+        flush=True,
+    )
 
     t0 = time.perf_counter()
-    info, our_test = ours(task, data, args.seed, args.jobs)
+    info, our_test = ours(task, data, args.seed, args.jobs, axes)
     our_s = time.perf_counter() - t0
-    print(f"(a) seebench : {our_s:8.1f} s  selected {info['selected']} rounds {info['rounds']} "
-          f"validation {info['validation']['score']:.4f} test {our_test:.4f}", flush=True)
+    print(
+        f"(a) seebench : {our_s:8.1f} s  selected {info['selected']} rounds {info['rounds']} "
+        f"validation {info['validation']['score']:.4f} test {our_test:.4f}",
+        flush=True,
+    )
 
     t0 = time.perf_counter()
     ref_params, ref_val, ref_test, metric = reference(task, data, args.seed, axes)
     ref_s = time.perf_counter() - t0
-    print(f"(b) reference: {ref_s:8.1f} s  selected {ref_params} validation {ref_val:.4f} test {ref_test:.4f}")
-    print(f"speed-up {ref_s / our_s:.2f}x; test {metric}: seebench {our_test:.4f} vs reference {ref_test:.4f} "
-          f"(difference {our_test - ref_test:+.4f})")
+    print(
+        f"(b) reference: {ref_s:8.1f} s  selected {ref_params} validation {ref_val:.4f} test {ref_test:.4f}"
+    )
+    print(
+        f"speed-up {ref_s / our_s:.2f}x; test {metric}: seebench {our_test:.4f} vs reference {ref_test:.4f} "
+        f"(difference {our_test - ref_test:+.4f})"
+    )
     return 0 if np.isfinite(our_test) else 1
 
 

@@ -6,7 +6,7 @@ path takes minutes (it loops over 50,000 Dirichlet draws in Python for each of 3
 
 Usage::
 
-    .venv/bin/python benchmarks/compare.py [--csv FIXTURE] [--nsamples 50000] [--repeat 3]
+    .venv/bin/python benchmarks/compare.py [--csv FIXTURE] [--nsamples 50000] [--repeat 3] [--models N]
 """
 
 from __future__ import annotations
@@ -17,11 +17,14 @@ import io
 import os
 import platform
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
-DEFAULT_FIXTURE = Path(__file__).resolve().parents[1] / "tests" / "stats" / "data" / "selu_table_vi.csv"
+DEFAULT_FIXTURE = (
+    Path(__file__).resolve().parents[1] / "tests" / "stats" / "data" / "selu_table_vi.csv"
+)
 
 
 def main() -> None:
@@ -29,6 +32,7 @@ def main() -> None:
     parser.add_argument("--csv", type=Path, default=DEFAULT_FIXTURE, help="tidy score CSV")
     parser.add_argument("--nsamples", type=int, default=50_000, help="posterior draws per pair")
     parser.add_argument("--repeat", type=int, default=3, help="seebench runs (the best is kept)")
+    parser.add_argument("--models", type=int, help="keep only the first N models (a quick check)")
     args = parser.parse_args()
 
     import pandas as pd
@@ -38,6 +42,11 @@ def main() -> None:
     from seebench.stats import Settings, compare_models
 
     matrix = read_inputs([args.csv]).to_matrix().complete()
+    if args.models:
+        keep = list(range(min(args.models, len(matrix.models))))
+        matrix = replace(
+            matrix, models=tuple(matrix.models[i] for i in keep), scores=matrix.scores[:, keep]
+        )
     frame = pd.DataFrame(matrix.scores, index=list(matrix.tasks), columns=list(matrix.models))
     settings = Settings(nsamples=args.nsamples, ci_correction="autorank")
 
@@ -50,8 +59,15 @@ def main() -> None:
 
     start = time.perf_counter()
     with contextlib.redirect_stdout(io.StringIO()):  # autorank prints its rank table
-        result = autorank(frame, alpha=0.05, approach="bayesian", rope=0.1, rope_mode="effsize",
-                          nsamples=args.nsamples, random_state=1)
+        result = autorank(
+            frame,
+            alpha=0.05,
+            approach="bayesian",
+            rope=0.1,
+            rope_mode="effsize",
+            nsamples=args.nsamples,
+            random_state=1,
+        )
     autorank_s = time.perf_counter() - start
 
     index = {model: i for i, model in enumerate(report.models)}
@@ -61,18 +77,28 @@ def main() -> None:
         for model_b in order[a_pos + 1 :]:
             i, j = index[model_a], index[model_b]
             theirs = result.posterior_matrix.loc[model_a, model_b]
-            ours = (report.posteriors.p_better[i, j], report.posteriors.p_equal[i, j],
-                    report.posteriors.p_better[j, i])
+            ours = (
+                report.posteriors.p_better[i, j],
+                report.posteriors.p_equal[i, j],
+                report.posteriors.p_better[j, i],
+            )
             diffs.append(np.abs(np.subtract(theirs, ours)))
     diffs_arr = np.array(diffs)
 
-    print(f"fixture: {args.csv.name} ({len(matrix.models)} models x {len(matrix.tasks)} tasks, "
-          f"{len(diffs)} pairs, {args.nsamples} posterior draws per pair)")
-    print(f"machine: {os.cpu_count()} CPUs, {platform.processor() or platform.machine()}, "
-          f"Python {platform.python_version()}, NumPy {np.__version__}")
+    print(
+        f"fixture: {args.csv.name} ({len(matrix.models)} models x {len(matrix.tasks)} tasks, "
+        f"{len(diffs)} pairs, {args.nsamples} posterior draws per pair)"
+    )
+    print(
+        f"machine: {os.cpu_count()} CPUs, {platform.processor() or platform.machine()}, "
+        f"Python {platform.python_version()}, NumPy {np.__version__}"
+    )
     print(f"autorank (approach='bayesian'): {autorank_s:8.2f} s")
-    print(f"seebench compare_models:        {seebench_s:8.2f} s  (best of {args.repeat}: "
-          + ", ".join(f"{t:.2f}" for t in seebench_times) + ")")
+    print(
+        f"seebench compare_models:        {seebench_s:8.2f} s  (best of {args.repeat}: "
+        + ", ".join(f"{t:.2f}" for t in seebench_times)
+        + ")"
+    )
     print(f"speed-up: {autorank_s / seebench_s:.1f}x")
     print(f"same ranking order: {order == list(report.models)}")
     print(f"largest posterior difference: {diffs_arr.max():.4f} (mean {diffs_arr.mean():.4f})")

@@ -25,6 +25,10 @@ class DataMissingError(SeebenchError):
     """A task's data files are not in the cache and cannot be fetched."""
 
 
+class DataDamagedError(SeebenchError):
+    """A cached or shipped data file does not have its declared sha256 (a unit using it fails)."""
+
+
 class NotApplicableError(SeebenchError):
     """A method cannot run a task (for example NER with a decoder-only model)."""
 

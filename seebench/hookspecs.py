@@ -12,7 +12,7 @@ Hooks are grouped by the phase in which seebench calls them:
    :func:`register_task_types`, :func:`register_task_dirs`, :func:`register_metrics`,
    :func:`register_scorers`,
    :func:`register_methods`, :func:`register_models`, :func:`register_data_readers`,
-   :func:`register_prepare_steps`, :func:`register_exporters`
+   :func:`register_prepare_steps`, :func:`register_exporters`, :func:`register_suites`
 3. running: :func:`on_unit_finished` (observer; a failing observer is logged, never fatal)
 
 Registration must be cheap: register import paths (``"package.module:attr"``) or light
@@ -149,6 +149,19 @@ def register_exporters(register: Callable[..., None]) -> None:
     """
 
 
+@hookspec
+def register_suites(register: Callable[..., None]) -> None:
+    """Register benchmark suites: ``register(name, *, description, task_families=None,
+    model_groups=None, compare_task_types=())``.
+
+    A suite is the unit a plugin ships (its task directory, preparation steps and this
+    metadata); generic commands learn about it only through this hook. ``task_families``
+    maps task names to family labels and ``model_groups`` model names to group labels (for
+    leaderboards of score tables that lack them). ``compare_task_types`` lists the registered
+    task types that ``seebench compare`` ranks by default for the suite's tasks (empty: all).
+    """
+
+
 # -- phase 3: running ------------------------------------------------------------------------
 
 
@@ -178,5 +191,6 @@ __all__ = [
     "register_data_readers",
     "register_prepare_steps",
     "register_exporters",
+    "register_suites",
     "on_unit_finished",
 ]

@@ -2,9 +2,12 @@
 
 ``SEEBENCH_LOAD_PLUGINS`` (a comma-separated list of distribution names) restricts which
 third-party distributions are loaded; set it to an empty string to load none. Built-in plugins
-are always loaded. ``SEEBENCH_PLUGINS`` (a comma-separated list of importable module names)
-loads extra plugins without packaging them, as ``PYTEST_PLUGINS`` does for pytest.
-``SEEBENCH_TRACE_PLUGINS=1`` prints every hook call and registration to standard error.
+are always loaded unless disabled. ``SEEBENCH_DISABLE_PLUGINS`` (comma-separated) disables
+plugins by name, built-in or not: a built-in's module name (``seebench.builtin.selu``) or short
+name (``selu``), an entry-point name, a distribution name or a ``SEEBENCH_PLUGINS`` module
+(like pytest's ``-p no:NAME``). ``SEEBENCH_PLUGINS`` (a comma-separated list of importable
+module names) loads extra plugins without packaging them, as ``PYTEST_PLUGINS`` does for
+pytest. ``SEEBENCH_TRACE_PLUGINS=1`` prints every hook call and registration to standard error.
 """
 
 from __future__ import annotations
@@ -27,13 +30,13 @@ ENTRY_POINT_GROUP = "seebench"
 LOAD_PLUGINS_ENV = "SEEBENCH_LOAD_PLUGINS"
 TRACE_PLUGINS_ENV = "SEEBENCH_TRACE_PLUGINS"
 EXTRA_PLUGINS_ENV = "SEEBENCH_PLUGINS"
+DISABLE_PLUGINS_ENV = "SEEBENCH_DISABLE_PLUGINS"
 
 hookimpl = pluggy.HookimplMarker("seebench")
 
 #: Built-in plugins, registered exactly like third-party ones (as pytest does).
 DEFAULT_PLUGINS: tuple[str, ...] = (
     "seebench.builtin.task_types",
-    "seebench.builtin.task_dirs",
     "seebench.builtin.metrics",
     "seebench.builtin.data",
     "seebench.builtin.baselines",
@@ -44,6 +47,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "seebench.builtin.compare",
     "seebench.builtin.finetune",
     "seebench.builtin.sandbox",
+    "seebench.builtin.annotation",
     "seebench.builtin.judge",
 )
 
@@ -70,6 +74,29 @@ def _normalise(dist_name: str) -> str:
     return dist_name.strip().lower().replace("_", "-")
 
 
+class _DisabledPlugins:
+    """The names in ``SEEBENCH_DISABLE_PLUGINS`` and which of them matched a plugin."""
+
+    def __init__(self) -> None:
+        raw = os.environ.get(DISABLE_PLUGINS_ENV, "")
+        self.names = {_normalise(part) for part in raw.split(",") if part.strip()}
+        self.matched: set[str] = set()
+
+    def match(self, *names: str) -> bool:
+        """Whether any of ``names`` (module, short, entry-point or distribution name) is disabled."""
+        hits = self.names & {_normalise(name) for name in names}
+        self.matched |= hits
+        return bool(hits)
+
+    def warn_unmatched(self, known: list[str]) -> None:
+        import logging
+
+        for name in sorted(self.names - self.matched):
+            logging.getLogger("seebench").warning(
+                "%s: no plugin named %r; built-in: %s", DISABLE_PLUGINS_ENV, name, ", ".join(known)
+            )
+
+
 class SeebenchPluginManager(pluggy.PluginManager):
     """A pluggy manager that remembers which distribution each plugin came from."""
 
@@ -77,6 +104,7 @@ class SeebenchPluginManager(pluggy.PluginManager):
         super().__init__("seebench")
         self.add_hookspecs(hookspecs)
         self.distributions: dict[str, tuple[str, str]] = {}
+        self.disabled: list[str] = []  # plugins not loaded because of SEEBENCH_DISABLE_PLUGINS
 
     def register_plugin(self, plugin: Any, name: str, dist: str, version: str) -> None:
         """Register ``plugin`` and turn pluggy's validation errors into a clear message."""
@@ -137,14 +165,7 @@ def _warn_unknown_allowed(allowed: set[str], eps: Any) -> None:
             "%s: no installed plugin distribution named %r%s", LOAD_PLUGINS_ENV, name, hint)
 
 
-def plugin_distribution(name: str, pm: SeebenchPluginManager | None = None) -> str:
-    """``dist==version`` of the loaded plugin ``name`` (recorded in results and run hashes)."""
-    pm = pm or get_plugin_manager()
-    dist, version = pm.distributions.get(name, ("?", "?"))
-    return f"{dist}=={version}"
-
-
-def _load_entry_points(pm: SeebenchPluginManager) -> None:
+def _load_entry_points(pm: SeebenchPluginManager, disabled: _DisabledPlugins) -> None:
     allowed = _allowed_distributions()
     eps = list(metadata.entry_points(group=ENTRY_POINT_GROUP))
     if allowed:
@@ -155,6 +176,9 @@ def _load_entry_points(pm: SeebenchPluginManager) -> None:
         if allowed is not None and _normalise(dist) not in allowed:
             continue
         if pm.has_plugin(ep.name) or pm.is_blocked(ep.name):
+            continue
+        if disabled.match(ep.name, dist):
+            pm.disabled.append(ep.name)
             continue
         try:
             plugin = ep.load()
@@ -173,11 +197,18 @@ def create_plugin_manager(
     tests and embedding), then the permitted entry-point plugins; hooks are checked."""
     pm = SeebenchPluginManager()
     version = _seebench_version()
+    disabled = _DisabledPlugins()
     for module_name in DEFAULT_PLUGINS:
+        if disabled.match(module_name, builtin_short_name(module_name)):
+            pm.disabled.append(module_name)
+            continue
         pm.register_plugin(importlib.import_module(module_name), module_name, "seebench", version)
     for plugin, name in extra_plugins:
         pm.register_plugin(plugin, name, f"<{name}>", _module_version(plugin))
     for module_name in filter(None, (m.strip() for m in os.environ.get(EXTRA_PLUGINS_ENV, "").split(","))):
+        if disabled.match(module_name):
+            pm.disabled.append(module_name)
+            continue
         try:
             module = importlib.import_module(module_name)
         except Exception as exc:
@@ -187,9 +218,15 @@ def create_plugin_manager(
             ) from None
         pm.register_plugin(module, module_name, f"<{EXTRA_PLUGINS_ENV}>", _module_version(module))
     if entry_points:
-        _load_entry_points(pm)
+        _load_entry_points(pm, disabled)
+    disabled.warn_unmatched([builtin_short_name(m) for m in DEFAULT_PLUGINS])
     pm.check_hooks()
     return pm
+
+
+def builtin_short_name(module_name: str) -> str:
+    """``seebench.builtin.selu`` -> ``selu``: the name ``SEEBENCH_DISABLE_PLUGINS`` accepts."""
+    return module_name.rsplit(".", 1)[-1]
 
 
 @functools.cache
@@ -235,6 +272,7 @@ def _traced(register, plugin_name: str, hook_name: str):
 def build_registry(pm: pluggy.PluginManager) -> Registry:
     """Ask every plugin to register its items and return the resulting registry."""
     registry = Registry()
+    registry.distributions = {name: f"{dist}=={version}" for name, (dist, version) in pm.distributions.items()}
     builder = RegistryBuilder(registry)
     _call_per_plugin(pm, "register_task_types", builder.task_type)
     _call_per_plugin(pm, "register_metrics", builder.metric)
@@ -245,6 +283,7 @@ def build_registry(pm: pluggy.PluginManager) -> Registry:
     _call_per_plugin(pm, "register_prepare_steps", builder.prepare_step)
     _call_per_plugin(pm, "register_exporters", builder.exporter)
     _call_per_plugin(pm, "register_task_dirs", builder.task_dir)
+    _call_per_plugin(pm, "register_suites", builder.suite)
     for entry in registry.models.values():
         if entry.default_method not in registry.methods:
             raise PluginError(

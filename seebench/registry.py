@@ -8,7 +8,7 @@ when first used (:func:`load_object`).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,6 +77,24 @@ class TaskDirEntry:
 
     path: Path
     suite: str | None
+    plugin: str
+
+
+@dataclass(frozen=True)
+class SuiteEntry:
+    """A benchmark suite's metadata for the generic commands (``compare``, leaderboards).
+
+    ``task_families`` maps task names to a family label and ``model_groups`` model names to a
+    group label (both fill what result files and score tables leave out);
+    ``compare_task_types`` are the task types ``seebench compare`` ranks by default for the
+    suite's tasks (empty: all types).
+    """
+
+    name: str
+    description: str
+    task_families: Mapping[str, str]
+    model_groups: Mapping[str, str]
+    compare_task_types: tuple[str, ...]
     plugin: str
 
 
@@ -215,6 +233,9 @@ class Registry:
     data_readers: dict[str, FunctionEntry] = field(default_factory=dict)
     prepare_steps: dict[str, FunctionEntry] = field(default_factory=dict)
     exporters: dict[str, FunctionEntry] = field(default_factory=dict)
+    suites: dict[str, SuiteEntry] = field(default_factory=dict)
+    #: plugin name -> ``dist==version`` (recorded in results and run hashes)
+    distributions: dict[str, str] = field(default_factory=dict)
 
     # -- lookups with clear errors ----------------------------------------------------------
 
@@ -238,6 +259,9 @@ class Registry:
 
     def exporter(self, name: str) -> FunctionEntry:
         return _lookup(self.exporters, name, "exporter")
+
+    def suite(self, name: str) -> SuiteEntry:
+        return _lookup(self.suites, name, "suite")
 
     def model_entry(self, spec: str) -> ModelEntry:
         """The entry that handles a ``--model`` spec: exact name first, then longest prefix."""
@@ -409,3 +433,39 @@ class RegistryBuilder:
 
     def exporter(self, plugin: str) -> Callable[..., None]:
         return self._function(self.registry.exporters, "exporter", plugin)
+
+    def suite(self, plugin: str) -> Callable[..., None]:
+        def register(
+            name: str,
+            *,
+            description: str = "",
+            task_families: Mapping[str, str] | None = None,
+            model_groups: Mapping[str, str] | None = None,
+            compare_task_types: Iterable[str] = (),
+        ) -> None:
+            _check_name(name, "suite", plugin)
+            _check_unique(self.registry.suites, name, "suite", plugin)
+            families = _string_map(task_families, f"suite {name!r}: task_families", plugin)
+            groups = _string_map(model_groups, f"suite {name!r}: model_groups", plugin)
+            if isinstance(compare_task_types, str):
+                compare_task_types = (compare_task_types,)
+            types = _tuple(compare_task_types)
+            unknown = [t for t in types if t not in self.registry.task_types]
+            if unknown:
+                raise PluginError(
+                    f"plugin {plugin!r}: suite {name!r} compares unknown task type(s) "
+                    f"{', '.join(map(repr, unknown))}; known: {', '.join(sorted(self.registry.task_types))}"
+                )
+            self.registry.suites[name] = SuiteEntry(name, description, families, groups, types, plugin)
+
+        return register
+
+
+def _string_map(value: Mapping[str, str] | None, what: str, plugin: str) -> dict[str, str]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    ):
+        raise PluginError(f"plugin {plugin!r}: {what} must map names (str) to labels (str)")
+    return dict(value)

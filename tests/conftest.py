@@ -15,7 +15,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 
 def _reset_caches() -> None:
     plugin_manager.reset()
-    task_index.get_task_index.cache_clear()
+    task_index.set_include_paths(())  # also clears the task index cache
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""The wheel carries the task YAMLs and the JSON Schemas, so an installed seebench has them."""
+"""The wheel carries the suites (task YAMLs, metadata) and the JSON Schemas."""
 
 from __future__ import annotations
 
@@ -16,19 +16,33 @@ def wheel_names(tmp_path_factory):
     pytest.importorskip("hatchling")
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(REPO_ROOT), "--no-deps", "--no-build-isolation",
-         "-q", "-w", str(out)],
-        check=True, capture_output=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            str(REPO_ROOT),
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(out),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
     )
     (wheel,) = out.glob("seebench-*.whl")
     return set(zipfile.ZipFile(wheel).namelist())
 
 
-def test_wheel_contains_every_task_yaml(wheel_names):
-    shipped = sorted((REPO_ROOT / "task_configs").rglob("*.yaml"))
-    assert shipped, "no task YAMLs in task_configs/"
+def test_wheel_contains_every_suite_file(wheel_names):
+    """Each built-in suite ships as one package: task YAMLs and metadata files included."""
+    suites = REPO_ROOT / "seebench" / "suites"
+    shipped = sorted(p for p in suites.rglob("*") if p.suffix in (".yaml", ".json"))
+    assert len([p for p in shipped if p.suffix == ".yaml"]) >= 23, "SELU's task YAMLs are missing"
     for path in shipped:
-        assert f"seebench/task_configs/{path.relative_to(REPO_ROOT / 'task_configs')}" in wheel_names
+        assert path.relative_to(REPO_ROOT).as_posix() in wheel_names
 
 
 def test_wheel_contains_schemas_and_type_marker(wheel_names):

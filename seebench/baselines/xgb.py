@@ -94,7 +94,7 @@ def xgb_objective(task: TaskSpec) -> dict[str, Any]:
     """Booster parameters fixing the learning problem of one sub-model."""
     if task.target_kind == NUMBER:
         return {"objective": "reg:squarederror"}
-    if (task.target_kind == LABEL and not task.is_binary):
+    if task.target_kind == LABEL and not task.is_binary:
         return {"objective": "multi:softprob", "num_class": len(task.label_names)}
     return {"objective": "binary:logistic"}  # binary, and each label of a multi-label task
 
@@ -259,7 +259,7 @@ def _decide(task: TaskSpec, outputs: list[np.ndarray]) -> np.ndarray:
     array per sub-model: values, positive-class probabilities or class-probability rows)."""
     if task.target_kind == NUMBER:
         return outputs[0]
-    if (task.target_kind == LABEL and not task.is_binary):
+    if task.target_kind == LABEL and not task.is_binary:
         return np.argmax(outputs[0], axis=1)
     if task.is_binary:
         return (outputs[0] > 0.5).astype(np.int64)
@@ -314,7 +314,7 @@ def _primary_metric(task: TaskSpec, scorer, golds: list[Any]):
     """
 
     def metric(predt: np.ndarray, _dmatrix) -> tuple[str, float]:
-        if (task.target_kind == LABEL and not task.is_binary):
+        if task.target_kind == LABEL and not task.is_binary:
             predt = predt.reshape(len(golds), -1)
         return scorer.name, scorer(golds, decode(task, _decide(task, [predt])))
 

@@ -7,8 +7,8 @@ from seebench.plugin_manager import hookimpl
 READERS = {
     "csv": "Comma-separated values (pandas.read_csv options).",
     "tsv": "Tab-separated values.",
-    "json": "A JSON array of objects.",
-    "jsonl": "JSON Lines, one object per line.",
+    "json": "A JSON array of objects (gzip-compressed or not).",
+    "jsonl": "JSON Lines, one object per line (gzip-compressed or not).",
     "xlsx": "An Excel sheet (openpyxl).",
     "parquet": "Apache Parquet (needs pyarrow).",
     "conll": "CoNLL-style token/tag lines, blank line between sentences.",

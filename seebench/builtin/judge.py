@@ -1,4 +1,4 @@
-"""The LLM-as-judge suite (tasks: ``task_configs/judge/``; code: ``seebench.suites.judge``).
+"""The LLM-as-judge suite (tasks: ``seebench/suites/judge/tasks/``; code: ``seebench.suites.judge``).
 
 Registers the two judging task types, the step that joins the released files into items, the
 agreement metrics, the judging methods and the ``sim:`` and ``released:`` models. Everything is
@@ -7,6 +7,9 @@ given as an import path, so loading the plugin imports nothing heavy.
 
 from __future__ import annotations
 
+from importlib import resources
+from pathlib import Path
+
 from seebench.plugin_manager import hookimpl
 
 _TYPES = "seebench.suites.judge.types"
@@ -14,6 +17,25 @@ _METRICS = "seebench.suites.judge.metrics"
 _RUNNERS = "seebench.suites.judge.runners"
 SCORE = ("judged_score",)
 PREFERENCE = ("judged_preference",)
+
+
+def suite_dir() -> Path:
+    """The folder of the judge suite package (task YAMLs in ``tasks/``)."""
+    return Path(str(resources.files("seebench.suites.judge")))
+
+
+@hookimpl
+def register_task_dirs(register) -> None:
+    register(suite_dir() / "tasks", suite="judge")
+
+
+@hookimpl
+def register_suites(register) -> None:
+    register(
+        "judge",
+        description="LLM-as-a-judge: six judging tasks (code translation, summarization, "
+        "generation; scoring and pairwise comparison) with human grades (Wang et al., ISSTA 2025).",
+    )
 
 
 @hookimpl

@@ -1,10 +1,16 @@
-"""The SELU suite's preparation steps (tasks: ``task_configs/selu/``).
+"""The SELU suite as one plugin: its task YAMLs, preparation steps, reader and leaderboard
+metadata (task families, model groups, the task types ``compare`` ranks by default).
 
-Registration imports nothing heavy: steps are given as ``"module:function"`` references.
+Everything SELU-specific lives in :mod:`seebench.suites.selu`; disabling this plugin
+(``SEEBENCH_DISABLE_PLUGINS=selu``) removes the suite as a whole. Registration imports
+nothing heavy: steps are given as ``"module:function"`` references.
 """
 
 from __future__ import annotations
 
+import json
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from seebench.plugin_manager import hookimpl
@@ -26,9 +32,12 @@ STEPS: dict[str, tuple[str, str, dict[str, Any]]] = {
         {
             "required": ["key", "label", "indicator"],
             "properties": {
-                "key": {"type": "string"}, "label": {"type": "string"},
-                "indicator": {"type": "string"}, "column": {"type": "string"},
-                "keep": _STRINGS, "labels": _STRING_MAP,
+                "key": {"type": "string"},
+                "label": {"type": "string"},
+                "indicator": {"type": "string"},
+                "column": {"type": "string"},
+                "keep": _STRINGS,
+                "labels": _STRING_MAP,
             },
         },
     ),
@@ -42,8 +51,11 @@ STEPS: dict[str, tuple[str, str, dict[str, Any]]] = {
         "Rename or remove (map to O) entity types in BIO tag sequences.",
         {
             "required": ["mapping"],
-            "properties": {"mapping": _STRING_MAP, "column": {"type": "string"},
-                           "outside": {"type": "string"}},
+            "properties": {
+                "mapping": _STRING_MAP,
+                "column": {"type": "string"},
+                "outside": {"type": "string"},
+            },
         },
     ),
     "selu_split_lines": (
@@ -56,10 +68,13 @@ STEPS: dict[str, tuple[str, str, dict[str, Any]]] = {
         "Mask POS-tagged verbs with a probability (spaCy); the target lists the masked words.",
         {
             "properties": {
-                "column": {"type": "string"}, "target": {"type": "string"},
+                "column": {"type": "string"},
+                "target": {"type": "string"},
                 "probability": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
-                "seed": {"type": "integer"}, "mask_token": {"type": "string"},
-                "model": {"type": "string"}, "drop_unmasked": {"type": "boolean"},
+                "seed": {"type": "integer"},
+                "mask_token": {"type": "string"},
+                "model": {"type": "string"},
+                "drop_unmasked": {"type": "boolean"},
             },
         },
     ),
@@ -69,11 +84,42 @@ STEPS: dict[str, tuple[str, str, dict[str, Any]]] = {
 @hookimpl
 def register_prepare_steps(register) -> None:
     for name, (ref, description, schema) in STEPS.items():
-        register(name, ref, description=description,
-                 schema={"type": "object", "additionalProperties": False, **schema})
+        register(
+            name,
+            ref,
+            description=description,
+            schema={"type": "object", "additionalProperties": False, **schema},
+        )
 
 
 @hookimpl
 def register_data_readers(register) -> None:
-    register("text", "seebench.suites.selu.readers:read_text",
-             description="A plain-text document as one row (column 'input').")
+    register(
+        "text",
+        "seebench.suites.selu.readers:read_text",
+        description="A plain-text document as one row (column 'input').",
+    )
+
+
+def suite_dir() -> Path:
+    """The folder of the SELU suite package (task YAMLs in ``tasks/``, ``families.json``)."""
+    return Path(str(resources.files("seebench.suites.selu")))
+
+
+@hookimpl
+def register_task_dirs(register) -> None:
+    register(suite_dir() / "tasks", suite="selu")
+
+
+@hookimpl
+def register_suites(register) -> None:
+    metadata = json.loads((suite_dir() / "families.json").read_text(encoding="utf-8"))
+    register(
+        "selu",
+        description="Software Engineering Language Understanding: 22 text tasks (SELU paper).",
+        task_families=metadata["task_families"],
+        model_groups=metadata["model_groups"],
+        # The paper ranks models on classification and regression; NER and MLM scores only
+        # enter its per-type breakdown.
+        compare_task_types=("binary", "multiclass", "multilabel", "regression"),
+    )

@@ -17,36 +17,94 @@ _MISSING = ("error", "drop-tasks", "drop-models")
 
 @click.command("compare")
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path, file_okay=False),
-              help="Directory for the exports (created if needed).")
-@click.option("--include-type", "include_types", multiple=True, metavar="TYPE",
-              help="Also compare tasks of this type (e.g. ner, mlm); by default only binary, "
-                   "multiclass, multilabel and regression tasks are compared. Repeatable.")
-@click.option("--missing", type=click.Choice(_MISSING), default="error", show_default=True,
-              help="What to do when some model lacks a score on some task.")
-@click.option("--ci-correction", type=click.Choice(_CI_CORRECTIONS), default="bonferroni",
-              show_default=True,
-              help="Confidence level of the per-model intervals: bonferroni = alpha/k "
-                   "(family-wise), autorank = alpha/k^2 (reproduces the SELU paper), none = alpha.")
-@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
-              show_default=True, help="Significance level; decisions need posterior >= 1 - alpha.")
-@click.option("--rope", type=click.FloatRange(min=0), default=0.1, show_default=True,
-              help="Half-width of the region of practical equivalence.")
-@click.option("--rope-mode", type=click.Choice(["effsize", "absolute"]), default="effsize",
-              show_default=True, help="effsize: ROPE in pooled SDs (MADs if non-normal); absolute: in score units.")
-@click.option("--nsamples", type=click.IntRange(min=100), default=50_000, show_default=True,
-              help="Posterior samples per pair.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed of the posterior sampling.")
-@click.option("--mode", type=click.Choice(["auto", "parametric", "nonparametric"]), default="auto",
-              show_default=True,
-              help="auto: mean/SD when Shapiro-Wilk accepts normality for all models, else median/MAD.")
-@click.option("--label", type=click.Choice(["id-method", "id"]), default="id-method", show_default=True,
-              help="How models from result directories are named: 'model-id/method' or 'model-id'.")
-@click.option("--model-groups", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="JSON {model: group} or CSV model,group for the breakdown columns "
-                   "(SELU's models are grouped as in the paper by default).")
-@click.option("--format", "formats", multiple=True, metavar="NAME",
-              help="Only these exporters (repeatable); default: all registered ones.")
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Directory for the exports (created if needed).",
+)
+@click.option(
+    "--include-type",
+    "include_types",
+    multiple=True,
+    metavar="TYPE",
+    help="Also rank tasks of this type where their suite leaves it out by default "
+    "('seebench tasks suites' lists the types each suite ranks). Repeatable.",
+)
+@click.option(
+    "--missing",
+    type=click.Choice(_MISSING),
+    default="error",
+    show_default=True,
+    help="What to do when some model lacks a score on some task.",
+)
+@click.option(
+    "--ci-correction",
+    type=click.Choice(_CI_CORRECTIONS),
+    default="bonferroni",
+    show_default=True,
+    help="Confidence level of the per-model intervals: bonferroni = alpha/k "
+    "(family-wise), autorank = alpha/k^2 (as the autorank package), none = alpha.",
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help="Significance level; decisions need posterior >= 1 - alpha.",
+)
+@click.option(
+    "--rope",
+    type=click.FloatRange(min=0),
+    default=0.1,
+    show_default=True,
+    help="Half-width of the region of practical equivalence.",
+)
+@click.option(
+    "--rope-mode",
+    type=click.Choice(["effsize", "absolute"]),
+    default="effsize",
+    show_default=True,
+    help="effsize: ROPE in pooled SDs (MADs if non-normal); absolute: in score units.",
+)
+@click.option(
+    "--nsamples",
+    type=click.IntRange(min=100),
+    default=50_000,
+    show_default=True,
+    help="Posterior samples per pair.",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Random seed of the posterior sampling."
+)
+@click.option(
+    "--mode",
+    type=click.Choice(["auto", "parametric", "nonparametric"]),
+    default="auto",
+    show_default=True,
+    help="auto: mean/SD when Shapiro-Wilk accepts normality for all models, else median/MAD.",
+)
+@click.option(
+    "--label",
+    type=click.Choice(["id-method", "id"]),
+    default="id-method",
+    show_default=True,
+    help="How models from result directories are named: 'model-id/method' or 'model-id'.",
+)
+@click.option(
+    "--model-groups",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="JSON {model: group} or CSV model,group for the breakdown columns "
+    "(models a suite registers groups for are grouped by default).",
+)
+@click.option(
+    "--format",
+    "formats",
+    multiple=True,
+    metavar="NAME",
+    help="Only these exporters (repeatable); default: all registered ones.",
+)
 @click.option("--title", default="Leaderboard", show_default=True, help="Title of the pages.")
 def compare_command(
     inputs: tuple[Path, ...],
@@ -68,36 +126,63 @@ def compare_command(
     """Compare models across tasks and write a leaderboard to --out.
 
     INPUT is a results directory (<model-id>/<method>/<task>.json files of `seebench eval`)
-    or a CSV with columns model,task,score[,task_type][,family]. Models are ranked by mean
-    score (median if some are not normal), compared pairwise with the Bayesian signed-rank
-    test, grouped into tiers and broken down by task family and type.
+    or a CSV with columns model,task,score[,task_type][,family][,suite][,metric]. Models are
+    ranked by mean score (median if some are not normal) in the direction of the tasks'
+    primary metric (ascending for a lower-is-better metric), compared pairwise with the
+    Bayesian signed-rank test, grouped into tiers and broken down by task family and type.
+
+    It needs at least two models and three tasks with a score for every model. A suite may
+    rank only some task types by default ('seebench tasks suites' lists them); --include-type
+    adds others. Tasks of suites without such a list are ranked whatever their type.
     """
-    from seebench.leaderboard.inputs import normalise_task_type, read_inputs, read_model_groups
-    from seebench.stats import DEFAULT_TASK_TYPES, Settings, compare_models
+    from seebench.leaderboard.inputs import compared_tasks, read_inputs, read_model_groups
+    from seebench.plugin_manager import get_registry
+    from seebench.stats import Settings, compare_models
     from seebench.stats.matrix import IncompleteMatrixError
 
+    registry = get_registry()
     table = read_inputs(list(inputs), label=label)
     if model_groups is not None:
         table.model_groups.update(read_model_groups(model_groups))
-    types = {*DEFAULT_TASK_TYPES, *(normalise_task_type(t) for t in include_types), "unknown"}
-    selected = table.to_matrix().select_task_types(types)
+    kept, dropped = compared_tasks(table, registry, include_types)
+    for task, reason in dropped.items():
+        click.echo(f"note: not ranking {task}: {reason}; --include-type adds it", err=True)
+    selected = table.to_matrix(registry).select_tasks(kept)
     try:
         complete = selected.complete(missing)
     except IncompleteMatrixError as exc:
         raise SeebenchError(str(exc)) from None
-    settings = Settings(alpha=alpha, rope=rope, rope_mode=rope_mode, nsamples=nsamples, seed=seed,
-                        ci_correction=ci_correction, mode=mode)
+    if len(complete.tasks) < 3:
+        types = ", ".join(sorted(set(selected.task_types))) or "none"
+        raise SeebenchError(
+            f"need at least 3 tasks with a score for every model to compare models, got "
+            f"{len(complete.tasks)} (task types ranked: {types}; {len(dropped)} task(s) of "
+            f"other types left out, see --include-type; --missing {missing})"
+        )
+    settings = Settings(
+        alpha=alpha,
+        rope=rope,
+        rope_mode=rope_mode,
+        nsamples=nsamples,
+        seed=seed,
+        ci_correction=ci_correction,
+        mode=mode,
+    )
     try:
-        report = compare_models(complete, settings, breakdown_matrix=selected, title=title,
-                                sources=tuple(table.sources))
+        report = compare_models(
+            complete, settings, breakdown_matrix=selected, title=title, sources=tuple(table.sources)
+        )
     except ValueError as exc:
         raise SeebenchError(str(exc)) from None
     exporters = _exporters(formats)
     out_dir.mkdir(parents=True, exist_ok=True)
     for note in report.notes:
         click.echo(f"note: {note}", err=True)
-    click.echo(f"{len(report.models)} models, {len(report.matrix.tasks)} tasks; "
-               f"top: {report.models[0]}; tiers: {len(report.tiers)}", err=True)
+    click.echo(
+        f"{len(report.models)} models, {len(report.matrix.tasks)} tasks; "
+        f"top: {report.models[0]}; tiers: {len(report.tiers)}",
+        err=True,
+    )
     for export in exporters.values():
         for path in export(report, out_dir):
             click.echo(str(path))

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from seebench.cli.tasks import include_path_option, use_include_paths
+
 
 def _tasks(names: tuple[str, ...]):
     from seebench.tasks.index import get_task_index
@@ -23,10 +25,12 @@ def data_group() -> None:
 
 @data_group.command("fetch")
 @click.argument("tasks", nargs=-1)
-def fetch(tasks: tuple[str, ...]) -> None:
+@include_path_option
+def fetch(tasks: tuple[str, ...], include_paths: tuple[Path, ...]) -> None:
     """Download missing data files of TASKS (default: all) and verify their sha256."""
     from seebench.data.manage import fetch_tasks
 
+    use_include_paths(include_paths)
     failures = 0
     for source, error in fetch_tasks(_tasks(tasks)):
         if error:
@@ -46,7 +50,8 @@ def import_(directory: Path) -> None:
 
     report = import_directory(directory, _tasks(()))
     for _, path in report.imported:
-        click.echo(f"imported {path}")
+        replaced = " (replaced a damaged cached copy)" if path in report.replaced else ""
+        click.echo(f"imported {path}{replaced}")
     click.echo(
         f"{len(report.imported)} imported, {report.already} already cached, "
         f"{report.scanned} files scanned; cache: {data_dir()}"
@@ -56,12 +61,14 @@ def import_(directory: Path) -> None:
 @data_group.command("status")
 @click.argument("tasks", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def status(tasks: tuple[str, ...], as_json: bool) -> None:
+@include_path_option
+def status(tasks: tuple[str, ...], as_json: bool, include_paths: tuple[Path, ...]) -> None:
     """Per task: files present/missing, prepared rows (vs the paper), split sizes, label
     counts, and where to get missing data."""
     from seebench.data.manage import task_status
     from seebench.plugin_manager import get_registry
 
+    use_include_paths(include_paths)
     registry = get_registry()
     reports = [task_status(t, registry) for t in _tasks(tasks)]
     if as_json:
@@ -82,18 +89,24 @@ def format_status(report: dict) -> list[str]:
     if report["error"]:
         return [f"{head}  ERROR {report['error']}"]
     if report["rows"] is None:
-        lines = [f"{head}  missing (skipped by eval)"]
+        damaged = any(f.get("damaged") for f in report["files"])
+        lines = [f"{head}  " + ("damaged (eval fails until it is replaced)" if damaged else "missing (skipped by eval)")]
         for f in report["files"]:
-            if not f["present"]:
+            if not f["present"] and f.get("damaged"):
+                lines.append(f"    {f['damaged']}")
+            elif not f["present"]:
                 pinned = "" if f["pinned"] else " [sha256 not pinned: not reachable when written]"
-                lines.append(f"    {f['file']}: {f['url'] or 'no upstream url'}{pinned}")
+                where = f.get("where") or f["url"] or "no upstream url"
+                lines.append(f"    {f['file']}: {where}{pinned}{_HINTS.get(f.get('kind'), '')}")
                 if f.get("homepage") and not f["pinned"]:
                     lines.append(f"      dataset home: {f['homepage']}")
         return lines
     rows = f"{report['rows']} rows"
     if report["reference_rows"] is not None:
         diff = report["rows_vs_reference"]
-        rows += " (= SELU Table I)" if diff == 0 else f" (SELU Table I: {report['reference_rows']}, {diff:+d})"
+        rows += (
+            " (= the paper)" if diff == 0 else f" (paper: {report['reference_rows']}, {diff:+d})"
+        )
     lines = [f"{head}  {rows}"]
     if report["splits"]:
         sizes = " / ".join(f"{report['splits'][k]}" for k in ("train", "validation", "test"))
@@ -101,10 +114,19 @@ def format_status(report: dict) -> list[str]:
     for f in report["files"]:
         if f["role"] == "split_file" and not f["present"]:
             lines.append(f"    split file {f['file']} missing: {f['url']}")
+        elif f.get("kind") in _HINTS:
+            lines.append(f"    source: {f['where']}")
     lines.append(f"    labels: {_compact(report['labels'])}")
     if report["rows_vs_reference"] and report.get("notes"):
         lines.append(f"    why: {report['notes']}")
     return lines
+
+
+#: What to do about a missing source of a kind that is not a downloadable file.
+_HINTS = {
+    "hf": " (a local directory must exist; a Hub dataset is loaded by 'seebench data fetch' or eval when online)",
+    "package": " (install the Python package that ships it)",
+}
 
 
 def _compact(labels: dict | None) -> str:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from seebench.cli.tasks import include_path_option, use_include_paths
 from seebench.errors import SeebenchError
 
 
@@ -18,8 +19,38 @@ def _parse_options(values: tuple[str, ...]) -> dict:
         key, sep, raw = item.partition("=")
         if not sep or not key:
             raise SeebenchError(f"--option {item!r}: expected KEY=VALUE")
-        options[key] = yaml.safe_load(raw)
+        try:
+            options[key] = yaml.safe_load(raw)
+        except yaml.YAMLError as exc:
+            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            raise SeebenchError(f"--option {item!r}: the value is not valid YAML ({problem})") from None
     return options
+
+
+def check_output_dir(output: Path) -> None:
+    """Raise a one-line error unless ``output`` is (or can be made) a writable directory."""
+    import tempfile
+
+    try:
+        output.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=output, prefix=".seebench-write-test-"):
+            pass
+    except FileExistsError:
+        raise SeebenchError(f"--output {output}: is a file, not a directory") from None
+    except NotADirectoryError:
+        raise SeebenchError(f"--output {output}: a parent of it is a file, not a directory") from None
+    except OSError as exc:
+        raise SeebenchError(f"--output {output}: cannot write there: {exc.strerror or exc}") from None
+
+
+def _interrupted(output: Path, interrupted) -> str:
+    """What Ctrl-C kept, and how to go on, in one line."""
+    kept = [o for o in interrupted.outcomes if o.status in ("ok", "cached", "not_applicable")]
+    return (
+        f"interrupted during {interrupted.task!r}: {len(kept)} completed unit(s) are kept in "
+        f"{output}, nothing of {interrupted.task!r} was written; run the same command again to "
+        f"resume"
+    )
 
 
 @click.command("eval")
@@ -28,7 +59,7 @@ def _parse_options(values: tuple[str, ...]) -> dict:
 @click.option("--method", help="Evaluation method (default: the model's default).")
 @click.option("--output", type=click.Path(path_type=Path), default=Path("results"), show_default=True,
               help="Results directory.")
-@click.option("--limit", type=click.IntRange(min=1), help="Evaluate at most N test samples per task.")
+@click.option("--limit", type=int, help="Evaluate at most N test samples per task (N >= 1).")
 @click.option("--seed", type=int, default=42, show_default=True, help="Seed for splits, shots and methods.")
 @click.option("--force", is_flag=True, help="Recompute units that are already done.")
 @click.option("--shard", help="Run only shard i of n (1-based), e.g. 2/4.")
@@ -39,14 +70,18 @@ def _parse_options(values: tuple[str, ...]) -> dict:
               help="Bootstrap resamples of the test items for each metric's 95% interval (0: none).")
 @click.option("--peft", help="Fine-tuning: parameter-efficient method (lora); same as -o peft=...")
 @click.option("--deepspeed", help="Fine-tuning: DeepSpeed ZeRO stage (zero2); same as -o deepspeed=...")
+@include_path_option
 def eval_command(model, tasks, method, output, limit, seed, force, shard, options, no_progress,
-                 predict_only, bootstrap, peft, deepspeed) -> None:
+                 predict_only, bootstrap, peft, deepspeed, include_paths) -> None:
     """Evaluate MODEL on TASKS; completed units are skipped unless --force."""
+    use_include_paths(include_paths)
 
-    from seebench.runner import EvalConfig, run_eval
+    from seebench.runner import EvalConfig, RunInterrupted, run_eval
     from seebench.runner.progress import summary_table, table_console
     from seebench.runner.runner import parse_shard
 
+    if limit is not None and limit < 1:
+        raise SeebenchError(f"--limit {limit}: must be at least 1")
     config = EvalConfig(
         model=model, tasks=tasks, method=method, output=output, limit=limit, seed=seed,
         force=force, shard=parse_shard(shard) if shard else None,
@@ -54,7 +89,12 @@ def eval_command(model, tasks, method, output, limit, seed, force, shard, option
                         **{k: v for k, v in (("peft", peft), ("deepspeed", deepspeed)) if v}},
         progress=not no_progress, predict_only=predict_only, bootstrap=bootstrap,
     )
-    outcomes = run_eval(config)
+    check_output_dir(output)
+    try:
+        outcomes = run_eval(config)
+    except RunInterrupted as interrupted:
+        click.echo(_interrupted(output, interrupted), err=True)
+        sys.exit(130)
     table_console(stderr=False).print(summary_table(outcomes))
     failed = [o for o in outcomes if o.status == "failed"]
     click.echo(f"results in {output}" + (f"; {len(failed)} unit(s) failed" if failed else ""))

@@ -35,7 +35,9 @@ def main(argv: list[str] | None = None) -> None:
         group = build_cli()
         group.main(args=argv, prog_name="seebench", standalone_mode=False)
     except SeebenchError as exc:
-        click.echo(f"error: {exc}", err=True)
+        from seebench.secrets import scrub
+
+        click.echo(f"error: {scrub(str(exc))}", err=True)
         sys.exit(1)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)

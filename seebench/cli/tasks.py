@@ -12,6 +12,26 @@ import yaml
 from seebench.errors import SeebenchError, TaskSpecError
 
 
+def include_path_option(command):
+    """``--include-path DIR`` (repeatable): task YAMLs of DIR join the registered tasks."""
+    return click.option(
+        "--include-path",
+        "include_paths",
+        multiple=True,
+        type=click.Path(path_type=Path, file_okay=False),
+        help="A directory of task YAMLs to use besides the registered ones, without writing a "
+        "plugin (repeatable).",
+    )(command)
+
+
+def use_include_paths(paths: tuple[Path, ...]) -> None:
+    """Hand ``--include-path`` directories to the task index (a no-op without any)."""
+    if paths:
+        from seebench.tasks.index import set_include_paths
+
+        set_include_paths(paths)
+
+
 @click.group("tasks")
 def tasks_group() -> None:
     """Inspect and validate task definitions."""
@@ -20,27 +40,43 @@ def tasks_group() -> None:
 @tasks_group.command("list")
 @click.option("--suite", help="Only tasks of this suite.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def list_tasks(suite: str | None, as_json: bool) -> None:
+@include_path_option
+def list_tasks(suite: str | None, as_json: bool, include_paths: tuple[Path, ...]) -> None:
     """List registered tasks; invalid task files are listed as broken with their reason."""
     from seebench.tasks.index import get_task_index
 
+    use_include_paths(include_paths)
     index = get_task_index()
     tasks = sorted(index.tasks.values(), key=lambda t: (t.suite, t.name))
     broken = list(index.broken)
     if suite:
+        index.check_suite(suite)
         tasks = [t for t in tasks if t.suite == suite]
         broken = [b for b in broken if b.suite in (suite, None)]
     rows = [
         {
-            "name": t.name, "suite": t.suite, "type": t.type, "version": t.version,
-            "metric": t.primary_metric, "family": t.family, "activity": t.activity,
-            "plugin": index.origins[t.name], "path": str(t.path), "status": "ok",
+            "name": t.name,
+            "suite": t.suite,
+            "type": t.type,
+            "version": t.version,
+            "metric": t.primary_metric,
+            "family": t.family,
+            "activity": t.activity,
+            "plugin": index.origins[t.name],
+            "path": str(t.path),
+            "status": "ok",
         }
         for t in tasks
     ]
     rows += [
-        {"name": b.name, "suite": b.suite, "plugin": b.plugin, "path": str(b.path),
-         "status": "broken", "problems": list(b.problems)}
+        {
+            "name": b.name,
+            "suite": b.suite,
+            "plugin": b.plugin,
+            "path": str(b.path),
+            "status": "broken",
+            "problems": list(b.problems),
+        }
         for b in broken
     ]
     if as_json:
@@ -50,16 +86,27 @@ def list_tasks(suite: str | None, as_json: bool) -> None:
         if row["status"] == "ok":
             click.echo(f"{row['suite']:<12} {row['name']:<28} {row['type']:<11} {row['metric']}")
         else:
-            click.echo(f"{row['suite'] or '?':<12} {row['name']:<28} BROKEN      {row['problems'][0]}")
+            click.echo(
+                f"{row['suite'] or '?':<12} {row['name']:<28} BROKEN      {row['problems'][0]}"
+            )
     click.echo(f"{len(tasks)} tasks" + (f", {len(broken)} broken" if broken else ""))
 
 
 @tasks_group.command("show")
 @click.argument("name")
-@click.option("--prompt", "show_prompt", is_flag=True,
-              help="Print the prompt a model receives for the first test instance instead.")
-@click.option("--shots", type=click.IntRange(min=0), default=0, show_default=True,
-              help="With --prompt: number of worked examples (k).")
+@click.option(
+    "--prompt",
+    "show_prompt",
+    is_flag=True,
+    help="Print the prompt a model receives for the first test instance instead.",
+)
+@click.option(
+    "--shots",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="With --prompt: number of worked examples (k).",
+)
 def show_task(name: str, show_prompt: bool, shots: int) -> None:
     """Print a task's merged definition (after include:) as YAML, or with --prompt its prompt."""
     from seebench.tasks.index import get_task_index
@@ -82,11 +129,14 @@ def show_task(name: str, show_prompt: bool, shots: int) -> None:
 
 @tasks_group.command("validate")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-def validate_tasks(paths: tuple[Path, ...]) -> None:
-    """Validate task YAML files (default: every registered task). Exit 1 if any is invalid."""
+@include_path_option
+def validate_tasks(paths: tuple[Path, ...], include_paths: tuple[Path, ...]) -> None:
+    """Validate task YAML files (default: every registered task and those of --include-path).
+    Exit 1 if any is invalid."""
     from seebench.plugin_manager import get_registry
     from seebench.tasks.validate import load_task
 
+    use_include_paths(include_paths)
     registry = get_registry()
     files: list[Path] = []
     if not paths:
@@ -115,3 +165,36 @@ def validate_tasks(paths: tuple[Path, ...]) -> None:
                 click.echo(line)
     click.echo(f"{len(files) - invalid} valid, {invalid} invalid", err=True)
     sys.exit(1 if invalid else 0)
+
+
+@tasks_group.command("suites")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def list_suites(as_json: bool) -> None:
+    """List the registered suites: plugin, number of tasks, task types compare ranks."""
+    from seebench.plugin_manager import get_registry
+    from seebench.tasks.index import get_task_index
+
+    registry = get_registry()
+    counts: dict[str, int] = {}
+    for task in get_task_index().tasks.values():
+        counts[task.suite] = counts.get(task.suite, 0) + 1
+    rows = [
+        {
+            "name": s.name,
+            "plugin": s.plugin,
+            "tasks": counts.get(s.name, 0),
+            "compare_task_types": list(s.compare_task_types),
+            "description": s.description,
+        }
+        for s in sorted(registry.suites.values(), key=lambda s: s.name)
+    ]
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for row in rows:
+        ranked = ", ".join(row["compare_task_types"]) or "all types"
+        click.echo(
+            f"{row['name']:<12} {row['tasks']:>3} tasks  compare ranks: {ranked}  "
+            f"({row['plugin']}) {row['description']}"
+        )
+    click.echo(f"{len(rows)} suites registered")

@@ -2,11 +2,18 @@
 
 Files are stored as ``$SEEBENCH_HOME/data/<sha256[:2]>/<sha256>/<file name>``, so a file is
 found by its checksum whatever it was called where it came from.
+
+Nothing in the cache is trusted by its name: :func:`cached_file` returns a file only if its
+content has the sha256 of its folder. Hashing a large file on every read would be slow, so a
+verification is remembered by (size, modification time), in memory and in a hidden stamp file
+``.<file name>.verified`` beside it; any write to the file changes its modification time, so
+a damaged file is hashed again and caught.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import tempfile
@@ -38,20 +45,97 @@ def sha256_file(path: Path, chunk_size: int = 1 << 20) -> str:
     return digest.hexdigest()
 
 
-def cached_file(sha256: str) -> Path | None:
-    """The cached file with this checksum, or ``None``."""
+_verified: dict[tuple[str, int, int], str] = {}  # (path, size, mtime_ns) -> sha256
+
+
+def verified_sha256(path: Path, stamp: bool = False) -> str:
+    """The sha256 of ``path``, hashed again only when its size or modification time changed.
+
+    With ``stamp`` the verification is also kept in a stamp file beside ``path`` (for files
+    in the cache), so it outlives the process.
+    """
+    stat = path.stat()
+    key = (str(path), stat.st_size, stat.st_mtime_ns)
+    if key in _verified:
+        return _verified[key]
+    stamp_path = path.with_name(f".{path.name}.verified")
+    digest = _read_stamp(stamp_path, stat) if stamp else None
+    if digest is None:
+        digest = sha256_file(path)
+        if stamp:
+            _write_stamp(stamp_path, stat, digest)
+    _verified[key] = digest
+    return digest
+
+
+def _read_stamp(stamp_path: Path, stat: os.stat_result) -> str | None:
+    try:
+        recorded = json.loads(stamp_path.read_text(encoding="utf-8"))
+        if recorded["size"] == stat.st_size and recorded["mtime_ns"] == stat.st_mtime_ns:
+            digest = recorded["sha256"]
+            return digest if isinstance(digest, str) else None
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return None
+
+
+def _write_stamp(stamp_path: Path, stat: os.stat_result, digest: str) -> None:
+    record = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": digest}
+    try:
+        fd, tmp = tempfile.mkstemp(dir=stamp_path.parent, prefix=".tmp-")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(record, handle)
+        os.replace(tmp, stamp_path)
+    except OSError:
+        pass  # a read-only cache still works; the file is hashed again next time
+
+
+def _cache_entries(sha256: str) -> list[Path]:
     folder = data_dir() / sha256[:2] / sha256
     if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+
+
+def cached_file(sha256: str) -> Path | None:
+    """The cached file with this checksum (its content verified), or ``None``."""
+    for path in _cache_entries(sha256):
+        try:
+            if verified_sha256(path, stamp=True) == sha256:
+                return path
+        except OSError:
+            continue
+    return None
+
+
+def cache_damage(sha256: str) -> str | None:
+    """One line naming a cached file whose content does not match ``sha256`` (else ``None``)."""
+    if cached_file(sha256) is not None:
         return None
-    files = [p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")]
-    return files[0] if files else None
+    for path in _cache_entries(sha256):
+        try:
+            actual = verified_sha256(path, stamp=True)
+        except OSError as exc:
+            return f"cached data file {path} cannot be read: {exc.strerror or exc}"
+        return (
+            f"cached data file {path} is damaged (sha256 {actual[:12]}..., expected "
+            f"{sha256[:12]}...); run 'seebench data import DIR' or 'seebench data fetch' to "
+            f"replace it"
+        )
+    return None
 
 
 def store_file(source: Path, sha256: str, file_name: str | None = None) -> Path:
-    """Copy ``source`` into the cache atomically (temp file + rename) and return its path."""
+    """Copy ``source`` into the cache atomically (temp file + rename) and return its path.
+
+    Other files in the checksum's folder (damaged copies) are removed.
+    """
     folder = data_dir() / sha256[:2] / sha256
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / (file_name or source.name)
+    for damaged in _cache_entries(sha256):  # a verified file would not be stored again
+        if damaged != target:
+            damaged.unlink(missing_ok=True)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
     os.close(fd)
     try:

@@ -8,6 +8,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from seebench.data.external import read_hf_source
 from seebench.data.sources import require_local, task_sources
 from seebench.data.splits import random_split
 from seebench.errors import SeebenchError
@@ -65,21 +66,25 @@ def read_rows(task: TaskSpec, registry: Registry) -> tuple[list[dict[str, Any]],
     rows: list[dict[str, Any]] = []
     checksums: dict[str, str] = {}
     for source in task_sources(task):
-        path = require_local(source)
-        reader = registry.data_reader(source.format).load()
-        try:
-            source_rows = reader(path, **source.options)
-        except Exception as exc:
-            raise DataError(
-                f"task {task.name!r}: cannot read {path.name} as {source.format}: "
-                f"{type(exc).__name__}: {exc}"
-            ) from None
+        if source.hf is not None:  # a Hugging Face dataset: rows, not a file
+            source_rows, hf_checksums = read_hf_source(source)
+            checksums.update(hf_checksums)
+        else:
+            path = require_local(source)
+            reader = registry.data_reader(source.format).load()
+            try:
+                source_rows = reader(path, **source.options)
+            except Exception as exc:
+                raise DataError(
+                    f"task {task.name!r}: cannot read {path.name} as {source.format}: "
+                    f"{type(exc).__name__}: {exc}"
+                ) from None
+            checksums[source.name] = source.sha256 or ""
         for row in source_rows:
             row["_source"] = source.name
             if source.split:
                 row["_split"] = source.split
         rows.extend(source_rows)
-        checksums[source.name] = source.sha256 or ""
     return rows, checksums
 
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from seebench.data.cache import sha256_file, store_file
+from seebench.data.cache import cache_damage, sha256_file, store_file
+from seebench.data.external import describe
 from seebench.data.sources import Source, fetch_source, task_sources
 from seebench.data.splits import split_file_source
 from seebench.errors import DataMissingError, SeebenchError
@@ -27,6 +28,7 @@ class ImportReport:
     imported: list[tuple[str, Path]] = field(default_factory=list)  # (sha256, source file)
     already: int = 0
     scanned: int = 0
+    replaced: list[Path] = field(default_factory=list)  # imported over a damaged cached copy
 
 
 def all_sources(task: TaskSpec) -> list[Source]:
@@ -41,7 +43,7 @@ def wanted_checksums(tasks: list[TaskSpec]) -> dict[str, Source]:
     wanted: dict[str, Source] = {}
     for task in tasks:
         for source in all_sources(task):
-            if source.sha256 and source.pinned and source.sha256 not in wanted:
+            if source.sha256 and source.pinned and source.package is None and source.sha256 not in wanted:
                 wanted[source.sha256] = source
     return wanted
 
@@ -61,6 +63,8 @@ def import_directory(directory: Path, tasks: list[TaskSpec]) -> ImportReport:
         if source.locate() is not None:
             report.already += 1
         else:
+            if cache_damage(digest):
+                report.replaced.append(path)
             store_file(path, digest, source.file_name)
             report.imported.append((digest, path))
     return report
@@ -106,9 +110,11 @@ def task_status(task: TaskSpec, registry: Registry, prepare: bool = True) -> dic
         raw = declared[source.index] if 0 <= source.index < len(declared) else {}
         files.append({
             "name": source.name, "file": source.file_name, "present": local is not None,
+            "kind": source.kind, "where": describe(source),
             "role": "split_file" if source.index < 0 else "data",
             "sha256": source.sha256, "pinned": source.pinned, "url": source.url,
             "homepage": raw.get("homepage"), "path": str(local) if local else None,
+            "damaged": cache_damage(source.sha256) if local is None and source.sha256 and source.pinned else None,
         })
     reference = task.tags.get("paper_instances")
     status: dict[str, Any] = {

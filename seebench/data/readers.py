@@ -5,6 +5,7 @@ pandas is imported inside each reader, so registering them costs nothing.
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 from pathlib import Path
@@ -48,10 +49,17 @@ def read_parquet(path: Path, **options: Any) -> list[dict[str, Any]]:
     return _records(pd.read_parquet(path, **options))
 
 
+def _open_text(path: Path, encoding: str):
+    """Open a text file, decompressing it when it starts with the gzip magic bytes."""
+    with open(path, "rb") as probe:
+        gzipped = probe.read(2) == b"\x1f\x8b"
+    return gzip.open(path, "rt", encoding=encoding) if gzipped else open(path, encoding=encoding)
+
+
 def read_jsonl(path: Path, *, encoding: str = "utf-8") -> list[dict[str, Any]]:
-    """Read JSON Lines: one object per non-empty line."""
+    """Read JSON Lines (optionally gzip-compressed): one object per non-empty line."""
     rows = []
-    with open(path, encoding=encoding) as handle:
+    with _open_text(path, encoding) as handle:
         for number, line in enumerate(handle, 1):
             if not line.strip():
                 continue
@@ -64,8 +72,8 @@ def read_jsonl(path: Path, *, encoding: str = "utf-8") -> list[dict[str, Any]]:
 
 
 def read_json(path: Path, *, encoding: str = "utf-8", records_key: str | None = None) -> list[dict[str, Any]]:
-    """Read a JSON array of objects (or the array under ``records_key``)."""
-    with open(path, encoding=encoding) as handle:
+    """Read a JSON array of objects (or the array under ``records_key``), optionally gzipped."""
+    with _open_text(path, encoding) as handle:
         value = json.load(handle)
     if records_key is not None:
         value = value[records_key]

@@ -1,4 +1,9 @@
-"""Resolving a task's data sources to local files: shipped, cached, imported or fetched."""
+"""Resolving a task's data sources to local files: shipped, cached, imported or fetched.
+
+A source is a file (``url`` + ``sha256`` or a shipped ``path``), a Hugging Face dataset
+(``hf``) or a file inside an installed Python package (``package``); the last two are handled
+in :mod:`seebench.data.external`.
+"""
 
 from __future__ import annotations
 
@@ -11,8 +16,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urlparse
 
-from seebench.data.cache import cached_file, sha256_file, store_file
-from seebench.errors import DataMissingError
+from seebench.data.cache import cache_damage, cached_file, sha256_file, store_file
+from seebench.errors import DataDamagedError, DataMissingError
 from seebench.tasks.spec import TaskSpec
 
 FETCH_TIMEOUT_S = 30
@@ -34,6 +39,14 @@ class Source:
     path: Path | None
     options: dict[str, Any]
     split: str | None
+    hf: dict[str, Any] | None = None  # {path, name, revision, split}: a Hugging Face dataset
+    package: dict[str, Any] | None = None  # {name, path}: a file in an installed package
+    base_dir: Path | None = None  # the task file's directory (for relative hf paths)
+
+    @property
+    def kind(self) -> str:
+        """``hf``, ``package``, ``path`` (shipped beside the task) or ``url``."""
+        return "hf" if self.hf else "package" if self.package else "path" if self.path else "url"
 
     @property
     def pinned(self) -> bool:
@@ -44,10 +57,22 @@ class Source:
     def file_name(self) -> str:
         if self.path is not None:
             return self.path.name
+        if self.package is not None:
+            return PurePosixPath(self.package["path"]).name
+        if self.hf is not None:
+            return PurePosixPath(self.hf["path"]).name or self.hf["path"]
         return PurePosixPath(urlparse(self.url or "").path).name or f"source-{self.index}"
 
     def locate(self) -> Path | None:
-        """The local file for this source if it is available (shipped or cached)."""
+        """The local file (or dataset directory) for this source if it is available."""
+        if self.hf is not None:
+            from seebench.data.external import hf_location
+
+            return hf_location(self)
+        if self.package is not None:
+            from seebench.data.external import package_location
+
+            return package_location(self)
         if self.path is not None:
             return self.path if self.path.is_file() else None
         return cached_file(self.sha256) if self.sha256 and self.pinned else None
@@ -62,25 +87,49 @@ def task_sources(task: TaskSpec) -> list[Source]:
             Source(
                 task=task.name,
                 index=index,
-                name=raw.get("name") or (Path(raw["path"]).stem if raw.get("path") else f"source{index}"),
-                format=raw["format"],
+                name=raw.get("name") or _default_name(raw, index),
+                format=raw.get("format", "hf" if raw.get("hf") else ""),
                 url=raw.get("url"),
                 sha256=raw.get("sha256"),
                 path=path,
                 options=dict(raw.get("options", {})),
                 split=raw.get("split"),
+                hf=dict(raw["hf"]) if raw.get("hf") else None,
+                package=dict(raw["package"]) if raw.get("package") else None,
+                base_dir=task.path.parent,
             )
         )
     return sources
 
 
+def _default_name(raw: dict[str, Any], index: int) -> str:
+    if raw.get("path"):
+        return Path(raw["path"]).stem
+    if raw.get("package"):
+        return PurePosixPath(raw["package"]["path"]).name.split(".")[0]
+    if raw.get("hf"):
+        return PurePosixPath(raw["hf"]["path"]).name or f"source{index}"
+    return f"source{index}"
+
+
 def require_local(source: Source) -> Path:
-    """The local path of ``source``; :class:`DataMissingError` naming how to get it if absent."""
+    """The local path of ``source``; :class:`DataMissingError` naming how to get it if absent.
+
+    A package file is verified against its sha256 (:mod:`seebench.data.external`); an hf
+    source has no single file and is read with :func:`seebench.data.external.read_hf_source`.
+    """
+    if source.package is not None:
+        from seebench.data.external import require_package_file
+
+        return require_package_file(source)
     local = source.locate()
     if local is not None:
         return local
     if source.path is not None:
         raise DataMissingError(f"task {source.task!r}: shipped data file {source.path} is missing")
+    damage = cache_damage(source.sha256) if source.sha256 and source.pinned else None
+    if damage:
+        raise DataDamagedError(f"task {source.task!r}: {damage}")
     if not source.pinned:
         raise DataMissingError(
             f"task {source.task!r}: data file {source.file_name} is not available here and its "
@@ -95,19 +144,32 @@ def require_local(source: Source) -> Path:
 
 
 def fetch_source(source: Source, timeout: float = FETCH_TIMEOUT_S) -> Path:
-    """Download ``source`` from its URL, verify its sha256 and store it in the cache."""
+    """Download ``source`` from its URL, verify its sha256 and store it in the cache (an hf
+    source: load it with ``datasets`` and keep a copy in the cache)."""
+    if source.hf is not None:
+        from seebench.data.external import read_hf_source
+
+        read_hf_source(source)
+        return source.locate()  # type: ignore[return-value]
+    if source.package is not None:
+        return require_local(source)  # nothing to download: the package ships it
     if source.locate() is not None:
         return source.locate()  # type: ignore[return-value]
     if not source.url or not source.sha256:
         raise DataMissingError(f"task {source.task!r}: source {source.name!r} has no url to fetch")
     if not source.pinned:
-        raise DataMissingError(f"task {source.task!r}: source {source.name!r} has no pinned sha256 to verify a download")
+        raise DataMissingError(
+            f"task {source.task!r}: source {source.name!r} has no pinned sha256 to verify a download"
+        )
     fd, tmp = tempfile.mkstemp(prefix="seebench-fetch-")
     os.close(fd)
     try:
         try:
             request = urllib.request.Request(source.url, headers={"User-Agent": "seebench"})
-            with urllib.request.urlopen(request, timeout=timeout) as response, open(tmp, "wb") as out:
+            with (
+                urllib.request.urlopen(request, timeout=timeout) as response,
+                open(tmp, "wb") as out,
+            ):
                 while chunk := response.read(1 << 20):
                     out.write(chunk)
         except (urllib.error.URLError, TimeoutError, OSError) as exc:

@@ -2,8 +2,12 @@
 
 A result directory holds ``<model-id>/<method>/<task>.json`` files written by ``seebench run``;
 only units with ``status == "ok"`` count and their score is ``metrics[primary_metric]``. A CSV
-has the columns ``model``, ``task`` and ``score`` and optionally ``task_type`` (or ``type``)
-and ``family``; a score of ``-``, ``NA`` or an empty cell is missing.
+has the columns ``model``, ``task`` and ``score`` and optionally ``task_type`` (or ``type``),
+``family``, ``suite`` and ``metric``; a score of ``-``, ``NA`` or an empty cell is missing.
+
+What the inputs leave out comes from the registry: the task families and model groups that
+suites register (``register_suites``), and each metric's direction (``higher_is_better``) when
+a result does not record it (``metric_info``).
 """
 
 from __future__ import annotations
@@ -11,15 +15,16 @@ from __future__ import annotations
 import csv
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from seebench.errors import SeebenchError
 from seebench.stats.matrix import ScoreMatrix
+
+if TYPE_CHECKING:
+    from seebench.registry import Registry
 
 MISSING_MARKERS = {"", "-", "na", "nan", "n/a", "none", "null"}
 
@@ -34,34 +39,96 @@ class ScoreTable:
     records: list[tuple[str, str, float]] = field(default_factory=list)
     task_types: dict[str, str] = field(default_factory=dict)
     task_families: dict[str, str] = field(default_factory=dict)
+    task_suites: dict[str, str] = field(default_factory=dict)
+    task_metrics: dict[str, str] = field(default_factory=dict)
+    task_directions: dict[str, bool] = field(default_factory=dict)  # recorded higher_is_better
     model_groups: dict[str, str] = field(default_factory=dict)
     sources: list[str] = field(default_factory=list)
 
-    def to_matrix(self) -> ScoreMatrix:
-        """The score matrix, with SELU's families and groups filling unknown entries."""
-        selu = selu_metadata()
-        tasks = {task for _, task, _ in self.records}
+    @property
+    def tasks(self) -> list[str]:
+        """Task names in first-seen order."""
+        return list(dict.fromkeys(task for _, task, _ in self.records))
+
+    def suite_of(self, task: str, registry: Registry) -> str | None:
+        """The suite a task belongs to: as recorded, else the suite whose families list it."""
+        if task in self.task_suites:
+            return self.task_suites[task]
+        owners = [s.name for s in registry.suites.values() if task in s.task_families]
+        return owners[0] if len(owners) == 1 else None
+
+    def to_matrix(self, registry: Registry | None = None) -> ScoreMatrix:
+        """The score matrix; families and groups the inputs lack come from the registered
+        suites, and tasks whose primary metric is lower-is-better are marked so."""
+        registry = registry or _default_registry()
+        tasks = self.tasks
         models = {model for model, _, _ in self.records}
-        families = {t: self.task_families.get(t) or selu["task_families"].get(t, "unknown") for t in tasks}
-        groups = {m: self.model_groups.get(m) or selu["model_groups"].get(m, "") for m in models}
+        suite_families: dict[str, str] = {}
+        suite_groups: dict[str, str] = {}
+        for suite in registry.suites.values():
+            suite_groups.update(suite.model_groups)
+        for task in tasks:
+            suite = registry.suites.get(self.suite_of(task, registry) or "")
+            if suite is not None and task in suite.task_families:
+                suite_families[task] = suite.task_families[task]
+        families = {t: self.task_families.get(t) or suite_families.get(t, "unknown") for t in tasks}
+        groups = {m: self.model_groups.get(m) or suite_groups.get(m, "") for m in models}
         groups = {m: g for m, g in groups.items() if g}
+        lower = frozenset(
+            t
+            for t in tasks
+            if not self.task_directions.get(t, higher_is_better(self.task_metrics.get(t), registry))
+        )
         try:
-            return ScoreMatrix.from_records(self.records, self.task_types, families, groups)
+            matrix = ScoreMatrix.from_records(self.records, self.task_types, families, groups)
         except ValueError as exc:
             raise SeebenchError(str(exc)) from None
+        return matrix.with_lower_is_better(lower)
+
+
+def higher_is_better(metric: str | None, registry: Registry) -> bool:
+    """The registered direction of ``metric``; a score without a known metric counts as
+    higher-is-better (so do scores of metrics from plugins that are not installed)."""
+    entry = registry.metrics.get(metric or "")
+    return True if entry is None else entry.higher_is_better
+
+
+def compared_tasks(
+    table: ScoreTable, registry: Registry, include_types: Iterable[str] = ()
+) -> tuple[list[str], dict[str, str]]:
+    """The tasks ``seebench compare`` ranks, and why each other task is left out.
+
+    A task of a suite that declares ``compare_task_types`` is ranked when its type is one of
+    them or in ``include_types``; every other task (no suite, a suite without that
+    declaration, an unknown type) is ranked.
+    """
+    extra = {normalise_task_type(t) for t in include_types}
+    kept: list[str] = []
+    dropped: dict[str, str] = {}
+    for task in table.tasks:
+        suite = registry.suites.get(table.suite_of(task, registry) or "")
+        task_type = table.task_types.get(task)  # None: the results do not say
+        if (
+            suite is None
+            or not suite.compare_task_types
+            or task_type is None
+            or task_type in {*suite.compare_task_types, *extra}
+        ):
+            kept.append(task)
+        else:
+            dropped[task] = f"type {task_type} is not among suite {suite.name}'s compared types"
+    return kept, dropped
+
+
+def _default_registry() -> Registry:
+    from seebench.plugin_manager import get_registry
+
+    return get_registry()
 
 
 def normalise_task_type(name: str) -> str:
     """``multi-class`` and ``multi_class`` become ``multiclass``; names are lower-cased."""
     return name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
-
-
-@cache
-def selu_metadata() -> dict[str, dict[str, str]]:
-    """The SELU task families (paper Table II) and model groups (Table III)."""
-    text = resources.files("seebench.stats").joinpath("selu_families.json").read_text("utf-8")
-    data = json.loads(text)
-    return {"task_families": data["task_families"], "model_groups": data["model_groups"]}
 
 
 def read_inputs(paths: Sequence[Path], label: str = "id-method") -> ScoreTable:
@@ -90,14 +157,21 @@ def read_csv(path: Path, table: ScoreTable) -> None:
         needed = {"model", "task", "score"}
         if not needed <= columns:
             raise SeebenchError(f"{path}: missing column(s) {', '.join(sorted(needed - columns))}")
-        type_column = "task_type" if "task_type" in columns else "type" if "type" in columns else None
+        type_column = (
+            "task_type" if "task_type" in columns else "type" if "type" in columns else None
+        )
         for line, row in enumerate(reader, start=2):
             task = row["task"].strip()
             table.records.append((row["model"].strip(), task, _score(row["score"], path, line)))
             if type_column and row[type_column]:
                 table.task_types[task] = normalise_task_type(row[type_column])
-            if row.get("family"):
-                table.task_families[task] = row["family"].strip()
+            for column, target in (
+                ("family", table.task_families),
+                ("suite", table.task_suites),
+                ("metric", table.task_metrics),
+            ):
+                if (row.get(column) or "").strip():
+                    target[task] = row[column].strip()
 
 
 def _score(text: str | None, path: Path, line: int) -> float:
@@ -105,9 +179,12 @@ def _score(text: str | None, path: Path, line: int) -> float:
     if value.lower() in MISSING_MARKERS:
         return math.nan
     try:
-        return float(value)
+        score = float(value)
     except ValueError:
         raise SeebenchError(f"{path}:{line}: score {value!r} is not a number") from None
+    if math.isinf(score):  # nan spellings are "missing" above; infinity is an error upstream
+        raise SeebenchError(f"{path}:{line}: score {value!r} is not a finite number")
+    return score
 
 
 def read_result_dir(root: Path, table: ScoreTable, label: str = "id-method") -> None:
@@ -120,6 +197,12 @@ def read_result_dir(root: Path, table: ScoreTable, label: str = "id-method") -> 
             continue
         model, task, score = _unit(result, path, label)
         table.records.append((model, task["name"], score))
+        table.task_metrics[task["name"]] = metric = str(result["primary_metric"])
+        recorded = ((result.get("metric_info") or {}).get(metric) or {}).get("higher_is_better")
+        if isinstance(recorded, bool):  # the direction the result was scored with wins
+            table.task_directions[task["name"]] = recorded
+        if task.get("suite"):
+            table.task_suites[task["name"]] = str(task["suite"])
         if task.get("type"):
             table.task_types[task["name"]] = normalise_task_type(str(task["type"]))
         family = (task.get("tags") or {}).get("family")
@@ -146,7 +229,11 @@ def _unit(result: dict[str, Any], path: Path, label: str) -> tuple[str, dict[str
         score = float(result["metrics"][metric])
         task["name"]  # noqa: B018 - checks the key exists
     except (KeyError, TypeError, ValueError) as exc:
-        raise SeebenchError(f"{path}: result file lacks a usable score ({type(exc).__name__}: {exc})") from None
+        raise SeebenchError(
+            f"{path}: result file lacks a usable score ({type(exc).__name__}: {exc})"
+        ) from None
+    if math.isinf(score):
+        raise SeebenchError(f"{path}: score {score} of metric {metric!r} is not a finite number")
     name = f"{model_id}/{method}" if label == "id-method" else model_id
     return name, task, score
 

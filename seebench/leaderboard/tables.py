@@ -35,9 +35,14 @@ def breakdown_grid(report: ComparisonReport) -> tuple[list[str], list[tuple[str,
 
 def _settings_line(report: ComparisonReport) -> str:
     s = report.settings
-    rope = f"{s.rope} pooled {report.spread_label}s" if s.rope_mode == "effsize" else f"{s.rope} (absolute)"
+    rope = (
+        f"{s.rope} pooled {report.spread_label}s"
+        if s.rope_mode == "effsize"
+        else f"{s.rope} (absolute)"
+    )
+    direction = "" if report.higher_is_better else " (lower scores are better)"
     return (
-        f"{len(report.models)} models on {len(report.matrix.tasks)} tasks; Bayesian signed-rank "
+        f"{len(report.models)} models on {len(report.matrix.tasks)} tasks{direction}; Bayesian signed-rank "
         f"test with ROPE {rope}, {s.nsamples} posterior samples (seed {s.seed}), decisions at "
         f"{s.threshold:.2f}; {_ci_level(report)} CIs (--ci-correction {s.ci_correction})."
     )
@@ -54,7 +59,9 @@ def export_markdown(report: ComparisonReport, out_dir: Path) -> list[Path]:
     lines = [f"# {report.title}", "", _settings_line(report), ""]
     lines += [f"> {note}" for note in report.notes]
     lines += ["", "## Ranking", ""]
-    lines.append(f"| Rank | Tier | Model | {c} | {sp} | CI | {es} | Mag. | P(top > model) | P(top = model) |")
+    lines.append(
+        f"| Rank | Tier | Model | {c} | {sp} | CI | {es} | Mag. | P(top > model) | P(top = model) |"
+    )
     lines.append("|---:|---:|:---|---:|---:|:---:|---:|:---|---:|---:|")
     for row in report.rows:
         lines.append(
@@ -84,8 +91,16 @@ def _md(text: str) -> str:
 
 
 _LATEX_SPECIALS = {
-    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
 }
 
 
@@ -129,7 +144,9 @@ def export_latex(report: ComparisonReport, out_dir: Path) -> list[Path]:
         r"\label{tab:breakdown}",
         r"\begin{tabular}{l" + "rr" * len(groups) + "}",
         r"\toprule",
-        " & " + " & ".join(rf"\multicolumn{{2}}{{c}}{{{latex_escape(g)}}}" for g in groups) + r" \\",
+        " & "
+        + " & ".join(rf"\multicolumn{{2}}{{c}}{{{latex_escape(g)}}}" for g in groups)
+        + r" \\",
         "".join(rf"\cmidrule(lr){{{2 + 2 * i}-{3 + 2 * i}}}" for i in range(len(groups))),
         "Task family / Task type & " + " & ".join("M & SD" for _ in groups) + r" \\",
         r"\midrule",
@@ -140,7 +157,8 @@ def export_latex(report: ComparisonReport, out_dir: Path) -> list[Path]:
             out.append(r"\midrule")
         previous_dim = dim
         values = " & ".join(
-            f"{fmt(cells[g].mean)} & {fmt(cells[g].sd)}" if g in cells else "-- & --" for g in groups
+            f"{fmt(cells[g].mean)} & {fmt(cells[g].sd)}" if g in cells else "-- & --"
+            for g in groups
         )
         out.append(f"{latex_escape(value)} & {values} \\\\")
     out += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
@@ -153,7 +171,11 @@ def export_csv(report: ComparisonReport, out_dir: Path) -> list[Path]:
     """``leaderboard.csv`` (ranking), ``pairs.csv`` (posteriors) and ``breakdown.csv``."""
     data = report.to_dict()
     written = []
-    for name, rows in (("leaderboard", data["ranking"]), ("pairs", data["pairs"]), ("breakdown", data["breakdown"])):
+    for name, rows in (
+        ("leaderboard", data["ranking"]),
+        ("pairs", data["pairs"]),
+        ("breakdown", data["breakdown"]),
+    ):
         path = out_dir / f"{name}.csv"
         with path.open("w", newline="", encoding="utf-8") as handle:
             writer = csv.DictWriter(handle, fieldnames=list(rows[0]) if rows else [])
@@ -166,7 +188,9 @@ def export_csv(report: ComparisonReport, out_dir: Path) -> list[Path]:
 def export_json(report: ComparisonReport, out_dir: Path) -> list[Path]:
     """``leaderboard.json``: the whole report (ranking, pairs, tiers, breakdown, scores)."""
     path = out_dir / "leaderboard.json"
-    path.write_text(json.dumps(report.to_dict(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    path.write_text(
+        json.dumps(report.to_dict(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     return [path]
 
 
@@ -187,12 +211,19 @@ def export_per_task(report: ComparisonReport, out_dir: Path) -> list[Path]:
             for t, task in enumerate(m.tasks)
         )
     best = m.scores.max(axis=1)
-    md = ["| " + " | ".join(_md(h) for h in header) + " |", "|" + ":---|" * 3 + "---:|" * len(m.models)]
+    md = [
+        "| " + " | ".join(_md(h) for h in header) + " |",
+        "|" + ":---|" * 3 + "---:|" * len(m.models),
+    ]
     for t, row in enumerate(rows):
         cells = [
-            f"**{v}**" if i >= 3 and m.scores[t, i - 3] == best[t] else _md(v) for i, v in enumerate(row)
+            f"**{v}**" if i >= 3 and m.scores[t, i - 3] == best[t] else _md(v)
+            for i, v in enumerate(row)
         ]
         md.append("| " + " | ".join(cells) + " |")
     md_path = out_dir / "per_task.md"
-    md_path.write_text("# Scores per task\n\nBest score per task in bold.\n\n" + "\n".join(md) + "\n", encoding="utf-8")
+    md_path.write_text(
+        "# Scores per task\n\nBest score per task in bold.\n\n" + "\n".join(md) + "\n",
+        encoding="utf-8",
+    )
     return [csv_path, md_path]

@@ -58,5 +58,8 @@ class ResponseCache:
         return None
 
     def put(self, key: str, entry: dict[str, Any]) -> None:
+        """Store a reply (scrubbed of every configured secret and URL credential)."""
         if self.enabled:
-            atomic_write_text(self.path(key), json.dumps(entry, ensure_ascii=False))
+            from seebench.secrets import scrub
+
+            atomic_write_text(self.path(key), json.dumps(scrub(entry), ensure_ascii=False))

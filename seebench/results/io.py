@@ -1,14 +1,23 @@
-"""Reading, writing and validating result files. Writes are atomic (temp file + rename)."""
+"""Reading, writing and validating result files.
+
+Writes are atomic (temp file + rename) and pass through :func:`seebench.secrets.scrub`, so no
+configured key or URL credential reaches the disk. :func:`write_samples` returns the sha256 of
+what it wrote; the runner records it in the result as ``samples_sha256`` so that
+:mod:`seebench.results.verify` can tell a damaged samples file from a good one.
+"""
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import os
 import tempfile
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from seebench.secrets import scrub
 
 RESULT_SCHEMA_VERSION = 1
 
@@ -42,12 +51,17 @@ def atomic_write_text(path: Path, text: str) -> None:
 
 
 def write_result(path: Path, result: dict[str, Any]) -> None:
-    atomic_write_text(path, json.dumps(result, indent=2, sort_keys=False, default=_jsonable) + "\n")
+    """Write one result JSON (secrets scrubbed)."""
+    text = json.dumps(result, indent=2, sort_keys=False, default=_jsonable)
+    atomic_write_text(path, scrub(text) + "\n")
 
 
-def write_samples(path: Path, records: list[dict[str, Any]]) -> None:
-    lines = [json.dumps(r, ensure_ascii=False, default=_jsonable) for r in records]
-    atomic_write_text(path, "\n".join(lines) + ("\n" if lines else ""))
+def write_samples(path: Path, records: list[dict[str, Any]]) -> str:
+    """Write one JSON line per record (secrets scrubbed); returns the file's sha256."""
+    lines = [json.dumps(scrub(r), ensure_ascii=False, default=_jsonable) for r in records]
+    text = "\n".join(lines) + ("\n" if lines else "")
+    atomic_write_text(path, text)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _jsonable(value: Any) -> Any:
@@ -75,11 +89,16 @@ def result_schema() -> dict[str, Any]:
     return json.loads(text)
 
 
-def validate_result(result: Any) -> list[str]:
-    """Schema problems of a result mapping (empty when valid)."""
+@functools.cache
+def _result_validator() -> Any:
     import jsonschema
 
-    validator = jsonschema.Draft202012Validator(result_schema())
+    return jsonschema.Draft202012Validator(result_schema())
+
+
+def validate_result(result: Any) -> list[str]:
+    """Schema problems of a result mapping (empty when valid)."""
+    validator = _result_validator()
     return [
         f"{'.'.join(map(str, e.absolute_path)) or '<root>'}: {e.message}"
         for e in validator.iter_errors(result)

@@ -16,6 +16,8 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from seebench.secrets import scrub
+
 
 class RunProgress:
     """Wraps a rich progress bar over units, with a running count of samples."""
@@ -56,7 +58,7 @@ class RunProgress:
 
     def log(self, message: str) -> None:
         # soft_wrap: one message stays one line when standard error is a file or a pipe
-        self.progress.console.print(message, markup=False, highlight=False, soft_wrap=True)
+        self.progress.console.print(scrub(message), markup=False, highlight=False, soft_wrap=True)
 
 
 def table_console(**kwargs: Any) -> Console:
@@ -95,10 +97,19 @@ def summary_table(outcomes: Sequence[Any]) -> Table:
             *(() if shared else (outcome.model_id, outcome.method)),
             outcome.task,
             outcome.primary_metric or "-",
-            "-" if value is None else f"{value:.4f}",
+            _format_value(value),
             "-" if outcome.n is None else str(outcome.n),
             f"{outcome.seconds:.1f}",
             outcome.status,
-            *((outcome.note or "",) if notes else ()),
+            *((scrub(outcome.note or ""),) if notes else ()),
         )
     return table
+
+
+def _format_value(value: Any) -> str:
+    """A metric value for the table; anything that is not a number is shown, never formatted."""
+    if value is None:
+        return "-"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f"{value:.4f}"
+    return repr(value)[:20]

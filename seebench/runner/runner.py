@@ -1,7 +1,9 @@
 """Runs (model, method, task) units and writes one result per unit, resumably.
 
-A unit is complete when its result JSON exists with status ``ok`` or ``not_applicable`` and
-the same run-config hash; such units are skipped on a rerun unless ``force`` is set. The
+A unit is complete when its result JSON passes :func:`seebench.results.verify.verify_result`
+(intact, schema-valid, samples file matching its recorded sha256) with status ``ok`` or
+``not_applicable`` and the same run-config hash; such units are skipped on a rerun unless
+``force`` is set. Each unit runs under a lock (:mod:`seebench.runner.locks`). The
 samples file is written before the result, both atomically, so an interrupted run (Ctrl-C or
 ``kill -9``) never leaves a result that points at missing or partial samples.
 """
@@ -27,12 +29,13 @@ from seebench.registry import Registry
 from seebench.results.io import (
     RESULT_SCHEMA_VERSION,
     artifacts_dir,
-    load_result,
     result_paths,
     write_result,
     write_samples,
 )
+from seebench.results.verify import verify_result
 from seebench.runner.environment import environment
+from seebench.runner.locks import UnitBusy, lock_path, unit_lock
 from seebench.runner.progress import RunProgress
 from seebench.scoring.aggregate import DEFAULT_BOOTSTRAP
 from seebench.scoring.run import configure_scorers
@@ -43,6 +46,16 @@ from seebench.tasks.spec import TaskSpec
 COMPLETE_STATUSES = ("ok", "not_applicable")
 #: Options of ``-o`` that the runner itself takes (never passed to a method).
 RUN_OPTIONS = ("repeats",)
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a run: ``outcomes`` are the units finished before it, ``task`` the one
+    that was interrupted (nothing of it was written)."""
+
+    def __init__(self, outcomes: list[UnitOutcome], task: str):
+        super().__init__(task)
+        self.outcomes = outcomes
+        self.task = task
 
 
 @dataclass
@@ -155,13 +168,11 @@ class Runner:
 
     def _plugins(self, task: TaskSpec) -> dict[str, str]:
         """``dist==version`` of every plugin that contributes to ``task``'s unit."""
-        from seebench.plugin_manager import plugin_distribution
-
         names = {self.method_entry.plugin, self.registry.model_entry(self.model.spec).plugin,
                  self.registry.task_type(task.type).plugin, self.index.origins.get(task.name, "?")}
         names |= {self.registry.metric(m).plugin for m in task.metrics if m in self.registry.metrics}
         names |= {self.registry.scorer(s).plugin for s in task.scorers if s in self.registry.scorers}
-        return {name: plugin_distribution(name) for name in sorted(names - {"?"})}
+        return {name: self.registry.distributions.get(name, "?") for name in sorted(names - {"?"})}
 
     def planned_tasks(self) -> list[TaskSpec]:
         tasks = self.index.select(self.config.tasks)
@@ -176,7 +187,10 @@ class Runner:
         with RunProgress(len(tasks), enabled=self.config.progress) as progress:
             for task in tasks:
                 progress.describe(task.name)
-                outcome = self.run_unit(task, progress)
+                try:
+                    outcome = self._run_unit_locked(task, progress)
+                except KeyboardInterrupt:
+                    raise RunInterrupted(outcomes, task.name) from None
                 outcomes.append(outcome)
                 if outcome.status == "cached":
                     progress.log(f"{task.name}: already done, skipped (use --force to recompute)")
@@ -197,6 +211,22 @@ class Runner:
             )
         )
 
+    def _run_unit_locked(self, task: TaskSpec, progress: RunProgress) -> UnitOutcome:
+        """:meth:`run_unit` under the unit's lock; a unit another live run holds is skipped."""
+        result_path, _ = result_paths(self.config.output, self.model.id, self.method_name, task.name)
+        try:
+            with unit_lock(lock_path(result_path)):
+                return self.run_unit(task, progress)
+        except UnitBusy as busy:
+            status = "skipped"
+            reason = f"another run ({busy.holder}) is computing it now; rerun later to pick up its result"
+        except OSError as exc:  # e.g. a directory where the result file should go
+            where = exc.filename2 or exc.filename
+            detail = f"{exc.strerror}: {where}" if exc.strerror and where else str(exc)
+            status, reason = "failed", f"cannot write the result: {detail}"
+        return UnitOutcome(self.model.id, self.method_name, task.name, status, reason=reason,
+                           result_path=result_path)
+
     def run_unit(self, task: TaskSpec, progress: RunProgress) -> UnitOutcome:
         started = time.perf_counter()
         result_path, samples_path = result_paths(self.config.output, self.model.id, self.method_name, task.name)
@@ -210,7 +240,10 @@ class Runner:
             base = self._result_base(task, unit_config, config_hash(unit_config))
             return self._finish_without_metrics(outcome, base, "failed", str(exc), started, result_path)
         unit_hash = config_hash(unit_config)
-        previous = load_result(result_path)
+        check = verify_result(result_path, samples_path, unit_hash)
+        previous = check.result
+        if check.problem and not self.config.force:
+            progress.log(f"{task.name}: recomputing: {check.problem}")
         if (
             not self.config.force
             and previous is not None
@@ -224,6 +257,10 @@ class Runner:
             outcome.reason = None if previous["status"] == "ok" else previous.get("reason")
             outcome.note = _summary(previous.get("info"))
             return outcome
+
+        if (not self.config.force and previous is not None and previous.get("status") == "ok"
+                and previous.get("scored") is False and previous.get("run", {}).get("config_hash") == unit_hash):
+            return self._score_saved(task, outcome, result_path, started)
 
         base = self._result_base(task, unit_config, unit_hash)
         timings: dict[str, float] = {}
@@ -259,7 +296,7 @@ class Runner:
             return self._finish_without_metrics(outcome, base, "failed", reason, started, result_path, detail)
 
         timings["total_s"] = time.perf_counter() - started
-        write_samples(samples_path, records)
+        samples_sha256 = write_samples(samples_path, records)
         n = len(data.test)
         invalid = sum(p.prediction is None for o in outputs for p in o.predictions)
         result = {
@@ -272,11 +309,26 @@ class Runner:
             "timings": timings,
             "samples_file": samples_path.name,
             **scoring_fields(scoring),
+            "samples_sha256": samples_sha256,
         }
         write_result(result_path, result)
         outcome.metrics, outcome.n = result["metrics"], n
         outcome.note = _summary(outputs[0].info)
         outcome.seconds = timings["total_s"]
+        return outcome
+
+    def _score_saved(self, task: TaskSpec, outcome: UnitOutcome, result_path: Path, started: float) -> UnitOutcome:
+        """Score predictions a ``--predict-only`` run saved, without calling the model."""
+        from seebench.scoring.rescore import rescore
+
+        try:
+            done = rescore(result_path, self.registry, self.index, bootstrap=self.config.bootstrap)
+        except SeebenchError as exc:
+            outcome.status, outcome.reason = "failed", f"scoring saved predictions: {exc}"
+            return outcome
+        outcome.metrics = done.metrics if done else {}
+        outcome.note = "scored saved predictions"
+        outcome.seconds = time.perf_counter() - started
         return outcome
 
     def _not_applicable(self, task: TaskSpec) -> str | None:

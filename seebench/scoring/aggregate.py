@@ -39,28 +39,48 @@ class UnitScores:
         return len(self.predictions)
 
 
-def _call_metric(entry: MetricEntry, func: Any, task: TaskSpec, data: UnitScores, items: np.ndarray,
-                 repeat: int, primary_scorer: str) -> float:
+def _object_array(values: Sequence[Any]) -> np.ndarray:
+    array = np.empty(len(values), dtype=object)
+    for index, value in enumerate(values):  # element-wise: lists stay list objects
+        array[index] = value
+    return array
+
+
+class _Resampler:
+    """Draws bootstrap resamples of a unit's data; the columns become object arrays once, so
+    a draw is a few fancy-indexing operations instead of Python loops over every item."""
+
+    def __init__(self, data: UnitScores):
+        self.data = data
+        self.golds = _object_array(data.golds)
+        self.predictions = [_object_array(row) for row in data.predictions]
+        self.scores = {name: [_object_array(row) for row in per] for name, per in data.scores.items()}
+
+    def draw(self, items: np.ndarray) -> UnitScores:
+        return UnitScores(
+            golds=self.golds[items].tolist(),
+            predictions=[row[items].tolist() for row in self.predictions],
+            scores={name: [row[items].tolist() for row in per] for name, per in self.scores.items()},
+            labels=self.data.labels,
+        )
+
+
+def metric_value(entry: MetricEntry, func: Any, task: TaskSpec, data: UnitScores, primary_scorer: str) -> float:
+    """The metric over all of ``data``'s items, averaged over repeats."""
     options = task.metric_options(entry.name)
-    if entry.inputs == "scores":
-        scorer = entry.scorer or primary_scorer
-        if scorer not in data.scores:
-            raise SeebenchError(f"metric {entry.name!r} needs scores of scorer {scorer!r}, "
-                                f"which task {task.name!r} does not run")
-        chosen = [data.scores[scorer][repeat][i] for i in items]
-        return float(func(chosen, **options))
-    if data.labels and "labels" not in options:
-        options["labels"] = data.labels
-    golds = [data.golds[i] for i in items]
-    predictions = [data.predictions[repeat][i] for i in items]
-    return float(func(golds, predictions, **options))
-
-
-def metric_value(entry: MetricEntry, task: TaskSpec, data: UnitScores, items: np.ndarray,
-                 primary_scorer: str) -> float:
-    """The metric over ``items`` (indices), averaged over repeats."""
-    func = entry.load()
-    values = [_call_metric(entry, func, task, data, items, r, primary_scorer) for r in range(data.repeats)]
+    values = []
+    for repeat in range(data.repeats):
+        if entry.inputs == "scores":
+            scorer = entry.scorer or primary_scorer
+            if scorer not in data.scores:
+                raise SeebenchError(f"metric {entry.name!r} needs scores of scorer {scorer!r}, "
+                                    f"which task {task.name!r} does not run")
+            values.append(float(func(data.scores[scorer][repeat], **options)))
+            continue
+        kwargs = dict(options)
+        if data.labels and "labels" not in kwargs:
+            kwargs["labels"] = data.labels
+        values.append(float(func(data.golds, data.predictions[repeat], **kwargs)))
     return float(np.mean(values))
 
 
@@ -68,29 +88,33 @@ def compute_metrics(task: TaskSpec, data: UnitScores, registry: Registry, *, boo
                     seed: int) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
     """Each metric's value and its details: direction, bootstrap 95% interval and standard error.
 
-    The interval resamples test items with replacement (``bootstrap`` times, seeded); the
-    percentile interval and the standard deviation of the resampled values are reported.
+    The interval resamples test items with replacement (``bootstrap`` times, seeded; the same
+    draws for every metric); the percentile interval and the standard deviation of the
+    resampled values are reported.
     """
     primary_scorer = task.scorers[0] if task.scorers else TYPE_SCORER
-    all_items = np.arange(data.n_items)
-    values: dict[str, float] = {}
-    details: dict[str, dict[str, Any]] = {}
+    entries = [registry.metric(name) for name in task.metrics]
+    funcs = [entry.load() for entry in entries]
+    values = {e.name: metric_value(e, f, task, data, primary_scorer) for e, f in zip(entries, funcs, strict=True)}
+    details: dict[str, dict[str, Any]] = {
+        e.name: {"higher_is_better": e.higher_is_better, "plugin": e.plugin} for e in entries
+    }
+    if bootstrap <= 0 or not data.n_items:
+        return values, details
     rng = np.random.default_rng(seed)
-    draws = [rng.integers(0, data.n_items, data.n_items) for _ in range(bootstrap)] if data.n_items else []
-    for name in task.metrics:
-        entry = registry.metric(name)
-        value = metric_value(entry, task, data, all_items, primary_scorer)
-        values[name] = value
-        info: dict[str, Any] = {"higher_is_better": entry.higher_is_better, "plugin": entry.plugin}
-        if draws:
-            resampled = np.array([metric_value(entry, task, data, d, primary_scorer) for d in draws])
-            finite = resampled[np.isfinite(resampled)]
-            if finite.size:
-                low, high = np.percentile(finite, [2.5, 97.5])
-                info["ci95"] = [float(low), float(high)]
-                info["stderr"] = float(np.std(finite, ddof=1)) if finite.size > 1 else 0.0
-            info["bootstrap"] = {"repetitions": bootstrap, "seed": seed}
-        details[name] = info
+    resampler = _Resampler(data)
+    resampled: dict[str, list[float]] = {e.name: [] for e in entries}
+    for _ in range(bootstrap):
+        sample = resampler.draw(rng.integers(0, data.n_items, data.n_items))
+        for entry, func in zip(entries, funcs, strict=True):
+            resampled[entry.name].append(metric_value(entry, func, task, sample, primary_scorer))
+    for name, draws in resampled.items():
+        finite = np.array(draws)[np.isfinite(draws)]
+        if finite.size:
+            low, high = np.percentile(finite, [2.5, 97.5])
+            details[name]["ci95"] = [float(low), float(high)]
+            details[name]["stderr"] = float(np.std(finite, ddof=1)) if finite.size > 1 else 0.0
+        details[name]["bootstrap"] = {"repetitions": bootstrap, "seed": seed}
     return values, details
 
 

@@ -87,7 +87,7 @@ def rescore(path: Path, registry: Registry, index: Any, *, scorer: str | None = 
         record.pop("scores", None)
         if len(named) > 1 or first.explanation or first.metadata or first.answer is not None:
             record["scores"] = {name: score.to_json() for name, score in named.items()}
-    write_samples(samples_path, records)
+    result["samples_sha256"] = write_samples(samples_path, records)
     from seebench.runner.runner import config_hash, scoring_fields
 
     run["config"] = {**run["config"], "scorers": scoring.scorer_identities, "bootstrap": reps}

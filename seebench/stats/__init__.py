@@ -1,4 +1,5 @@
-"""Statistics for comparing models across tasks (the analysis of the SELU paper, §IV-D).
+"""Statistics for comparing models across tasks: ranking, effect sizes, Bayesian signed-rank
+posteriors, tiers and breakdowns (``docs/statistics.md`` gives the method and its sources).
 
 Pure computation on NumPy arrays and :class:`ScoreMatrix`; no file formats, no plotting.
 """
@@ -7,11 +8,10 @@ from __future__ import annotations
 
 from seebench.stats.analysis import compare_models
 from seebench.stats.bayesian import PairwisePosteriors, pairwise_posteriors, signed_rank_probs
-from seebench.stats.matrix import DEFAULT_TASK_TYPES, ScoreMatrix
+from seebench.stats.matrix import ScoreMatrix
 from seebench.stats.report import BreakdownRow, ComparisonReport, ModelRow, Settings
 
 __all__ = [
-    "DEFAULT_TASK_TYPES",
     "BreakdownRow",
     "ComparisonReport",
     "ModelRow",

@@ -25,14 +25,19 @@ def compare_models(
     title: str = "Leaderboard",
     sources: tuple[str, ...] = (),
 ) -> ComparisonReport:
-    """Analyse a complete score matrix (no missing cells) as SELU's §IV-D describes.
+    """Analyse a complete score matrix (no missing cells): rank, interval, effect size,
+    pairwise Bayesian signed-rank posteriors and tiers (``docs/statistics.md``).
 
-    The task-type breakdown is computed on ``breakdown_matrix`` when given: it may have
+    Models are ranked in the direction of the tasks' scores: descending when higher is
+    better, ascending when every task's score is lower-is-better (tasks in both directions
+    are an error). Effect sizes and posteriors are then oriented so that a positive effect or
+    "better" always means better. The task-type breakdown is computed on ``breakdown_matrix`` when given: it may have
     missing cells and more tasks (for example NER scores that only some models have) and is
     restricted to the models of ``matrix``. The task-family breakdown always uses ``matrix``.
     """
     settings = settings or Settings()
     _check(matrix, settings)
+    sign = 1.0 if matrix.higher_is_better else -1.0
     k = len(matrix.models)
     scores = matrix.scores
     normality_alpha = settings.alpha / k
@@ -43,7 +48,7 @@ def compare_models(
 
     input_matrix = matrix  # the breakdown keeps the input order of models (and so of groups)
     center = scores.mean(axis=0) if parametric else np.median(scores, axis=0)
-    order = sorted(range(k), key=lambda m: -center[m])  # stable: ties keep input order
+    order = sorted(range(k), key=lambda m: -sign * center[m])  # stable: ties keep input order
     matrix = _reorder(matrix, order)
     scores, shapiro, normal, center = matrix.scores, shapiro[order], normal[order], center[order]
 
@@ -52,12 +57,13 @@ def compare_models(
     interval = ds.t_interval if parametric else ds.median_interval
     ci_lower, ci_upper = interval(scores, alpha_ci)
     effect = ds.cohen_d if parametric else ds.akinshin_gamma
+    oriented = sign * scores  # higher is better from here on
     with np.errstate(divide="ignore", invalid="ignore"):
-        vs_top = effect(scores[:, [0] * k], scores)
-        vs_above = np.concatenate(([0.0], effect(scores[:, :-1], scores[:, 1:])))
+        vs_top = effect(oriented[:, [0] * k], oriented)
+        vs_above = np.concatenate(([0.0], effect(oriented[:, :-1], oriented[:, 1:])))
         rope = _rope_matrix(scores, settings, parametric)
 
-    posteriors = pairwise_posteriors(scores, rope, nsamples=settings.nsamples, seed=settings.seed)
+    posteriors = pairwise_posteriors(oriented, rope, nsamples=settings.nsamples, seed=settings.seed)
     decisions = posteriors.decisions(settings.threshold)
     tiers = assign_tiers(matrix.models, posteriors, settings.threshold)
     tier_of = {model: n for n, tier in enumerate(tiers, start=1) for model in tier}
@@ -101,6 +107,7 @@ def compare_models(
         notes=notes,
         sources=sources,
         title=title,
+        higher_is_better=sign > 0,
     )
 
 
@@ -108,13 +115,18 @@ def _check(matrix: ScoreMatrix, settings: Settings) -> None:
     if len(matrix.models) < 2:
         raise ValueError(f"need at least two models to compare, got {len(matrix.models)}")
     if len(matrix.tasks) < 3:
-        raise ValueError(f"need at least three tasks to compare models, got {len(matrix.tasks)}")
+        raise ValueError(
+            f"need at least three tasks to compare models (the signed-rank test pairs models "
+            f"over tasks), got {len(matrix.tasks)}"
+        )
     if np.isnan(matrix.scores).any():
         raise ValueError("the score matrix has missing cells; complete it first")
     if settings.mode not in MODES:
         raise ValueError(f"unknown mode {settings.mode!r}; known: {', '.join(MODES)}")
     if settings.rope_mode not in ROPE_MODES:
-        raise ValueError(f"unknown ROPE mode {settings.rope_mode!r}; known: {', '.join(ROPE_MODES)}")
+        raise ValueError(
+            f"unknown ROPE mode {settings.rope_mode!r}; known: {', '.join(ROPE_MODES)}"
+        )
     if not 0 < settings.alpha < 1:
         raise ValueError(f"alpha must be between 0 and 1, got {settings.alpha}")
     if settings.rope < 0:
@@ -157,12 +169,18 @@ def _normality_notes(
             f"Bonferroni over {len(models)} models)."
         )
     if not parametric:
-        why = "as requested (--mode nonparametric)" if mode == "nonparametric" else "because not all populations are normal"
+        why = (
+            "as requested (--mode nonparametric)"
+            if mode == "nonparametric"
+            else "because not all populations are normal"
+        )
         notes.append(
             f"Non-parametric fallback {why}: models are ranked by median with the MAD, "
             "order-statistic confidence intervals, Akinshin's gamma as effect size and a ROPE "
             "scaled by the pooled MAD, as autorank does."
         )
     elif rejected:
-        notes.append("Parametric analysis forced (--mode parametric) despite non-normal populations.")
+        notes.append(
+            "Parametric analysis forced (--mode parametric) despite non-normal populations."
+        )
     return tuple(notes)

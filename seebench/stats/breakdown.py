@@ -1,4 +1,4 @@
-"""Table V of the SELU paper: pooled scores by task family and task type, per model group."""
+"""The breakdown table: pooled scores by task family and task type, per model group."""
 
 from __future__ import annotations
 

@@ -7,9 +7,6 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-#: Task types compared by default: classification and regression, as SELU does.
-DEFAULT_TASK_TYPES: tuple[str, ...] = ("binary", "multiclass", "multilabel", "regression")
-
 #: Policies for models or tasks that lack a score.
 MISSING_POLICIES = ("error", "drop-tasks", "drop-models")
 
@@ -24,6 +21,8 @@ class ScoreMatrix:
 
     ``task_types`` and ``task_families`` run parallel to ``tasks``; ``model_groups`` maps a
     model to a group label (for example "generalist") used by the breakdown.
+    ``lower_is_better`` names the tasks whose score is better when lower (an error rate);
+    the others are better when higher.
     """
 
     models: tuple[str, ...]
@@ -32,6 +31,7 @@ class ScoreMatrix:
     task_types: tuple[str, ...]
     task_families: tuple[str, ...]
     model_groups: Mapping[str, str] = field(default_factory=dict)
+    lower_is_better: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         expected = (len(self.tasks), len(self.models))
@@ -82,6 +82,27 @@ class ScoreMatrix:
         wanted = set(types)
         return self._keep_tasks([t in wanted for t in self.task_types])
 
+    def select_tasks(self, names: Iterable[str]) -> ScoreMatrix:
+        """Keep only the tasks named in ``names`` (in the matrix's order)."""
+        wanted = set(names)
+        return self._keep_tasks([t in wanted for t in self.tasks])
+
+    def with_lower_is_better(self, tasks: Iterable[str]) -> ScoreMatrix:
+        """The same matrix with ``tasks`` marked as lower-is-better."""
+        return replace(self, lower_is_better=frozenset(tasks) & set(self.tasks))
+
+    @property
+    def higher_is_better(self) -> bool:
+        """The direction shared by all tasks; a ValueError if the tasks disagree."""
+        lower = [t for t in self.tasks if t in self.lower_is_better]
+        if lower and len(lower) < len(self.tasks):
+            higher = next(t for t in self.tasks if t not in self.lower_is_better)
+            raise ValueError(
+                f"tasks rank in opposite directions ({lower[0]!r}: lower is better, {higher!r}: "
+                "higher is better); compare them separately"
+            )
+        return not lower
+
     def complete(self, policy: str = "error") -> ScoreMatrix:
         """Return a matrix without missing cells, following ``policy`` (see MISSING_POLICIES)."""
         missing = np.isnan(self.scores)
@@ -113,4 +134,5 @@ class ScoreMatrix:
             scores=self.scores[mask],
             task_types=pick(self.task_types),
             task_families=pick(self.task_families),
+            lower_is_better=self.lower_is_better & set(pick(self.tasks)),
         )

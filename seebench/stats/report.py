@@ -93,6 +93,7 @@ class ComparisonReport:
     sources: tuple[str, ...] = ()
     title: str = "Leaderboard"
     extra: dict[str, Any] = field(default_factory=dict)
+    higher_is_better: bool = True  # the direction models were ranked in
 
     @property
     def models(self) -> tuple[str, ...]:
@@ -145,6 +146,7 @@ class ComparisonReport:
             "center": self.center_label,
             "spread": self.spread_label,
             "effect_size": self.effect_size_label,
+            "higher_is_better": self.higher_is_better,
             "normality_alpha": self.normality_alpha,
             "ci_alpha": self.ci_alpha,
             "notes": list(self.notes),
@@ -155,7 +157,10 @@ class ComparisonReport:
             "tasks": [
                 {"name": t, "type": ty, "family": fa}
                 for t, ty, fa in zip(
-                    self.matrix.tasks, self.matrix.task_types, self.matrix.task_families, strict=True
+                    self.matrix.tasks,
+                    self.matrix.task_types,
+                    self.matrix.task_families,
+                    strict=True,
                 )
             ],
             "scores": {

@@ -1,1 +1,2 @@
-"""Benchmark suites whose preparation needs more than the generic steps (e.g. SELU)."""
+"""Built-in benchmark suites: one package per suite (task YAMLs, preparation code, metadata),
+registered by its plugin in :mod:`seebench.builtin`."""

@@ -2,6 +2,13 @@
 
 PyYAML silently keeps the last of two equal keys. We compose the node tree first and walk it,
 so every duplicate is reported with its key path and line numbers.
+
+Task files come from plugins and users, so they are read as hostile input: before anything
+recursive touches a document (libyaml's composer segfaults on ~30,000 nested brackets; the
+key walk takes minutes on a "billion laughs" file), one flat pass over the parser's events
+bounds the nesting depth (:data:`MAX_DEPTH`) and the number of nodes once every alias is
+expanded (:data:`MAX_NODES`). Keys must be strings: a task document is JSON-like, hashed as
+JSON and validated by a JSON Schema, whose objects only have string keys.
 """
 
 from __future__ import annotations
@@ -27,12 +34,88 @@ def format_path(parts: list[Any] | tuple[Any, ...]) -> str:
     return out or "<root>"
 
 
-def _duplicate_keys(node: yaml.Node, path: list[Any], problems: list[str], file: str) -> None:
+MAX_DEPTH = 50
+MAX_NODES = 100_000
+
+_STR_TAG = "tag:yaml.org,2002:str"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+_TAG_NAMES = {
+    "bool": "a boolean",
+    "int": "an integer",
+    "float": "a number",
+    "null": "null",
+    "timestamp": "a date",
+}
+
+
+def check_bounds(text: str, file: str, loader: type | None = None) -> None:
+    """Raise :class:`TaskSpecError` if ``text`` nests deeper than :data:`MAX_DEPTH` or its
+    aliases expand to more than :data:`MAX_NODES` nodes. One pass over parser events, no
+    recursion, stops at the first excess."""
+    depth = 0
+    expanded = 0
+    frames: list[tuple[str | None, int]] = []  # (anchor, expanded nodes so far) per open collection
+    sizes: dict[str, int] = {}  # anchor -> expanded nodes of the anchored node
+    for event in yaml.parse(text, Loader=loader or _Loader):
+        if isinstance(event, yaml.AliasEvent):
+            size = sizes.get(event.anchor, 1)
+        elif isinstance(event, yaml.ScalarEvent):
+            size = 1
+            if event.anchor:
+                sizes[event.anchor] = 1
+        elif isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                line = event.start_mark.line + 1
+                raise TaskSpecError(
+                    file, [f"{file}:{line}: nested more than {MAX_DEPTH} levels deep"]
+                )
+            frames.append((event.anchor, expanded))
+            size = 1
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+            anchor, start = frames.pop()
+            if anchor:
+                sizes[anchor] = expanded - start + 1
+            continue
+        else:
+            continue
+        expanded += size
+        if expanded > MAX_NODES:
+            line = event.start_mark.line + 1
+            raise TaskSpecError(
+                file,
+                [
+                    f"{file}:{line}: aliases expand to more than {MAX_NODES:,} values "
+                    "(an alias bomb?); write the values out or use include:"
+                ],
+            )
+
+
+def _key_problem(key_node: yaml.Node) -> str | None:
+    if isinstance(key_node, yaml.ScalarNode):
+        if key_node.tag in (_STR_TAG, _MERGE_TAG):
+            return None
+        kind = _TAG_NAMES.get(key_node.tag.rsplit(":", 1)[-1], key_node.tag)
+        return f"key {key_node.value!r} is {kind}, not a string; quote it ('{key_node.value}')"
+    return "a key must be a string, not a list or a mapping"
+
+
+def _duplicate_keys(
+    node: yaml.Node, path: list[Any], problems: list[str], file: str, walked: set[int] | None = None
+) -> None:
+    walked = set() if walked is None else walked
+    if id(node) in walked:  # an aliased node is checked once, however often it is used
+        return
+    walked.add(id(node))
     if isinstance(node, yaml.MappingNode):
         seen: dict[Any, int] = {}
         for key_node, value_node in node.value:
             key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node.tag)
             line = key_node.start_mark.line + 1
+            key_problem = _key_problem(key_node)
+            if key_problem:
+                problems.append(f"{file}:{line}: {format_path(path)}: {key_problem}")
             if key in seen:
                 problems.append(
                     f"{file}:{line}: {format_path([*path, key])}: duplicate key {key!r} "
@@ -40,10 +123,10 @@ def _duplicate_keys(node: yaml.Node, path: list[Any], problems: list[str], file:
                 )
             else:
                 seen[key] = line
-            _duplicate_keys(value_node, [*path, key], problems, file)
+            _duplicate_keys(value_node, [*path, key], problems, file, walked)
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
-            _duplicate_keys(item, [*path, index], problems, file)
+            _duplicate_keys(item, [*path, index], problems, file, walked)
 
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available: ~10x faster
@@ -69,6 +152,10 @@ def _load_cached(file: str, size: int, mtime_ns: int) -> Any:
         text = Path(file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise TaskSpecError(file, [f"{file}: cannot read file: {exc}"]) from None
+    try:
+        check_bounds(text, file)
+    except yaml.YAMLError as exc:
+        raise TaskSpecError(file, [f"{file}: {_yaml_error_line(exc)}"]) from None
     loader = _Loader(text)
     try:
         node = loader.get_single_node()

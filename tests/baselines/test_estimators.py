@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from seebench.errors import SeebenchError
 from seebench.runner.runner import EvalConfig, run_eval
 
 pytest.importorskip("xgboost")
@@ -87,12 +88,12 @@ def test_ner_and_mlm_are_not_applicable(tiny_env):
         for task_type in ("ner", "mlm"):
             reason = estimator.not_applicable(SimpleNamespace(type=task_type, target_kind={"ner": "tag_sequence", "mlm": "masked_words"}[task_type]))
             assert reason and task_type in reason
-        assert estimator.not_applicable(SimpleNamespace(type="binary")) is None
+        assert estimator.not_applicable(SimpleNamespace(type="binary", target_kind="label")) is None
 
 
-def test_an_unknown_option_fails_with_one_line(tiny_env):
-    outcomes = evaluate(tiny_env, "tfidf-xgboost", {"max_dept": 3}, tasks="tiny_binary")
-    assert outcomes[0].status == "failed" and "unknown option(s) max_dept" in outcomes[0].reason
+def test_an_unknown_option_fails_with_one_line_before_any_work(tiny_env):
+    with pytest.raises(SeebenchError, match=r"unknown option 'max_dept' \(did you mean 'max_depth'\?\)"):
+        evaluate(tiny_env, "tfidf-xgboost", {"max_dept": 3}, tasks="tiny_binary")
 
 
 def test_regression_stops_on_the_primary_metric_and_selects_by_its_direction(tiny_env):

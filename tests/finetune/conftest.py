@@ -35,8 +35,11 @@ def make_task(task_type: str, **extra) -> TaskSpec:
     if task_type == "regression":
         raw.setdefault("value_range", [1, 20])
     labels = tuple(Label(name) for name in LABELS.get(task_type, ()))
+    from seebench.plugin_manager import get_registry
+
     return TaskSpec(name=raw["name"], suite="tiny", version="1", type=task_type,
-                    path=Path("tiny.yaml"), raw=raw, labels=labels, metrics=(metric,))
+                    path=Path("tiny.yaml"), raw=raw, labels=labels, metrics=(metric,),
+                    type_object=get_registry().task_type(task_type).load())
 
 
 def _row(index: int, task_type: str, rng: random.Random):

@@ -135,6 +135,12 @@ def register_task_dirs(register):
 
 
 @hookimpl
+def register_suites(register):
+    register("good-suite", description="A test suite.", task_families={"alpha": "fam"},
+             model_groups={"echo": "testers"}, compare_task_types=("binary",))
+
+
+@hookimpl
 def register_commands(cli):
     import click
 

@@ -9,6 +9,8 @@ The reply to a request depends on markers in the instance being classified (the 
 - ``[badjson-once]`` / ``[badjson-always]`` a 200 whose body is not JSON;
 - ``[401-echo]`` HTTP 401 whose body echoes the Authorization header (as some servers do);
 - ``[nolabel]`` a well-formed answer that is not a label;
+- ``[echo-key]`` an answer that repeats the caller's API key after the label;
+- ``[bad-usage]`` an answer whose ``usage`` field is malformed;
 - every request that is not slow is held open 50 ms (``max_in_flight`` counts overlaps);
 - ``expect=<label>`` otherwise: answers ``<label>``, decorated (``" **Label**. "``).
 """
@@ -103,6 +105,8 @@ class FakeOpenAI:
                     return self._send(200, b'{"choices": [{"message": ')
                 match = re.search(r"expect=(\S+)", query)
                 content = "I am not sure about this one." if "[nolabel]" in query or not match else f" **{match.group(1).title()}**. "
+                if "[echo-key]" in query:
+                    content += " (called with " + self.headers.get("Authorization", "").removeprefix("Bearer ") + ")"
                 reply = {
                     "id": "chatcmpl-fake", "object": "chat.completion", "model": body["model"],
                     "choices": [{"index": 0, "finish_reason": "stop",
@@ -110,6 +114,8 @@ class FakeOpenAI:
                                  "logprobs": {"content": [{"token": content, "logprob": -0.25}]}}],
                     "usage": {"prompt_tokens": 100, "completion_tokens": 3, "total_tokens": 103},
                 }
+                if "[bad-usage]" in query:
+                    reply["usage"] = {"prompt_tokens": "many", "completion_tokens": None}
                 return self._send(200, json.dumps(reply).encode())
 
         return Handler

@@ -69,10 +69,11 @@ def test_eval_with_a_local_model_accounts_for_every_sample_and_reuses_the_cache(
 
 
 def test_unknown_options_are_refused(task_env, tiny_gpt2):
+    from seebench.errors import SeebenchError
+
     make_prompt_task(task_env[1], "opts", "binary", INPUTS[:1])
-    [outcome] = evaluate(task_env, f"hf:{tiny_gpt2}", "opts", method="zero-shot",
-                         method_options={"batchsize": 2})
-    assert outcome.status == "failed" and "unknown option(s) batchsize" in outcome.reason
+    with pytest.raises(SeebenchError, match=r"unknown option 'batchsize' \(did you mean 'batch_size'\?\)"):
+        evaluate(task_env, f"hf:{tiny_gpt2}", "opts", method="zero-shot", method_options={"batchsize": 2})
 
 
 def test_not_applicable_tasks_and_models():
@@ -86,7 +87,7 @@ def test_not_applicable_tasks_and_models():
 
 def test_registered_methods_and_models(task_env):
     registry = task_env[0]
-    assert registry.method("zero-shot").task_types == ("binary", "multiclass", "multilabel", "regression")
+    assert registry.method("zero-shot").target_kinds == ("label", "label_set", "number")
     assert registry.method("3-shot").load().default_shots == 3
     assert registry.model_entry("smollm2").default_method == "zero-shot"
     assert registry.model_entry("hf:/some/dir").name == "hf:"

@@ -129,3 +129,18 @@ def test_unreachable_server_fails_every_sample_with_a_reason(fault_task, monkeyp
     result, samples = read_unit(fault_task[2], "openai-fake-model", "zero-shot", "faults")
     assert result["invalid_rate"] == 1.0
     assert all("connection error" in s["error"] for s in samples)
+
+
+def test_a_reply_echoing_the_key_is_scrubbed_everywhere_and_bad_usage_costs_only_accounting(task_env, server):
+    from seebench.data.cache import seebench_home
+
+    make_prompt_task(task_env[1], "echoes", "binary",
+                     ["issue 0 [echo-key] expect=bug", "issue 1 [bad-usage] expect=bug", "issue 2 expect=bug"])
+    evaluate(task_env, "openai:fake-model", "echoes", method_options=_options())
+    result, samples = read_unit(task_env[2], "openai-fake-model", "zero-shot", "echoes")
+    assert result["status"] == "ok" and len(samples) == 3
+    assert all(s["prediction"] == "bug" for s in samples)  # the malformed usage lost no answer
+    written = [p for root in (task_env[2], seebench_home()) for p in root.rglob("*") if p.is_file()]
+    assert written and not [p for p in written if SECRET in p.read_text(errors="replace")]
+    echoed = next(s for s in samples if "called with" in (s.get("raw") or ""))
+    assert "***" in echoed["raw"]

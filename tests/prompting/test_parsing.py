@@ -93,4 +93,4 @@ def test_numbers_outside_the_range_or_missing_are_invalid(reply, reason):
 
 
 def test_types_without_a_parser_are_errors():
-    assert parse_answer(task("ner", [{"name": "PER"}]), "PER").error == "no parser for ner tasks"
+    assert parse_answer(task("ner", [{"name": "PER"}]), "PER").error == "tasks of type 'ner' cannot be answered by prompting"

@@ -24,6 +24,7 @@ from urllib.parse import urlsplit, urlunsplit
 from seebench.errors import ModelError
 from seebench.models.backends.base import Generation
 from seebench.models.chat import Prompt
+from seebench.secrets import register_secret
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 BASE_URL_ENV = "OPENAI_BASE_URL"
@@ -57,6 +58,7 @@ class OpenAIBackend:
         self.model = model
         self.base_url = (base_url or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL).rstrip("/")
         self._api_key = os.environ.get(api_key_env) or None
+        register_secret(self._api_key)  # never written: results, samples, cache and logs scrub it
         self.max_new_tokens = int(max_new_tokens)
         self.temperature = float(temperature)
         self.concurrency = max(1, int(concurrency))
@@ -163,9 +165,8 @@ class OpenAIBackend:
             text = choice["message"].get("content") or ""
         except (ValueError, KeyError, IndexError, TypeError, AttributeError):
             return None
-        usage = {}
-        if isinstance(data.get("usage"), dict):
-            usage = {k: int(data["usage"].get(k) or 0) for k in ("prompt_tokens", "completion_tokens")}
+        usage = _usage(data.get("usage"))
+        if usage:
             with self._lock:
                 for key, value in usage.items():
                     self._usage[key] += value
@@ -183,6 +184,19 @@ def _confidence(logprobs: Any) -> float | None:
         return None
     total = sum(values)
     return math.exp(total) if values and math.isfinite(total) else None
+
+
+def _usage(value: Any) -> dict[str, int]:
+    """Token counts of a reply; a malformed ``usage`` field costs the accounting, not the reply."""
+    if not isinstance(value, dict):
+        return {}
+    usage = {}
+    for key in ("prompt_tokens", "completion_tokens"):
+        try:
+            usage[key] = max(0, int(value.get(key) or 0))
+        except (TypeError, ValueError):
+            return {}
+    return usage
 
 
 def _seconds(value: str | None) -> float | None:

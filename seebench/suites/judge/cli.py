@@ -18,7 +18,6 @@ import click
 
 from seebench.errors import SeebenchError
 
-JUDGING_TYPES = ("judged_score", "judged_preference")
 SCORING_COLUMNS = [
     "task",
     "judge",
@@ -86,7 +85,7 @@ def agreement_row(
         "judge": f"{result['model']['spec']} / {result['method']}",
         "n": len(records),
     }
-    if result["task"]["type"] == "judged_preference":
+    if all("pair" in g for g in golds):
         pairs = [(int(g["input_group"]), *g["pair"]) for g in golds]
         row.update(compare_with_human(predictions, human, pairs).as_dict())
         return row
@@ -103,8 +102,22 @@ def agreement_row(
     return row
 
 
+def _is_judging(result_path: Path, result: dict[str, Any]) -> bool:
+    """A result of a judging task: its golds are human judgments tied to an input. A samples
+    file that cannot be read is kept, so the report warns about it instead of skipping it."""
+    samples = result_path.parent / str(result.get("samples_file") or "")
+    try:
+        with open(samples, encoding="utf-8") as handle:
+            gold = json.loads(handle.readline()).get("gold")
+    except OSError:
+        return False
+    except (json.JSONDecodeError, UnicodeDecodeError, AttributeError):
+        return True
+    return isinstance(gold, dict) and "human" in gold and "input_group" in gold
+
+
 def find_results(paths: tuple[Path, ...]) -> list[tuple[Path, dict[str, Any]]]:
-    """Every readable result of a judging task under ``paths`` (files or folders)."""
+    """Every finished result of a judging task under ``paths`` (files or folders)."""
     from seebench.results.io import load_result
 
     found = []
@@ -115,8 +128,8 @@ def find_results(paths: tuple[Path, ...]) -> list[tuple[Path, dict[str, Any]]]:
             if (
                 isinstance(result, dict)
                 and isinstance(result.get("task"), dict)
-                and result["task"].get("type") in JUDGING_TYPES
                 and result.get("status") == "ok"
+                and _is_judging(path, result)
             ):
                 found.append((path, result))
     return found
@@ -143,7 +156,9 @@ def judge_agreement_command(
 
     found = find_results(results)
     if not found:
-        raise SeebenchError("no results of judging tasks (judged_score / judged_preference) found")
+        raise SeebenchError(
+            "no results of judging tasks found (golds with a human judgment per input)"
+        )
     rows = []
     for path, result in found:
         try:

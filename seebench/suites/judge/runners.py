@@ -18,7 +18,7 @@ from seebench.methods.base import MethodOutput, Prediction, RunContext
 from seebench.models import ModelRef
 from seebench.suites.judge import prompts
 from seebench.suites.judge.methods import RELEASED_METHODS
-from seebench.suites.judge.types import JUDGED_PREFERENCE, JUDGED_SCORE
+from seebench.suites.judge.types import JUDGED_SCORE
 
 SIMILARITY_METRICS = ("bleu", "rouge_l", "meteor", "chrf_pp")
 
@@ -118,7 +118,9 @@ class ReleasedMethod:
                     Prediction(sample.id, None, error=f"the study released no {name} score here")
                 )
             elif (
-                info.is_unscored(released[name]) and not keep and context.task.type == JUDGED_SCORE
+                info.is_unscored(released[name])
+                and not keep
+                and context.task.behaviour.target_kind == JUDGED_SCORE
             ):
                 predictions.append(
                     Prediction(
@@ -285,7 +287,3 @@ def _unscored_summary(predictions: list[Prediction]) -> dict[str, Any]:
     unscored = sum(p.prediction is None for p in predictions)
     rate = unscored / len(predictions) if predictions else 0.0
     return {"unscored": unscored, "summary": f"unscored {unscored}/{len(predictions)} ({rate:.0%})"}
-
-
-SCORE_TYPES = (JUDGED_SCORE,)
-PREFERENCE_TYPES = (JUDGED_PREFERENCE,)

@@ -1,7 +1,8 @@
 """SELU (Software Engineering Language Understanding): text cleaning, reshaping and masking.
 
-The task definitions live in ``task_configs/selu/``; this package holds the SELU-specific
-preparation steps they name, registered by the plugin :mod:`seebench.builtin.selu`.
+The whole suite lives in this package: the task definitions (``tasks/``), the task families
+and model groups of the paper's leaderboard (``families.json``) and the SELU-specific
+preparation steps the tasks name, all registered by the plugin :mod:`seebench.builtin.selu`.
 """
 
 from seebench.suites.selu.text import clean_text

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from seebench.data.sources import UNPINNED
+from seebench.tasks.types import NUMBER
 
 BEGIN = "<!-- BEGIN generated: python -m seebench.suites.selu.doc_table docs/tasks/selu.md -->"
 END = "<!-- END generated -->"
@@ -34,7 +35,7 @@ def task_rows(tasks: list[Any], statuses: dict[str, dict[str, Any]] | None = Non
         status = statuses.get(task.name, {})
         found = status.get("rows")
         paper = task.tags.get("paper_instances", "-")
-        if task.type == "regression" and task.value_range:
+        if task.target_kind == NUMBER and task.value_range:
             labels = f"[{task.value_range[0]:g}, {task.value_range[1]:g}]"
         elif task.labels:
             labels = ", ".join(task.label_names)

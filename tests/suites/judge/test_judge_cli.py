@@ -19,7 +19,7 @@ def _run(*args: str):
 def test_no_judging_results_is_one_clear_error(tmp_path):
     result = _run("judge-agreement", str(tmp_path), "--out", str(tmp_path / "out"))
     assert result.exit_code != 0
-    assert "no results of judging tasks" in (result.output + str(result.exception))
+    assert "no results of judging tasks found" in (result.output + str(result.exception))
 
 
 def test_agreement_report_from_released_results(mirror, isolated_home, tmp_path):

