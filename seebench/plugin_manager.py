@@ -49,6 +49,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "seebench.builtin.sandbox",
     "seebench.builtin.annotation",
     "seebench.builtin.codegen",
+    "seebench.builtin.judge",
 )
 
 
