@@ -47,7 +47,7 @@ def list_tasks(suite: str | None, as_json: bool, include_paths: tuple[Path, ...]
 
     use_include_paths(include_paths)
     index = get_task_index()
-    tasks = sorted(index.tasks.values(), key=lambda t: (t.suite, t.name))
+    tasks = sorted(index.summaries.values(), key=lambda t: (t.suite, t.name))
     broken = list(index.broken)
     if suite:
         index.check_suite(suite)
@@ -59,7 +59,7 @@ def list_tasks(suite: str | None, as_json: bool, include_paths: tuple[Path, ...]
             "suite": t.suite,
             "type": t.type,
             "version": t.version,
-            "metric": t.primary_metric,
+            "metric": t.metric,
             "family": t.family,
             "activity": t.activity,
             "plugin": index.origins[t.name],
@@ -146,7 +146,7 @@ def validate_tasks(paths: tuple[Path, ...], include_paths: tuple[Path, ...]) -> 
         problems = [p for b in index.broken for p in b.problems]
         for line in problems:
             click.echo(line)
-        click.echo(f"{len(index.tasks)} valid, {len(index.broken)} invalid", err=True)
+        click.echo(f"{len(index.summaries)} valid, {len(index.broken)} invalid", err=True)
         sys.exit(1 if problems else 0)
     for path in paths:
         if path.is_dir():
@@ -176,7 +176,7 @@ def list_suites(as_json: bool) -> None:
 
     registry = get_registry()
     counts: dict[str, int] = {}
-    for task in get_task_index().tasks.values():
+    for task in get_task_index().summaries.values():
         counts[task.suite] = counts.get(task.suite, 0) + 1
     rows = [
         {
