@@ -21,7 +21,6 @@ from seebench.registry import Registry, TaskDirEntry
 from seebench.tasks import index_cache
 from seebench.tasks.index_cache import IndexCache
 from seebench.tasks.spec import TaskSpec
-from seebench.tasks.validate import load_task
 
 #: set to 1 to read every task file and leave the on-disk task index cache alone
 NO_CACHE_ENV = "SEEBENCH_NO_TASK_CACHE"
@@ -169,9 +168,17 @@ class TaskIndex:
         return selected
 
 
-def _task_files(directory: Path) -> list[Path]:
-    files = [*directory.rglob("*.yaml"), *directory.rglob("*.yml")]
-    return sorted(p for p in files if not p.name.startswith("_"))
+def _task_files(directory: Path) -> list[str]:
+    """The task YAMLs under ``directory`` (``_*`` files are bases to include), sorted as paths."""
+    files = []
+    for parent, _, names in os.walk(directory):
+        files += [
+            os.path.join(parent, n)
+            for n in names
+            if n.endswith((".yaml", ".yml")) and not n.startswith("_")
+        ]
+    files.sort(key=lambda f: f.split(os.sep))
+    return files
 
 
 #: Where tasks of an ``--include-path`` directory come from (``origins``, ``tasks list``).
@@ -219,10 +226,11 @@ def build_task_index(
     origins: dict[str, str] = {}
     broken: list[BrokenTask] = []
     for entry in entries:
-        for path in _task_files(entry.path):
-            key = index_cache.record_key(path, entry.suite)
+        for file in _task_files(entry.path):
+            key = index_cache.record_key(file, entry.suite)
             record = cache.lookup(key, stats) if cache is not None else None
             spec = None
+            path = Path(file)
             if record is None:
                 record, spec, failure = _read_task(path, registry, entry.suite)
                 changed = True
@@ -263,6 +271,8 @@ def _read_task(
 ) -> tuple[index_cache.Record, TaskSpec | None, tuple[str, ...] | None]:
     """Parse and validate one task file: its record, its spec if valid, or an unexpected
     failure (a validator bug, which must not hide the other tasks)."""
+    from seebench.tasks.validate import load_task  # jsonschema: only imported when needed
+
     files: list[Path] = []
     stats: dict[str, index_cache.Stat] = {}
     try:
@@ -329,6 +339,8 @@ def _spec_from_record(
             spec = None
         if spec is not None and TaskSummary.of(spec) == summary:
             return spec
+    from seebench.tasks.validate import load_task
+
     default_suite = None if record.summary is None else record.summary.get("suite")
     try:
         return load_task(summary.path, registry, default_suite=default_suite)

@@ -110,7 +110,7 @@ class Record:
 
     deps: list[tuple[str, int, int]]  # (path, size, mtime_ns) of each file read
     problems: list[str] | None = None  # a broken task's problems
-    summary: dict[str, Any] | None = None  # a valid task's SUMMARY_FIELDS
+    summary: dict[str, Any] | None = None  # a valid task's SUMMARY_FIELDS, by name
     document: str | None = None  # a valid task's merged document, JSON
     digest: str = ""  # sha256 of ``document``, checked when it is decoded
 
@@ -147,39 +147,39 @@ def _is_str_or_none(value: Any) -> bool:
     return value is None or isinstance(value, str)
 
 
-def _parse_record(raw: Any, blob: str) -> tuple[str, Record] | None:
-    """One header entry ``[key, deps, problems|summary, offset, length, digest]``, checked."""
-    if not (isinstance(raw, list) and len(raw) == 6 and isinstance(raw[0], str)):
+def _parse_record(raw: Any, blob: str) -> Record | None:
+    """One header record ``[key, deps, problems | summary, offset, length, digest]``, checked:
+    ``None`` unless every field has the expected type and the document lies inside ``blob``."""
+    if type(raw) is not list or len(raw) != 6:
         return None
-    key, deps, payload, offset, length, doc_digest = raw
-    if not (isinstance(deps, list) and deps):
+    _, deps, payload, offset, length, doc_digest = raw
+    if type(deps) is not list or not deps:
         return None
     checked = []
     for dep in deps:
-        if not (
-            isinstance(dep, list)
-            and len(dep) == 3
-            and isinstance(dep[0], str)
-            and all(type(x) is int for x in dep[1:])
-        ):
+        if type(dep) is not list or len(dep) != 3:
             return None
-        checked.append((dep[0], dep[1], dep[2]))
-    if isinstance(payload, list):  # broken
-        if not payload or not all(isinstance(p, str) for p in payload):
+        path, size, mtime_ns = dep
+        if type(path) is not str or type(size) is not int or type(mtime_ns) is not int:
             return None
-        return key, Record(checked, problems=payload)
-    if not (isinstance(payload, dict) and set(payload) == set(SUMMARY_FIELDS)):
+        checked.append((path, size, mtime_ns))
+    if type(payload) is not list or not payload:
         return None
-    if not all(isinstance(payload[f], str) for f in SUMMARY_FIELDS[:5]):
+    if type(offset) is not int or type(length) is not int or type(doc_digest) is not str:
         return None
-    if not (_is_str_or_none(payload["family"]) and _is_str_or_none(payload["activity"])):
+    if not doc_digest:  # broken: the payload lists its problems
+        if not all(type(p) is str for p in payload):
+            return None
+        return Record(checked, problems=payload)
+    if len(payload) != len(SUMMARY_FIELDS) or not all(type(f) is str for f in payload[:5]):
         return None
-    if not (type(offset) is int and type(length) is int and isinstance(doc_digest, str)):
+    if not (_is_str_or_none(payload[5]) and _is_str_or_none(payload[6])):
         return None
     if offset < 0 or length <= 0 or offset + length > len(blob):
         return None
-    return key, Record(
-        checked, summary=payload, document=blob[offset : offset + length], digest=doc_digest
+    summary = dict(zip(SUMMARY_FIELDS, payload, strict=True))
+    return Record(
+        checked, summary=summary, document=blob[offset : offset + length], digest=doc_digest
     )
 
 
@@ -193,7 +193,8 @@ class IndexCache:
     def __init__(self, path: Path, fingerprint: str):
         self.path = path
         self.fingerprint = fingerprint
-        self.records: dict[str, Record] = {}
+        self.records: dict[str, list[Any]] = {}  # key -> the raw record, checked on lookup
+        self._blob = ""
         self.built_ns = 0
 
     @classmethod
@@ -231,14 +232,15 @@ class IndexCache:
         ):
             return
         self.built_ns = header["built_ns"]
+        self._blob = blob
         for raw in header["records"]:
-            parsed = _parse_record(raw, blob)
-            if parsed is not None:
-                self.records[parsed[0]] = parsed[1]
+            if type(raw) is list and raw and type(raw[0]) is str:
+                self.records[raw[0]] = raw
 
     def lookup(self, key: str, stats: dict[str, Stat]) -> Record | None:
         """The record of ``key`` if every file it was read from is unchanged and not racy."""
-        record = self.records.get(key)
+        raw = self.records.get(key)
+        record = None if raw is None else _parse_record(raw, self._blob)
         if record is None:
             return None
         trusted_before = self.built_ns - RACY_NS
@@ -265,7 +267,7 @@ class IndexCache:
                 [
                     key,
                     [list(d) for d in record.deps],
-                    record.summary,
+                    [record.summary[f] for f in SUMMARY_FIELDS],
                     size,
                     len(record.document),
                     record.digest,
