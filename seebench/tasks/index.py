@@ -13,7 +13,7 @@ import functools
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from seebench.errors import SeebenchError, TaskSpecError
@@ -48,7 +48,11 @@ class TaskSummary:
     metric: str  # the primary metric
     family: str | None
     activity: str | None
-    path: Path
+    file: str  # the task file (a string: building 14,000 Paths is not free)
+
+    @property
+    def path(self) -> Path:
+        return Path(self.file)
 
     @classmethod
     def of(cls, spec: TaskSpec) -> TaskSummary:
@@ -60,7 +64,7 @@ class TaskSummary:
             spec.primary_metric,
             spec.family if isinstance(spec.family, str) else None,
             spec.activity if isinstance(spec.activity, str) else None,
-            spec.path,
+            str(spec.path),
         )
 
 
@@ -230,27 +234,23 @@ def build_task_index(
             key = index_cache.record_key(file, entry.suite)
             record = cache.lookup(key, stats) if cache is not None else None
             spec = None
-            path = Path(file)
             if record is None:
-                record, spec, failure = _read_task(path, registry, entry.suite)
+                record, spec, failure = _read_task(Path(file), registry, entry.suite)
                 changed = True
                 if failure is not None:  # a validator bug: listed, never cached
-                    broken.append(BrokenTask(path, path.stem, entry.suite, entry.plugin, failure))
+                    broken.append(_broken(file, None, entry, failure))
                     continue
             if record.problems is not None:
                 records[key] = record
-                problems = tuple(record.problems)
-                broken.append(BrokenTask(path, path.stem, entry.suite, entry.plugin, problems))
+                broken.append(_broken(file, None, entry, tuple(record.problems)))
                 continue
-            summary = _summary(record, path) if spec is None else TaskSummary.of(spec)
+            summary = _summary(record, file) if spec is None else TaskSummary.of(spec)
             if record.document is not None:
                 records[key] = record
             if summary.name in summaries:
-                other = summaries[summary.name].path
-                problem = f"{path}: name: task {summary.name!r} is already defined in {other}"
-                broken.append(
-                    BrokenTask(path, summary.name, summary.suite, entry.plugin, (problem,))
-                )
+                other = summaries[summary.name].file
+                problem = f"{file}: name: task {summary.name!r} is already defined in {other}"
+                broken.append(_broken(file, summary, entry, (problem,)))
                 continue
             summaries[summary.name] = summary
             origins[summary.name] = entry.plugin
@@ -309,7 +309,16 @@ def _deps(files: list[Path], stats: dict[str, index_cache.Stat]) -> list[tuple[s
     return [(path, size, mtime) for path, (size, mtime) in deps.items()]
 
 
-def _summary(record: index_cache.Record, path: Path) -> TaskSummary:
+def _broken(
+    file: str, summary: TaskSummary | None, entry: TaskDirEntry, problems: tuple[str, ...]
+) -> BrokenTask:
+    path = Path(file)
+    if summary is None:
+        return BrokenTask(path, path.stem, entry.suite, entry.plugin, problems)
+    return BrokenTask(path, summary.name, summary.suite, entry.plugin, problems)
+
+
+def _summary(record: index_cache.Record, file: str) -> TaskSummary:
     s = record.summary
     assert s is not None
     return TaskSummary(
@@ -320,7 +329,7 @@ def _summary(record: index_cache.Record, path: Path) -> TaskSummary:
         s["metric"],
         s["family"],
         s["activity"],
-        path,
+        file,
     )
 
 
@@ -337,7 +346,7 @@ def _spec_from_record(
             )
         except Exception:
             spec = None
-        if spec is not None and TaskSummary.of(spec) == summary:
+        if spec is not None and TaskSummary.of(spec) == replace(summary, file=str(spec.path)):
             return spec
     from seebench.tasks.validate import load_task
 
