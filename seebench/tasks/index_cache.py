@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
@@ -66,17 +67,34 @@ def file_stat(path: str, memo: dict[str, Stat]) -> Stat:
     return stat
 
 
-def _describe(value: Any) -> Any:
-    """A stable JSON-able stand-in for a registered object (its import path, not its id)."""
+def _describe(value: Any, modules: set[str]) -> Any:
+    """A stable JSON-able stand-in for a registered object (its import path, not its id);
+    the modules that define objects are added to ``modules``."""
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
     if isinstance(value, dict):
-        return {str(k): _describe(v) for k, v in value.items()}
+        return {str(k): _describe(v, modules) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):
-        items = [_describe(v) for v in value]
+        items = [_describe(v, modules) for v in value]
         return sorted(items, key=repr) if isinstance(value, (set, frozenset)) else items
     target = value if isinstance(value, type) or callable(value) else type(value)
-    return f"{getattr(target, '__module__', '?')}:{getattr(target, '__qualname__', repr(target))}"
+    module = getattr(target, "__module__", None)
+    if isinstance(module, str):
+        modules.add(module)
+    return f"{module}:{getattr(target, '__qualname__', repr(target))}"
+
+
+def _source_stats(modules: Iterable[str]) -> list[tuple[str, int, int]]:
+    """``(file, size, mtime_ns)`` of the task loading code and of the loaded modules that
+    define registered objects: editing a plugin module (or seebench itself) without a new
+    version still invalidates the cache."""
+    files = {str(p) for p in Path(__file__).parent.glob("*.py")}
+    for name in modules:
+        file = getattr(sys.modules.get(name), "__file__", None)
+        if isinstance(file, str):
+            files.add(file)
+    stats: dict[str, Stat] = {}
+    return [(f, *file_stat(f, stats)) for f in sorted(files)]
 
 
 def fingerprint(registry: Registry, directories: Iterable[tuple[str, str | None]]) -> str:
@@ -85,17 +103,22 @@ def fingerprint(registry: Registry, directories: Iterable[tuple[str, str | None]
 
     schema = resources.files("seebench.tasks").joinpath("schema/task.schema.json").read_bytes()
     tables = {}
+    modules: set[str] = set()
     for table in ("task_types", "metrics", "scorers", "methods", "data_readers", "prepare_steps"):
         tables[table] = {
-            name: {k: _describe(v) for k, v in vars(entry).items() if not k.startswith("_")}
+            name: {
+                k: _describe(v, modules) for k, v in vars(entry).items() if not k.startswith("_")
+            }
             for name, entry in sorted(getattr(registry, table).items())
         }
     blob = json.dumps(
         {
+            "format": MAGIC,
             "seebench": __version__,
             "schema": hashlib.sha256(schema).hexdigest(),
             "distributions": sorted(registry.distributions.items()),
             "registry": tables,
+            "sources": _source_stats(modules),
             "directories": [list(d) for d in directories],
         },
         sort_keys=True,

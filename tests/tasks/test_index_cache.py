@@ -281,3 +281,27 @@ def test_an_unwritable_cache_directory_is_not_an_error(tasks_dir, parsed, monkey
     blocker.write_text("a file where the cache directory should be")
     index = build(tasks_dir)
     assert "first" in index.tasks
+
+
+def test_editing_a_registered_plugin_module_parses_everything_again(
+    tasks_dir, parsed, tmp_path, monkeypatch
+) -> None:
+    module = tmp_path / "edited_metric_plugin.py"
+    module.write_text("def score(y_true, y_pred):\n    return 1.0\n")
+    age(module)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import edited_metric_plugin
+
+    registry = get_registry()
+    metric = dataclasses.replace(
+        registry.metrics["accuracy"], name="edited", func=edited_metric_plugin.score
+    )
+    extended = dataclasses.replace(registry, metrics={**registry.metrics, "edited": metric})
+    build(tasks_dir, extended)
+    parsed.clear()
+    build(tasks_dir, extended)
+    assert parsed == []
+    module.write_text("def score(y_true, y_pred):\n    return 0.0\n")
+    age(module, seconds=60)
+    build(tasks_dir, extended)
+    assert {"first", "second", "standalone", "broken_one"} <= set(parsed)
