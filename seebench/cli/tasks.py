@@ -52,6 +52,12 @@ def list_tasks(suite: str | None, as_json: bool, include_paths: tuple[Path, ...]
         index.check_suite(suite)
         tasks = [t for t in tasks if t.suite == suite]
         broken = [b for b in broken if b.suite in (suite, None)]
+    if not as_json:
+        lines = [f"{t.suite:<12} {t.name:<28} {t.type:<11} {t.metric}" for t in tasks]
+        lines += [f"{b.suite or '?':<12} {b.name:<28} BROKEN      {b.problems[0]}" for b in broken]
+        lines.append(f"{len(tasks)} tasks" + (f", {len(broken)} broken" if broken else ""))
+        click.echo("\n".join(lines))  # one write: an echo per line costs ~10 us each
+        return
     rows = [
         {
             "name": t.name,
@@ -78,17 +84,7 @@ def list_tasks(suite: str | None, as_json: bool, include_paths: tuple[Path, ...]
         }
         for b in broken
     ]
-    if as_json:
-        click.echo(json.dumps(rows, indent=2))
-        return
-    lines = [
-        f"{row['suite']:<12} {row['name']:<28} {row['type']:<11} {row['metric']}"
-        if row["status"] == "ok"
-        else f"{row['suite'] or '?':<12} {row['name']:<28} BROKEN      {row['problems'][0]}"
-        for row in rows
-    ]
-    lines.append(f"{len(tasks)} tasks" + (f", {len(broken)} broken" if broken else ""))
-    click.echo("\n".join(lines))  # one write: echo per line costs ~10 us each
+    click.echo(json.dumps(rows, indent=2))
 
 
 @tasks_group.command("show")

@@ -174,14 +174,17 @@ class TaskIndex:
 
 def _task_files(directory: Path) -> list[str]:
     """The task YAMLs under ``directory`` (``_*`` files are bases to include), sorted as paths."""
-    files = []
+    files: list[str] = []
+    parents = 0
     for parent, _, names in os.walk(directory):
-        files += [
-            os.path.join(parent, n)
-            for n in names
-            if n.endswith((".yaml", ".yml")) and not n.startswith("_")
-        ]
-    files.sort(key=lambda f: f.split(os.sep))
+        prefix = parent + os.sep
+        found = [prefix + n for n in names if n.endswith((".yaml", ".yml")) and n[0] != "_"]
+        parents += bool(found)
+        files += found
+    if parents > 1:  # order as Path objects do, part by part
+        files.sort(key=lambda f: f.split(os.sep))
+    else:  # one folder: plain string order is the same
+        files.sort()
     return files
 
 
@@ -245,7 +248,7 @@ def build_task_index(
                 broken.append(_broken(file, None, entry, tuple(record.problems)))
                 continue
             summary = _summary(record, file) if spec is None else TaskSummary.of(spec)
-            if record.document is not None:
+            if record.has_document():
                 records[key] = record
             if summary.name in summaries:
                 other = summaries[summary.name].file
@@ -287,15 +290,15 @@ def _read_task(
     summary = TaskSummary.of(spec)
     record = index_cache.Record(
         _deps(files, stats),
-        summary={
-            "name": summary.name,
-            "suite": summary.suite,
-            "type": summary.type,
-            "version": summary.version,
-            "metric": summary.metric,
-            "family": summary.family,
-            "activity": summary.activity,
-        },
+        summary=(
+            summary.name,
+            summary.suite,
+            summary.type,
+            summary.version,
+            summary.metric,
+            summary.family,
+            summary.activity,
+        ),
         document=document,
         digest=index_cache.digest(document) if document is not None else "",
     )
@@ -319,18 +322,8 @@ def _broken(
 
 
 def _summary(record: index_cache.Record, file: str) -> TaskSummary:
-    s = record.summary
-    assert s is not None
-    return TaskSummary(
-        s["name"],
-        s["suite"],
-        s["type"],
-        s["version"],
-        s["metric"],
-        s["family"],
-        s["activity"],
-        file,
-    )
+    assert record.summary is not None
+    return TaskSummary(*record.summary, file)
 
 
 def _spec_from_record(
@@ -350,7 +343,7 @@ def _spec_from_record(
             return spec
     from seebench.tasks.validate import load_task
 
-    default_suite = None if record.summary is None else record.summary.get("suite")
+    default_suite = None if record.summary is None else record.summary[1]
     try:
         return load_task(summary.path, registry, default_suite=default_suite)
     except TaskSpecError as exc:

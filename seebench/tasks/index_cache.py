@@ -40,7 +40,7 @@ MAGIC = "SEEBENCH-TASK-INDEX 1\n"
 RACY_NS = 1_000_000_000
 #: cache files kept (one per plugin configuration); the least recently written go first
 MAX_CACHE_FILES = 16
-#: a task field summary: name, suite, type, version, primary metric, family, activity
+#: what a valid task's record keeps for ``tasks list`` (the primary metric as ``metric``)
 SUMMARY_FIELDS = ("name", "suite", "type", "version", "metric", "family", "activity")
 MISSING = (-1, -1)  # (size, mtime_ns) of a dependency that did not exist
 
@@ -127,15 +127,28 @@ def fingerprint(registry: Registry, directories: Iterable[tuple[str, str | None]
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
-@dataclass
+@dataclass(slots=True)
 class Record:
     """What the cache knows about one task file."""
 
     deps: list[tuple[str, int, int]]  # (path, size, mtime_ns) of each file read
     problems: list[str] | None = None  # a broken task's problems
-    summary: dict[str, Any] | None = None  # a valid task's SUMMARY_FIELDS, by name
-    document: str | None = None  # a valid task's merged document, JSON
-    digest: str = ""  # sha256 of ``document``, checked when it is decoded
+    summary: tuple[Any, ...] | None = None  # a valid task's SUMMARY_FIELDS, in that order
+    document: str | None = None  # a valid task's merged document, JSON...
+    digest: str = ""  # ...and its digest, checked when it is decoded
+    # a cached record's document is cut from the cache file's text only when asked for
+    source: str = ""
+    offset: int = 0
+    length: int = 0
+
+    def has_document(self) -> bool:
+        """Whether the record keeps a document (else the task is read again each time)."""
+        return self.document is not None or self.length > 0
+
+    def document_text(self) -> str | None:
+        if self.document is None and self.length:
+            self.document = self.source[self.offset : self.offset + self.length]
+        return self.document
 
 
 def document_json(document: dict[str, Any]) -> str | None:
@@ -151,11 +164,11 @@ def document_json(document: dict[str, Any]) -> str | None:
 
 def decode_document(record: Record) -> dict[str, Any] | None:
     """The record's document, or ``None`` when it fails its digest or does not decode."""
-    blob = record.document
-    if blob is None or digest(blob) != record.digest:
+    text = record.document_text()
+    if text is None or digest(text) != record.digest:
         return None
     try:
-        document = json.loads(blob)
+        document = json.loads(text)
     except ValueError:
         return None
     return document if isinstance(document, dict) else None
@@ -166,43 +179,54 @@ def digest(document: str) -> str:
     return hashlib.sha256(document.encode()).hexdigest()[:32]
 
 
-def _is_str_or_none(value: Any) -> bool:
-    return value is None or isinstance(value, str)
-
-
-def _parse_record(raw: Any, blob: str) -> Record | None:
-    """One header record ``[key, deps, problems | summary, offset, length, digest]``, checked:
-    ``None`` unless every field has the expected type and the document lies inside ``blob``."""
-    if type(raw) is not list or len(raw) != 6:
+def _parse_record(raw: list[Any], files: list[str], blob: str) -> Record | None:
+    """One header record ``[key, deps, problems | summary, offset, length, digest]`` (each
+    dependency ``[index in files, size, mtime_ns]``), checked: ``None`` unless every field has
+    the expected type and the document lies inside ``blob``."""
+    if len(raw) != 6:
         return None
     _, deps, payload, offset, length, doc_digest = raw
-    if type(deps) is not list or not deps:
+    if type(deps) is not list or not deps or type(payload) is not list or not payload:
         return None
     checked = []
     for dep in deps:
         if type(dep) is not list or len(dep) != 3:
             return None
-        path, size, mtime_ns = dep
-        if type(path) is not str or type(size) is not int or type(mtime_ns) is not int:
+        index, size, mtime_ns = dep
+        if type(index) is not int or type(size) is not int or type(mtime_ns) is not int:
             return None
-        checked.append((path, size, mtime_ns))
-    if type(payload) is not list or not payload:
-        return None
+        if not 0 <= index < len(files):
+            return None
+        checked.append((files[index], size, mtime_ns))
     if type(offset) is not int or type(length) is not int or type(doc_digest) is not str:
         return None
     if not doc_digest:  # broken: the payload lists its problems
-        if not all(type(p) is str for p in payload):
-            return None
+        for problem in payload:
+            if type(problem) is not str:
+                return None
         return Record(checked, problems=payload)
-    if len(payload) != len(SUMMARY_FIELDS) or not all(type(f) is str for f in payload[:5]):
+    if len(payload) != 7:
         return None
-    if not (_is_str_or_none(payload[5]) and _is_str_or_none(payload[6])):
+    name, suite, type_name, version, metric, family, activity = payload
+    if not (
+        type(name) is str
+        and type(suite) is str
+        and type(type_name) is str
+        and type(version) is str
+        and type(metric) is str
+        and (family is None or type(family) is str)
+        and (activity is None or type(activity) is str)
+    ):
         return None
     if offset < 0 or length <= 0 or offset + length > len(blob):
         return None
-    summary = dict(zip(SUMMARY_FIELDS, payload, strict=True))
     return Record(
-        checked, summary=summary, document=blob[offset : offset + length], digest=doc_digest
+        checked,
+        summary=tuple(payload),
+        digest=doc_digest,
+        source=blob,
+        offset=offset,
+        length=length,
     )
 
 
@@ -217,6 +241,7 @@ class IndexCache:
         self.path = path
         self.fingerprint = fingerprint
         self.records: dict[str, list[Any]] = {}  # key -> the raw record, checked on lookup
+        self._files: list[str] = []
         self._blob = ""
         self.built_ns = 0
 
@@ -252,9 +277,12 @@ class IndexCache:
             and type(header.get("built_ns")) is int
             and header.get("documents_size") == len(blob)
             and isinstance(header.get("records"), list)
+            and isinstance(header.get("files"), list)
+            and all(type(f) is str for f in header["files"])
         ):
             return
         self.built_ns = header["built_ns"]
+        self._files = header["files"]
         self._blob = blob
         for raw in header["records"]:
             if type(raw) is list and raw and type(raw[0]) is str:
@@ -263,7 +291,7 @@ class IndexCache:
     def lookup(self, key: str, stats: dict[str, Stat]) -> Record | None:
         """The record of ``key`` if every file it was read from is unchanged and not racy."""
         raw = self.records.get(key)
-        record = None if raw is None else _parse_record(raw, self._blob)
+        record = None if raw is None else _parse_record(raw, self._files, self._blob)
         if record is None:
             return None
         trusted_before = self.built_ns - RACY_NS
@@ -278,30 +306,25 @@ class IndexCache:
         """Replace the cache file with ``records`` (best effort: an unwritable home is fine)."""
         from seebench.results.io import atomic_write_text
 
+        files: dict[str, int] = {}
         documents: list[str] = []
         size = 0
         entries = []
         for key, record in records.items():
+            deps = [[files.setdefault(path, len(files)), *stat] for path, *stat in record.deps]
             if record.problems is not None:
-                entries.append([key, [list(d) for d in record.deps], record.problems, 0, 0, ""])
+                entries.append([key, deps, record.problems, 0, 0, ""])
                 continue
-            assert record.document is not None and record.summary is not None
-            entries.append(
-                [
-                    key,
-                    [list(d) for d in record.deps],
-                    [record.summary[f] for f in SUMMARY_FIELDS],
-                    size,
-                    len(record.document),
-                    record.digest,
-                ]
-            )
-            documents.append(record.document)
-            size += len(record.document)
+            text = record.document_text()
+            assert text is not None and record.summary is not None
+            entries.append([key, deps, list(record.summary), size, len(text), record.digest])
+            documents.append(text)
+            size += len(text)
         header = {
             "fingerprint": self.fingerprint,
             "built_ns": built_ns,
             "documents_size": size,
+            "files": list(files),
             "records": entries,
         }
         text = MAGIC + json.dumps(header, ensure_ascii=False) + "\n" + "".join(documents)
