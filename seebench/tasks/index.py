@@ -237,19 +237,21 @@ def build_task_index(
             key = index_cache.record_key(file, entry.suite)
             record = cache.lookup(key, stats) if cache is not None else None
             spec = None
+            fresh = record is None
             if record is None:
                 record, spec, failure = _read_task(Path(file), registry, entry.suite)
-                changed = True
                 if failure is not None:  # a validator bug: listed, never cached
                     broken.append(_broken(file, None, entry, failure))
                     continue
             if record.problems is not None:
                 records[key] = record
+                changed |= fresh
                 broken.append(_broken(file, None, entry, tuple(record.problems)))
                 continue
             summary = _summary(record, file) if spec is None else TaskSummary.of(spec)
-            if record.has_document():
+            if record.has_document():  # else (a date in it, say) read again next time
                 records[key] = record
+                changed |= fresh
             if summary.name in summaries:
                 other = summaries[summary.name].file
                 problem = f"{file}: name: task {summary.name!r} is already defined in {other}"

@@ -305,3 +305,20 @@ def test_editing_a_registered_plugin_module_parses_everything_again(
     age(module, seconds=60)
     build(tasks_dir, extended)
     assert {"first", "second", "standalone", "broken_one"} <= set(parsed)
+
+
+def test_a_document_json_cannot_keep_is_read_from_its_yaml_each_time(tasks_dir, parsed) -> None:
+    labels = "labels: [{name: fix, value: .nan}, {name: feature, value: 1}]\n"
+    write_task(
+        tasks_dir, "nan_valued", (INCLUDER % "nan_valued") + labels
+    )  # NaN: not in strict JSON
+    age(tasks_dir / "nan_valued.yaml")
+    first = build(tasks_dir)
+    assert "nan_valued" in first.tasks, [b.problems for b in first.broken]
+    (cache,) = cache_files()
+    written = cache.stat().st_mtime_ns
+    parsed.clear()
+    again = build(tasks_dir)
+    assert parsed == ["nan_valued"]
+    assert again.tasks["nan_valued"].labels[1].value == 1
+    assert cache.stat().st_mtime_ns == written  # nothing new to write
