@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import click
-import yaml
 
 from seebench.errors import SeebenchError, TaskSpecError
 
@@ -47,23 +46,29 @@ def list_tasks(suite: str | None, as_json: bool, include_paths: tuple[Path, ...]
 
     use_include_paths(include_paths)
     index = get_task_index()
-    tasks = sorted(index.tasks.values(), key=lambda t: (t.suite, t.name))
+    tasks = sorted(index.summaries.values(), key=lambda t: (t.suite, t.name))
     broken = list(index.broken)
     if suite:
         index.check_suite(suite)
         tasks = [t for t in tasks if t.suite == suite]
         broken = [b for b in broken if b.suite in (suite, None)]
+    if not as_json:
+        lines = [f"{t.suite:<12} {t.name:<28} {t.type:<11} {t.metric}" for t in tasks]
+        lines += [f"{b.suite or '?':<12} {b.name:<28} BROKEN      {b.problems[0]}" for b in broken]
+        lines.append(f"{len(tasks)} tasks" + (f", {len(broken)} broken" if broken else ""))
+        click.echo("\n".join(lines))  # one write: an echo per line costs ~10 us each
+        return
     rows = [
         {
             "name": t.name,
             "suite": t.suite,
             "type": t.type,
             "version": t.version,
-            "metric": t.primary_metric,
+            "metric": t.metric,
             "family": t.family,
             "activity": t.activity,
             "plugin": index.origins[t.name],
-            "path": str(t.path),
+            "path": t.file,
             "status": "ok",
         }
         for t in tasks
@@ -79,17 +84,7 @@ def list_tasks(suite: str | None, as_json: bool, include_paths: tuple[Path, ...]
         }
         for b in broken
     ]
-    if as_json:
-        click.echo(json.dumps(rows, indent=2))
-        return
-    for row in rows:
-        if row["status"] == "ok":
-            click.echo(f"{row['suite']:<12} {row['name']:<28} {row['type']:<11} {row['metric']}")
-        else:
-            click.echo(
-                f"{row['suite'] or '?':<12} {row['name']:<28} BROKEN      {row['problems'][0]}"
-            )
-    click.echo(f"{len(tasks)} tasks" + (f", {len(broken)} broken" if broken else ""))
+    click.echo(json.dumps(rows, indent=2))
 
 
 @tasks_group.command("show")
@@ -123,6 +118,8 @@ def show_task(name: str, show_prompt: bool, shots: int) -> None:
             click.echo(f"{name}: no data to preview a prompt: {exc}".splitlines()[0])
             sys.exit(1)
         return
+    import yaml
+
     click.echo(f"# {task.path}")
     click.echo(yaml.safe_dump(task.raw, sort_keys=False, allow_unicode=True, width=100).rstrip())
 
@@ -146,7 +143,7 @@ def validate_tasks(paths: tuple[Path, ...], include_paths: tuple[Path, ...]) -> 
         problems = [p for b in index.broken for p in b.problems]
         for line in problems:
             click.echo(line)
-        click.echo(f"{len(index.tasks)} valid, {len(index.broken)} invalid", err=True)
+        click.echo(f"{len(index.summaries)} valid, {len(index.broken)} invalid", err=True)
         sys.exit(1 if problems else 0)
     for path in paths:
         if path.is_dir():
@@ -176,7 +173,7 @@ def list_suites(as_json: bool) -> None:
 
     registry = get_registry()
     counts: dict[str, int] = {}
-    for task in get_task_index().tasks.values():
+    for task in get_task_index().summaries.values():
         counts[task.suite] = counts.get(task.suite, 0) + 1
     rows = [
         {

@@ -10,14 +10,20 @@ from __future__ import annotations
 
 import difflib
 import functools
-from collections.abc import Iterable
-from dataclasses import dataclass
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from seebench.errors import SeebenchError, TaskSpecError
 from seebench.registry import Registry, TaskDirEntry
+from seebench.tasks import index_cache
+from seebench.tasks.index_cache import IndexCache
 from seebench.tasks.spec import TaskSpec
-from seebench.tasks.validate import load_task
+
+#: set to 1 to read every task file and leave the on-disk task index cache alone
+NO_CACHE_ENV = "SEEBENCH_NO_TASK_CACHE"
 
 
 @dataclass(frozen=True)
@@ -32,12 +38,83 @@ class BrokenTask:
 
 
 @dataclass(frozen=True)
-class TaskIndex:
-    """All tasks found in the registered directories."""
+class TaskSummary:
+    """What ``seebench tasks list`` shows of a valid task, without building its spec."""
 
-    tasks: dict[str, TaskSpec]
+    name: str
+    suite: str
+    type: str
+    version: str
+    metric: str  # the primary metric
+    family: str | None
+    activity: str | None
+    file: str  # the task file (a string: building 14,000 Paths is not free)
+
+    @property
+    def path(self) -> Path:
+        return Path(self.file)
+
+    @classmethod
+    def of(cls, spec: TaskSpec) -> TaskSummary:
+        return cls(
+            spec.name,
+            spec.suite,
+            spec.type,
+            spec.version,
+            spec.primary_metric,
+            spec.family if isinstance(spec.family, str) else None,
+            spec.activity if isinstance(spec.activity, str) else None,
+            str(spec.path),
+        )
+
+
+class LazyTasks(Mapping[str, TaskSpec]):
+    """Task name -> :class:`TaskSpec`, building each spec (from the index cache) on first use."""
+
+    def __init__(
+        self,
+        summaries: dict[str, TaskSummary],
+        built: dict[str, TaskSpec],
+        build: Callable[[str], TaskSpec],
+    ):
+        self._summaries = summaries
+        self._built = built
+        self._build = build
+
+    def __getitem__(self, name: str) -> TaskSpec:
+        spec = self._built.get(name)
+        if spec is None:
+            if name not in self._summaries:
+                raise KeyError(name)
+            spec = self._built[name] = self._build(name)
+        return spec
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._summaries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._summaries)
+
+    def __len__(self) -> int:
+        return len(self._summaries)
+
+
+@dataclass(frozen=True)
+class TaskIndex:
+    """All tasks found in the registered directories.
+
+    ``tasks`` maps names to full specs, built on first access; ``summaries`` holds what a
+    listing needs without building any spec."""
+
+    tasks: Mapping[str, TaskSpec]
     broken: tuple[BrokenTask, ...]
     origins: dict[str, str]  # task name -> plugin
+    summaries: dict[str, TaskSummary] = field(default=None)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.summaries is None:
+            summaries = {name: TaskSummary.of(spec) for name, spec in self.tasks.items()}
+            object.__setattr__(self, "summaries", summaries)
 
     def get(self, name: str) -> TaskSpec:
         """The task named ``name``; a clear error if unknown or broken."""
@@ -51,14 +128,15 @@ class TaskIndex:
 
     def _did_you_mean(self, name: str) -> str:
         """``" (did you mean 'x'?)"`` for the closest task or suite names, else ``""``."""
-        candidates = [*self.tasks, *self.suites(), *(b.name for b in self.broken)]
+        candidates = [*self.summaries, *self.suites(), *(b.name for b in self.broken)]
         close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
         if not close:
             return ""
         return " (did you mean " + " or ".join(repr(c) for c in dict.fromkeys(close)) + "?)"
 
     def suites(self) -> list[str]:
-        return sorted({t.suite for t in self.tasks.values()})
+        """The suites of the valid tasks, sorted."""
+        return sorted({t.suite for t in self.summaries.values()})
 
     def check_suite(self, suite: str) -> None:
         """Raise a clear error (with a did-you-mean) unless some task, even a broken one, is in ``suite``."""
@@ -72,7 +150,8 @@ class TaskIndex:
         """Tasks for ``--tasks``: ``all``, a suite name, or comma-separated task names."""
         selector = selector.strip()
         if selector == "all":
-            return sorted(self.tasks.values(), key=lambda t: (t.suite, t.name))
+            chosen = sorted(self.summaries.values(), key=lambda t: (t.suite, t.name))
+            return [self.tasks[t.name] for t in chosen]
         selected: list[TaskSpec] = []
         for part in (p.strip() for p in selector.split(",")):
             if not part:
@@ -80,9 +159,11 @@ class TaskIndex:
             if part in self.tasks:
                 chosen = [self.tasks[part]]
             elif part in self.suites():
-                chosen = sorted(
-                    (t for t in self.tasks.values() if t.suite == part), key=lambda t: t.name
-                )
+                chosen = [
+                    self.tasks[t.name]
+                    for t in sorted(self.summaries.values(), key=lambda t: t.name)
+                    if t.suite == part
+                ]
             else:
                 chosen = [self.get(part)]  # raises with the reason
             selected.extend(t for t in chosen if t not in selected)
@@ -91,9 +172,20 @@ class TaskIndex:
         return selected
 
 
-def _task_files(directory: Path) -> list[Path]:
-    files = [*directory.rglob("*.yaml"), *directory.rglob("*.yml")]
-    return sorted(p for p in files if not p.name.startswith("_"))
+def _task_files(directory: Path) -> list[str]:
+    """The task YAMLs under ``directory`` (``_*`` files are bases to include), sorted as paths."""
+    files: list[str] = []
+    parents = 0
+    for parent, _, names in os.walk(directory):
+        prefix = parent + os.sep
+        found = [prefix + n for n in names if n.endswith((".yaml", ".yml")) and n[0] != "_"]
+        parents += bool(found)
+        files += found
+    if parents > 1:  # order as Path objects do, part by part
+        files.sort(key=lambda f: f.split(os.sep))
+    else:  # one folder: plain string order is the same
+        files.sort()
+    return files
 
 
 #: Where tasks of an ``--include-path`` directory come from (``origins``, ``tasks list``).
@@ -116,42 +208,148 @@ def set_include_paths(paths: Iterable[Path | str]) -> None:
     get_task_index.cache_clear()
 
 
-def build_task_index(registry: Registry, include_paths: Iterable[Path] = ()) -> TaskIndex:
-    """Load every task YAML from every registered directory, then from ``include_paths``."""
-    tasks: dict[str, TaskSpec] = {}
+def build_task_index(
+    registry: Registry, include_paths: Iterable[Path] = (), use_cache: bool = True
+) -> TaskIndex:
+    """Load every task YAML from every registered directory, then from ``include_paths``.
+
+    Files unchanged since the last build are not parsed again: their records come from the
+    on-disk cache (:mod:`seebench.tasks.index_cache`), and their specs are built on first use.
+    ``use_cache=False`` reads every file and leaves the cache alone."""
+    built_ns = time.time_ns()  # before any file is looked at (see index_cache.RACY_NS)
+    included = [TaskDirEntry(Path(p), None, INCLUDE_PATH_ORIGIN) for p in include_paths]
+    entries = [*registry.task_dirs, *included]
+    cache = (
+        IndexCache.for_registry(registry, [(str(e.path), e.suite) for e in entries])
+        if use_cache and os.environ.get(NO_CACHE_ENV, "") in ("", "0")
+        else None
+    )
+    stats: dict[str, index_cache.Stat] = {}
+    records: dict[str, index_cache.Record] = {}
+    changed = False
+    summaries: dict[str, TaskSummary] = {}
+    documents: dict[str, index_cache.Record] = {}
+    built: dict[str, TaskSpec] = {}
     origins: dict[str, str] = {}
     broken: list[BrokenTask] = []
-    included = [TaskDirEntry(Path(p), None, INCLUDE_PATH_ORIGIN) for p in include_paths]
-    for entry in [*registry.task_dirs, *included]:
-        for path in _task_files(entry.path):
-            try:
-                spec = load_task(path, registry, default_suite=entry.suite)
-            except TaskSpecError as exc:
-                broken.append(
-                    BrokenTask(path, path.stem, entry.suite, entry.plugin, tuple(exc.problems))
-                )
+    for entry in entries:
+        for file in _task_files(entry.path):
+            key = index_cache.record_key(file, entry.suite)
+            record = cache.lookup(key, stats) if cache is not None else None
+            spec = None
+            fresh = record is None
+            if record is None:
+                record, spec, failure = _read_task(Path(file), registry, entry.suite)
+                if failure is not None:  # a validator bug: listed, never cached
+                    broken.append(_broken(file, None, entry, failure))
+                    continue
+            if record.problems is not None:
+                records[key] = record
+                changed |= fresh
+                broken.append(_broken(file, None, entry, tuple(record.problems)))
                 continue
-            except Exception as exc:  # a validator bug must not hide the other tasks
-                problem = f"{path}: could not be loaded: {type(exc).__name__}: {exc}".replace(
-                    "\n", " "
-                )
-                broken.append(BrokenTask(path, path.stem, entry.suite, entry.plugin, (problem,)))
+            summary = _summary(record, file) if spec is None else TaskSummary.of(spec)
+            if record.has_document():  # else (a date in it, say) read again next time
+                records[key] = record
+                changed |= fresh
+            if summary.name in summaries:
+                other = summaries[summary.name].file
+                problem = f"{file}: name: task {summary.name!r} is already defined in {other}"
+                broken.append(_broken(file, summary, entry, (problem,)))
                 continue
-            if spec.name in tasks:
-                other = tasks[spec.name].path
-                broken.append(
-                    BrokenTask(
-                        path,
-                        spec.name,
-                        spec.suite,
-                        entry.plugin,
-                        (f"{path}: name: task {spec.name!r} is already defined in {other}",),
-                    )
-                )
-                continue
-            tasks[spec.name] = spec
-            origins[spec.name] = entry.plugin
-    return TaskIndex(tasks, tuple(broken), origins)
+            summaries[summary.name] = summary
+            origins[summary.name] = entry.plugin
+            documents[summary.name] = record
+            if spec is not None:
+                built[summary.name] = spec
+    if cache is not None and (changed or records.keys() != cache.records.keys()):
+        cache.write(records, built_ns)
+
+    def build(name: str) -> TaskSpec:
+        return _spec_from_record(documents[name], summaries[name], registry)
+
+    return TaskIndex(LazyTasks(summaries, built, build), tuple(broken), origins, summaries)
+
+
+def _read_task(
+    path: Path, registry: Registry, default_suite: str | None
+) -> tuple[index_cache.Record, TaskSpec | None, tuple[str, ...] | None]:
+    """Parse and validate one task file: its record, its spec if valid, or an unexpected
+    failure (a validator bug, which must not hide the other tasks)."""
+    from seebench.tasks.validate import load_task  # jsonschema: only imported when needed
+
+    files: list[Path] = []
+    stats: dict[str, index_cache.Stat] = {}
+    try:
+        spec = load_task(path, registry, default_suite=default_suite, files=files)
+    except TaskSpecError as exc:
+        deps = _deps(files or [path], stats)
+        return index_cache.Record(deps, problems=list(exc.problems)), None, None
+    except Exception as exc:
+        problem = f"{path}: could not be loaded: {type(exc).__name__}: {exc}".replace("\n", " ")
+        return index_cache.Record([]), None, (problem,)
+    document = index_cache.document_json(spec.raw)
+    summary = TaskSummary.of(spec)
+    record = index_cache.Record(
+        _deps(files, stats),
+        summary=(
+            summary.name,
+            summary.suite,
+            summary.type,
+            summary.version,
+            summary.metric,
+            summary.family,
+            summary.activity,
+        ),
+        document=document,
+        digest=index_cache.digest(document) if document is not None else "",
+    )
+    return record, spec, None
+
+
+def _deps(files: list[Path], stats: dict[str, index_cache.Stat]) -> list[tuple[str, int, int]]:
+    deps = {}
+    for file in files:
+        deps[str(file)] = index_cache.file_stat(str(file), stats)
+    return [(path, size, mtime) for path, (size, mtime) in deps.items()]
+
+
+def _broken(
+    file: str, summary: TaskSummary | None, entry: TaskDirEntry, problems: tuple[str, ...]
+) -> BrokenTask:
+    path = Path(file)
+    if summary is None:
+        return BrokenTask(path, path.stem, entry.suite, entry.plugin, problems)
+    return BrokenTask(path, summary.name, summary.suite, entry.plugin, problems)
+
+
+def _summary(record: index_cache.Record, file: str) -> TaskSummary:
+    assert record.summary is not None
+    return TaskSummary(*record.summary, file)
+
+
+def _spec_from_record(
+    record: index_cache.Record, summary: TaskSummary, registry: Registry
+) -> TaskSpec:
+    """The full spec of a cached task: its document checked against its digest and summary,
+    else (a damaged cache) the task file read again."""
+    document = index_cache.decode_document(record)
+    if document is not None:
+        try:
+            spec = TaskSpec.from_document(
+                document, summary.path, registry.task_type(document["type"]).load()
+            )
+        except Exception:
+            spec = None
+        if spec is not None and TaskSummary.of(spec) == replace(summary, file=str(spec.path)):
+            return spec
+    from seebench.tasks.validate import load_task
+
+    default_suite = None if record.summary is None else record.summary[1]
+    try:
+        return load_task(summary.path, registry, default_suite=default_suite)
+    except TaskSpecError as exc:
+        raise SeebenchError(f"task {summary.name!r} is invalid: {exc.problems[0]}") from None
 
 
 @functools.cache

@@ -166,10 +166,18 @@ def validate_document(document: Any, registry: Registry, file: str) -> list[str]
     return problems
 
 
-def load_task(path: Path, registry: Registry, default_suite: str | None = None) -> TaskSpec:
-    """Load, merge and validate one task YAML; raise :class:`TaskSpecError` listing problems."""
+def load_task(
+    path: Path,
+    registry: Registry,
+    default_suite: str | None = None,
+    files: list[Path] | None = None,
+) -> TaskSpec:
+    """Load, merge and validate one task YAML; raise :class:`TaskSpecError` listing problems.
+
+    ``files``, when given, receives every file the task depends on (see
+    :func:`~seebench.tasks.yaml_loader.load_task_document`)."""
     file = str(path)
-    document = load_task_document(path)
+    document = load_task_document(path, files=files)
     if default_suite and "suite" not in document:
         document["suite"] = default_suite
     problems = validate_document(document, registry, file)

@@ -192,10 +192,19 @@ def deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]
     return merged
 
 
-def load_task_document(path: Path, _stack: tuple[Path, ...] = ()) -> dict[str, Any]:
-    """Load a task YAML and resolve its ``include:`` chain into one mapping."""
+def load_task_document(
+    path: Path, _stack: tuple[Path, ...] = (), files: list[Path] | None = None
+) -> dict[str, Any]:
+    """Load a task YAML and resolve its ``include:`` chain into one mapping.
+
+    When ``files`` is given, every file the result depends on is appended to it (the task file,
+    the files it includes, and an included file that was not found), even when loading fails:
+    the task index keys its cache by them.
+    """
     file = str(path)
     key = path.resolve()
+    if files is not None:
+        files.append(path)
     if key in _stack:
         chain = " -> ".join(str(p) for p in (*_stack, key))
         raise TaskSpecError(file, [f"{file}: include: circular include ({chain})"])
@@ -215,7 +224,9 @@ def load_task_document(path: Path, _stack: tuple[Path, ...] = ()) -> dict[str, A
     for index, name in enumerate(includes):
         base_path = path.parent / name
         if not base_path.is_file():
+            if files is not None:
+                files.append(base_path)
             where = "include" if len(includes) == 1 else f"include[{index}]"
             raise TaskSpecError(file, [f"{file}: {where}: included file {name!r} not found"])
-        merged = deep_merge(merged, load_task_document(base_path, (*_stack, key)))
+        merged = deep_merge(merged, load_task_document(base_path, (*_stack, key), files))
     return deep_merge(merged, document)
