@@ -17,8 +17,15 @@ import sys
 from pathlib import Path
 
 MODELS = {"tfidf-xgboost": "TF-IDF+XGBoost", "fasttext": "FastText"}
-TYPES = {"binary": "binary", "multiclass": "multi-class", "multilabel": "multi-label", "regression": "regression"}
-DEFAULT_TABLE = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "selu_table_vi.csv"
+TYPES = {
+    "binary": "binary",
+    "multiclass": "multi-class",
+    "multilabel": "multi-label",
+    "regression": "regression",
+}
+DEFAULT_TABLE = (
+    Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "selu_table_vi.csv"
+)
 
 
 def load_results(directory: Path) -> dict[str, dict[str, dict]]:
@@ -71,8 +78,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     paper = load_table_vi(args.table_vi)
 
-    print("| task | type | train/val/test | seebench TF-IDF+XGBoost | SELU TF-IDF+XGBoost | seebench fastText "
-          "| SELU FastText | selected (XGBoost; fastText) | minutes (XGBoost; fastText) |")
+    print(
+        "| task | type | train/val/test | seebench TF-IDF+XGBoost | SELU TF-IDF+XGBoost | seebench fastText "
+        "| SELU FastText | selected (XGBoost; fastText) | minutes (XGBoost; fastText) |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     other = []
     for task, by_model in sorted(results.items()):
@@ -89,9 +98,11 @@ def main(argv: list[str] | None = None) -> int:
             value = paper.get((MODELS[model], task))
             return "-" if value is None else f"{value:.3f}"
 
-        print(f"| {task} | {TYPES.get(ok[0]['task']['type'], ok[0]['task']['type'])} | {sizes} "
-              f"| {score(xgb)} | {ref('tfidf-xgboost')} | {score(ft)} | {ref('fasttext')} "
-              f"| {selected(xgb)}; {selected(ft)} | {minutes(xgb)}; {minutes(ft)} |")
+        print(
+            f"| {task} | {TYPES.get(ok[0]['task']['type'], ok[0]['task']['type'])} | {sizes} "
+            f"| {score(xgb)} | {ref('tfidf-xgboost')} | {score(ft)} | {ref('fasttext')} "
+            f"| {selected(xgb)}; {selected(ft)} | {minutes(xgb)}; {minutes(ft)} |"
+        )
     if other:
         print()
         print("Not scored: " + "; ".join(other) + ".")

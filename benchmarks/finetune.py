@@ -41,12 +41,22 @@ def _load(model_spec: str, task_name: str, seed: int):
 def run_seebench(task, data, directory: Path, args) -> dict:
     from seebench.finetune.train import finetune
 
-    options = {"effective_batch": args.batch, "max_steps": args.steps, "eval_fraction": 1.0,
-               "max_length": args.max_length, "learning_rate": args.lr, "patience": 10**6}
+    options = {
+        "effective_batch": args.batch,
+        "max_steps": args.steps,
+        "eval_fraction": 1.0,
+        "max_length": args.max_length,
+        "learning_rate": args.lr,
+        "patience": 10**6,
+    }
     with tempfile.TemporaryDirectory() as work:
         _, info = finetune(task, data, directory, args.seed, options, work_dir=Path(work))
-    return {"examples_per_s": info["train_examples_per_s"], "validation": info["best_validation"],
-            "train_seconds": info["train_seconds"], "steps": info["steps_run"]}
+    return {
+        "examples_per_s": info["train_examples_per_s"],
+        "validation": info["best_validation"],
+        "train_seconds": info["train_seconds"],
+        "steps": info["steps_run"],
+    }
 
 
 def run_hf_trainer(task, data, directory: Path, args) -> dict:
@@ -64,15 +74,26 @@ def run_hf_trainer(task, data, directory: Path, args) -> dict:
 
     labels = task.label_names
     tokenizer = AutoTokenizer.from_pretrained(str(directory))
-    model = AutoModelForSequenceClassification.from_pretrained(str(directory), num_labels=len(labels),
-                                                               dtype=torch.float32)
+    model = AutoModelForSequenceClassification.from_pretrained(
+        str(directory), num_labels=len(labels), dtype=torch.float32
+    )
 
     class Rows(torch.utils.data.Dataset):
         def __init__(self, samples):
-            enc = tokenizer([str(s.input) for s in samples], padding="max_length", truncation=True,
-                            max_length=args.max_length)
-            self.rows = [{"input_ids": enc["input_ids"][i], "attention_mask": enc["attention_mask"][i],
-                          "labels": labels.index(str(s.target))} for i, s in enumerate(samples)]
+            enc = tokenizer(
+                [str(s.input) for s in samples],
+                padding="max_length",
+                truncation=True,
+                max_length=args.max_length,
+            )
+            self.rows = [
+                {
+                    "input_ids": enc["input_ids"][i],
+                    "attention_mask": enc["attention_mask"][i],
+                    "labels": labels.index(str(s.target)),
+                }
+                for i, s in enumerate(samples)
+            ]
 
         def __len__(self):
             return len(self.rows)
@@ -90,20 +111,37 @@ def run_hf_trainer(task, data, directory: Path, args) -> dict:
     clock = Clock()
     with tempfile.TemporaryDirectory() as out:
         training = TrainingArguments(
-            output_dir=out, per_device_train_batch_size=args.batch, per_device_eval_batch_size=128,
-            max_steps=args.steps, learning_rate=args.lr, weight_decay=0.01,
+            output_dir=out,
+            per_device_train_batch_size=args.batch,
+            per_device_eval_batch_size=128,
+            max_steps=args.steps,
+            learning_rate=args.lr,
+            weight_decay=0.01,
             warmup_steps=round(0.1 * args.steps),
-            lr_scheduler_type="linear", save_strategy="no", eval_strategy="no", logging_strategy="no",
-            report_to=[], use_cpu=not torch.cuda.is_available(), seed=args.seed,
-            dataloader_num_workers=0, disable_tqdm=True)
-        trainer = Trainer(model=model, args=training, train_dataset=Rows(data.train), callbacks=[clock])
+            lr_scheduler_type="linear",
+            save_strategy="no",
+            eval_strategy="no",
+            logging_strategy="no",
+            report_to=[],
+            use_cpu=not torch.cuda.is_available(),
+            seed=args.seed,
+            dataloader_num_workers=0,
+            disable_tqdm=True,
+        )
+        trainer = Trainer(
+            model=model, args=training, train_dataset=Rows(data.train), callbacks=[clock]
+        )
         trainer.train()
         logits = trainer.predict(Rows(data.validation)).predictions
     predictions = [labels[i] for i in np.asarray(logits).argmax(-1)]
     metric = get_registry().metric(task.primary_metric).load()
     value = metric([s.target for s in data.validation], predictions, labels=labels)
-    return {"examples_per_s": round(args.steps * args.batch / clock.seconds, 2), "validation": float(value),
-            "train_seconds": round(clock.seconds, 1), "steps": args.steps}
+    return {
+        "examples_per_s": round(args.steps * args.batch / clock.seconds, 2),
+        "validation": float(value),
+        "train_seconds": round(clock.seconds, 1),
+        "steps": args.steps,
+    }
 
 
 def main() -> None:
@@ -119,14 +157,20 @@ def main() -> None:
     task, data, directory = _load(args.model, args.task, args.seed)
     if task.type not in ("binary", "multiclass"):
         raise SystemExit("the benchmark compares single-label classification tasks only")
-    print(f"model={args.model} task={args.task} train={len(data.train)} validation={len(data.validation)} "
-          f"steps={args.steps} batch={args.batch} max_length={args.max_length}")
+    print(
+        f"model={args.model} task={args.task} train={len(data.train)} validation={len(data.validation)} "
+        f"steps={args.steps} batch={args.batch} max_length={args.max_length}"
+    )
     ours = run_seebench(task, data, directory, args)
-    print(f"seebench  : {ours['examples_per_s']:8.2f} examples/s  ({ours['train_seconds']} s)  "
-          f"validation {task.primary_metric} = {ours['validation']:.4f}")
+    print(
+        f"seebench  : {ours['examples_per_s']:8.2f} examples/s  ({ours['train_seconds']} s)  "
+        f"validation {task.primary_metric} = {ours['validation']:.4f}"
+    )
     base = run_hf_trainer(task, data, directory, args)
-    print(f"HF Trainer: {base['examples_per_s']:8.2f} examples/s  ({base['train_seconds']} s)  "
-          f"validation {task.primary_metric} = {base['validation']:.4f}  (padding=max_length)")
+    print(
+        f"HF Trainer: {base['examples_per_s']:8.2f} examples/s  ({base['train_seconds']} s)  "
+        f"validation {task.primary_metric} = {base['validation']:.4f}  (padding=max_length)"
+    )
     print(f"ratio seebench / HF Trainer: {ours['examples_per_s'] / base['examples_per_s']:.2f}x")
 
 

@@ -58,11 +58,17 @@ def main() -> None:
     batched_s, batched = run(args.batch_size)
     single_s, single = run(1)
     same = sum(batched[i] == single[i] for i in single)
-    print(f"model: {name}; task: {args.task}; {len(prompts)} zero-shot prompts; "
-          f"max_new_tokens={args.max_new_tokens}; greedy")
-    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, torch threads "
-          f"{__import__('torch').get_num_threads()}, load average {os.getloadavg()[0]:.1f}")
-    print(f"batched (batch size {args.batch_size}): {len(prompts) / batched_s:6.2f} prompts/s ({batched_s:.1f} s)")
+    print(
+        f"model: {name}; task: {args.task}; {len(prompts)} zero-shot prompts; "
+        f"max_new_tokens={args.max_new_tokens}; greedy"
+    )
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} CPUs, torch threads "
+        f"{__import__('torch').get_num_threads()}, load average {os.getloadavg()[0]:.1f}"
+    )
+    print(
+        f"batched (batch size {args.batch_size}): {len(prompts) / batched_s:6.2f} prompts/s ({batched_s:.1f} s)"
+    )
     print(f"one at a time:            {len(prompts) / single_s:6.2f} prompts/s ({single_s:.1f} s)")
     print(f"ratio batched / one at a time: {single_s / batched_s:.2f}x")
     print(f"identical replies: {same}/{len(prompts)}")

@@ -112,9 +112,13 @@ class SeebenchPluginManager(pluggy.PluginManager):
         try:
             self.register(plugin, name=name)
         except pluggy.PluginValidationError as exc:
-            raise PluginError(f"plugin {name!r} (from {dist} {version}) is invalid: {exc}") from None
+            raise PluginError(
+                f"plugin {name!r} (from {dist} {version}) is invalid: {exc}"
+            ) from None
         except ValueError as exc:
-            raise PluginError(f"plugin {name!r} (from {dist}) could not be registered: {exc}") from None
+            raise PluginError(
+                f"plugin {name!r} (from {dist}) could not be registered: {exc}"
+            ) from None
         self.distributions[name] = (dist, version)
 
     def check_hooks(self) -> None:
@@ -163,7 +167,8 @@ def _warn_unknown_allowed(allowed: set[str], eps: Any) -> None:
 
             hint = did_you_mean(name, dists)
         logging.getLogger("seebench").warning(
-            "%s: no installed plugin distribution named %r%s", LOAD_PLUGINS_ENV, name, hint)
+            "%s: no installed plugin distribution named %r%s", LOAD_PLUGINS_ENV, name, hint
+        )
 
 
 def _load_entry_points(pm: SeebenchPluginManager, disabled: _DisabledPlugins) -> None:
@@ -206,7 +211,9 @@ def create_plugin_manager(
         pm.register_plugin(importlib.import_module(module_name), module_name, "seebench", version)
     for plugin, name in extra_plugins:
         pm.register_plugin(plugin, name, f"<{name}>", _module_version(plugin))
-    for module_name in filter(None, (m.strip() for m in os.environ.get(EXTRA_PLUGINS_ENV, "").split(","))):
+    for module_name in filter(
+        None, (m.strip() for m in os.environ.get(EXTRA_PLUGINS_ENV, "").split(","))
+    ):
         if disabled.match(module_name):
             pm.disabled.append(module_name)
             continue
@@ -264,7 +271,10 @@ def _tracing() -> bool:
 
 def _traced(register, plugin_name: str, hook_name: str):
     def traced_register(*args: Any, **kwargs: Any) -> None:
-        print(f"seebench trace: {hook_name}: plugin {plugin_name!r} registers {args[0]!r}", file=sys.stderr)
+        print(
+            f"seebench trace: {hook_name}: plugin {plugin_name!r} registers {args[0]!r}",
+            file=sys.stderr,
+        )
         register(*args, **kwargs)
 
     return traced_register
@@ -273,7 +283,9 @@ def _traced(register, plugin_name: str, hook_name: str):
 def build_registry(pm: pluggy.PluginManager) -> Registry:
     """Ask every plugin to register its items and return the resulting registry."""
     registry = Registry()
-    registry.distributions = {name: f"{dist}=={version}" for name, (dist, version) in pm.distributions.items()}
+    registry.distributions = {
+        name: f"{dist}=={version}" for name, (dist, version) in pm.distributions.items()
+    }
     builder = RegistryBuilder(registry)
     _call_per_plugin(pm, "register_task_types", builder.task_type)
     _call_per_plugin(pm, "register_metrics", builder.metric)

@@ -92,7 +92,9 @@ def _lookup(table: dict[str, Any], name: str, what: str) -> Any:
         return table[name]
     except KeyError:
         known = ", ".join(sorted(table)) or "(none)"
-        raise PluginError(f"unknown {what} {name!r}{did_you_mean(name, table)}; known: {known}") from None
+        raise PluginError(
+            f"unknown {what} {name!r}{did_you_mean(name, table)}; known: {known}"
+        ) from None
 
 
 def _check_name(name: Any, what: str, plugin: str, allow_empty: bool = False) -> str:
@@ -145,7 +147,9 @@ class RegistryBuilder:
                     f"plugin {plugin!r}: schema of task type {name!r} must be a dict with "
                     "'properties' and optionally 'required'"
                 )
-            self.registry.task_types[name] = TaskTypeEntry(name, impl, fragment, description, plugin)
+            self.registry.task_types[name] = TaskTypeEntry(
+                name, impl, fragment, description, plugin
+            )
 
         return register
 
@@ -153,7 +157,9 @@ class RegistryBuilder:
         def register(path: str | Path, *, suite: str | None = None) -> None:
             p = Path(path)
             if not p.is_dir():
-                raise PluginError(f"plugin {plugin!r} registered task directory {p} that does not exist")
+                raise PluginError(
+                    f"plugin {plugin!r} registered task directory {p} that does not exist"
+                )
             self.registry.task_dirs.append(TaskDirEntry(p, suite, plugin))
 
         return register
@@ -173,23 +179,42 @@ class RegistryBuilder:
             _check_name(name, "metric", plugin)
             _check_unique(self.registry.metrics, name, "metric", plugin)
             if inputs not in ("predictions", "scores"):
-                raise PluginError(f"plugin {plugin!r}: metric {name!r}: inputs must be 'predictions' or 'scores'")
+                raise PluginError(
+                    f"plugin {plugin!r}: metric {name!r}: inputs must be 'predictions' or 'scores'"
+                )
             self.registry.metrics[name] = MetricEntry(
-                name, func, description, _tuple(task_types), bool(higher_is_better), plugin,
-                _tuple(target_kinds), inputs, scorer,
+                name,
+                func,
+                description,
+                _tuple(task_types),
+                bool(higher_is_better),
+                plugin,
+                _tuple(target_kinds),
+                inputs,
+                scorer,
             )
 
         return register
 
     def method(self, plugin: str) -> Callable[..., None]:
         def register(
-            name: str, factory: Any, *, description: str = "", task_types: Iterable[str] = (),
-            target_kinds: Iterable[str] = (), options: dict[str, Any] | None = None,
+            name: str,
+            factory: Any,
+            *,
+            description: str = "",
+            task_types: Iterable[str] = (),
+            target_kinds: Iterable[str] = (),
+            options: dict[str, Any] | None = None,
         ) -> None:
             _check_name(name, "method", plugin)
             _check_unique(self.registry.methods, name, "method", plugin)
             self.registry.methods[name] = MethodEntry(
-                name, factory, description, _tuple(task_types), plugin, _tuple(target_kinds),
+                name,
+                factory,
+                description,
+                _tuple(task_types),
+                plugin,
+                _tuple(target_kinds),
                 _check_options(options, name, plugin),
             )
 
@@ -265,7 +290,9 @@ class RegistryBuilder:
                     f"plugin {plugin!r}: suite {name!r} compares unknown task type(s) "
                     f"{', '.join(map(repr, unknown))}; known: {', '.join(sorted(self.registry.task_types))}"
                 )
-            self.registry.suites[name] = SuiteEntry(name, description, families, groups, types, plugin)
+            self.registry.suites[name] = SuiteEntry(
+                name, description, families, groups, types, plugin
+            )
 
         return register
 
@@ -281,6 +308,16 @@ def _string_map(value: Mapping[str, str] | None, what: str, plugin: str) -> dict
 
 
 __all__ = [
-    "FunctionEntry", "MethodEntry", "MetricEntry", "ModelEntry", "Registry", "RegistryBuilder",
-    "ScorerEntry", "SuiteEntry", "TaskDirEntry", "TaskTypeEntry", "load_object", "option_problems",
+    "FunctionEntry",
+    "MethodEntry",
+    "MetricEntry",
+    "ModelEntry",
+    "Registry",
+    "RegistryBuilder",
+    "ScorerEntry",
+    "SuiteEntry",
+    "TaskDirEntry",
+    "TaskTypeEntry",
+    "load_object",
+    "option_problems",
 ]

@@ -116,14 +116,18 @@ class MetricEntry:
         return _applies(self.task_types, self.target_kinds, type_name, type_object)
 
 
-def _applies(types: tuple[str, ...], kinds: tuple[str, ...], type_name: str, type_object: Any) -> bool:
+def _applies(
+    types: tuple[str, ...], kinds: tuple[str, ...], type_name: str, type_object: Any
+) -> bool:
     if not types and not kinds:
         return True
     kind = getattr(type_object, "target_kind", None)
     return type_name in types or (kind is not None and kind in kinds)
 
 
-def option_problems(schema: dict[str, Any] | None, options: dict[str, Any], owner: str) -> list[str]:
+def option_problems(
+    schema: dict[str, Any] | None, options: dict[str, Any], owner: str
+) -> list[str]:
     """One line per unknown or ill-typed option (``schema``: JSON Schema ``properties``)."""
     if schema is None:
         return []
@@ -133,7 +137,9 @@ def option_problems(schema: dict[str, Any] | None, options: dict[str, Any], owne
     for key, value in options.items():
         if key not in schema:
             allowed = ", ".join(sorted(schema)) or "(none)"
-            problems.append(f"{owner}: unknown option {key!r}{did_you_mean(key, schema)}; allowed: {allowed}")
+            problems.append(
+                f"{owner}: unknown option {key!r}{did_you_mean(key, schema)}; allowed: {allowed}"
+            )
             continue
         validator = jsonschema.validators.validator_for(schema[key])(schema[key])
         error = next(iter(validator.iter_errors(value)), None)
@@ -162,10 +168,13 @@ class MethodEntry:
     def applies_to(self, type_name: str, type_object: Any) -> bool:
         return _applies(self.task_types, self.target_kinds, type_name, type_object)
 
-    def option_problems(self, options: dict[str, Any], schema: dict[str, Any] | None = None) -> list[str]:
+    def option_problems(
+        self, options: dict[str, Any], schema: dict[str, Any] | None = None
+    ) -> list[str]:
         """Problems of ``options`` against the declared (or the given, model-specific) schema."""
-        return option_problems(schema if schema is not None else self.options, options,
-                               f"method {self.name!r}")
+        return option_problems(
+            schema if schema is not None else self.options, options, f"method {self.name!r}"
+        )
 
 
 @dataclass(frozen=True)

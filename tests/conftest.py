@@ -43,11 +43,16 @@ def write_task(directory: Path, name: str, body: str) -> Path:
 
 
 ISSUE_TITLES = [
-    ("Crash when saving a file with unicode name", 1), ("Add dark mode", 0),
-    ("NullPointerException in parser on empty input", 1), ("Support YAML config", 0),
-    ("Login fails after upgrade to 2.3", 1), ("Document the REST API", 0),
-    ("Memory leak in image cache", 1), ("Question about proxy settings", 0),
-    ("Wrong totals in exported CSV", 1), ("Feature request: bulk edit", 0),
+    ("Crash when saving a file with unicode name", 1),
+    ("Add dark mode", 0),
+    ("NullPointerException in parser on empty input", 1),
+    ("Support YAML config", 0),
+    ("Login fails after upgrade to 2.3", 1),
+    ("Document the REST API", 0),
+    ("Memory leak in image cache", 1),
+    ("Question about proxy settings", 0),
+    ("Wrong totals in exported CSV", 1),
+    ("Feature request: bulk edit", 0),
 ]
 
 

@@ -55,7 +55,9 @@ def test_an_unknown_name_is_a_warning(monkeypatch, caplog):
     with caplog.at_level(logging.WARNING, logger="seebench"):
         create_plugin_manager(entry_points=False)
     (warning,) = caplog.messages
-    assert warning.startswith("SEEBENCH_DISABLE_PLUGINS: no plugin named 'no-such-plugin'; built-in: ")
+    assert warning.startswith(
+        "SEEBENCH_DISABLE_PLUGINS: no plugin named 'no-such-plugin'; built-in: "
+    )
     assert "selu" in warning  # listed among the built-ins, and itself matched (no warning)
 
 

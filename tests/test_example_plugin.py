@@ -35,15 +35,34 @@ def test_entry_point_plugin_is_listed():
     code, out, _ = run_cli(["plugins", "--json"])
     plugins = {p["name"]: p for p in json.loads(out)}
     assert plugins["example"]["distribution"] == "seebench-example"
-    assert plugins["example"]["hooks"] == ["register_methods", "register_metrics", "register_task_dirs"]
+    assert plugins["example"]["hooks"] == [
+        "register_methods",
+        "register_metrics",
+        "register_task_dirs",
+    ]
 
 
 def test_tasks_metric_and_method_are_seen(tmp_path):
     tasks = _names()
-    assert tasks["commit_intent"]["plugin"] == "example" and tasks["commit_intent"]["suite"] == "example"
+    assert (
+        tasks["commit_intent"]["plugin"] == "example"
+        and tasks["commit_intent"]["suite"] == "example"
+    )
     out_dir = tmp_path / "out"
-    code, out, err = run_cli(["eval", "--model", "majority", "--method", "keyword", "--tasks",
-                              "commit_intent", "--output", str(out_dir), "--no-progress"])
+    code, out, err = run_cli(
+        [
+            "eval",
+            "--model",
+            "majority",
+            "--method",
+            "keyword",
+            "--tasks",
+            "commit_intent",
+            "--output",
+            str(out_dir),
+            "--no-progress",
+        ]
+    )
     assert code == 0, out + err
     result = json.loads((out_dir / "majority" / "keyword" / "commit_intent.json").read_text())
     assert result["status"] == "ok"
@@ -53,18 +72,42 @@ def test_tasks_metric_and_method_are_seen(tmp_path):
 
 def test_majority_baseline_on_example_suite(tmp_path):
     out_dir = tmp_path / "out"
-    code, out, err = run_cli(["eval", "--model", "majority", "--tasks", "example", "--output",
-                              str(out_dir), "--no-progress"])
+    code, out, err = run_cli(
+        [
+            "eval",
+            "--model",
+            "majority",
+            "--tasks",
+            "example",
+            "--output",
+            str(out_dir),
+            "--no-progress",
+        ]
+    )
     assert code == 0, out + err
     assert sorted(p.name for p in (out_dir / "majority" / "baseline").glob("*.json")) == [
-        "bug_report.json", "commit_intent.json"]
+        "bug_report.json",
+        "commit_intent.json",
+    ]
 
 
 def test_allowlist_without_the_plugin_hides_everything(tmp_path):
     env = {"SEEBENCH_LOAD_PLUGINS": "some-other-dist"}
     assert "commit_intent" not in _names(env)
-    code, _, err = run_cli(["eval", "--model", "majority", "--method", "keyword", "--tasks", "all",
-                            "--output", str(tmp_path)], env=env)
+    code, _, err = run_cli(
+        [
+            "eval",
+            "--model",
+            "majority",
+            "--method",
+            "keyword",
+            "--tasks",
+            "all",
+            "--output",
+            str(tmp_path),
+        ],
+        env=env,
+    )
     assert code == 1 and "unknown method 'keyword'" in err
     code, out, _ = run_cli(["plugins", "--json"], env=env)
     assert json.loads(out) == []

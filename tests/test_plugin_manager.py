@@ -46,7 +46,9 @@ def test_good_plugin_registers_everything():
 
 
 def test_unknown_hook_names_the_plugin():
-    with pytest.raises(PluginError, match=r"plugin 'typo' .* implements unknown hook 'register_metric'"):
+    with pytest.raises(
+        PluginError, match=r"plugin 'typo' .* implements unknown hook 'register_metric'"
+    ):
         create_plugin_manager(((typo_plugin, "typo"),), entry_points=False)
 
 
@@ -57,7 +59,10 @@ def test_wrong_argument_names_the_plugin():
 
 def test_duplicate_registration_names_both_plugins():
     pm = create_plugin_manager(((duplicate_metric_plugin, "dup"),), entry_points=False)
-    with pytest.raises(PluginError, match=r"plugin 'dup' registered metric 'f1_macro', already registered by 'seebench.builtin.metrics'"):
+    with pytest.raises(
+        PluginError,
+        match=r"plugin 'dup' registered metric 'f1_macro', already registered by 'seebench.builtin.metrics'",
+    ):
         build_registry(pm)
 
 

@@ -37,19 +37,29 @@ def build_tiny_tokenizer(vocab_size: int = 320, chat_template: str | None = None
     tokenizer = Tokenizer(models.BPE())
     tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tokenizer.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=[EOS],
-                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-                                  show_progress=False)
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size,
+        special_tokens=[EOS],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
     tokenizer.train_from_iterator(CORPUS, trainer)
-    fast = PreTrainedTokenizerFast(tokenizer_object=tokenizer, eos_token=EOS, bos_token=EOS,
-                                   unk_token=EOS)
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tokenizer, eos_token=EOS, bos_token=EOS, unk_token=EOS
+    )
     if chat_template:
         fast.chat_template = chat_template
     return fast
 
 
-def build_tiny_gpt2(directory: Path, *, chat_template: str | None = None, seed: int = 0,
-                    n_embd: int = 32, n_layer: int = 2) -> Path:
+def build_tiny_gpt2(
+    directory: Path,
+    *,
+    chat_template: str | None = None,
+    seed: int = 0,
+    n_embd: int = 32,
+    n_layer: int = 2,
+) -> Path:
     """Save a random tiny GPT-2 and its tokenizer in ``directory``; returns ``directory``."""
     import torch
     from transformers import GPT2Config, GPT2LMHeadModel
@@ -60,15 +70,97 @@ def build_tiny_gpt2(directory: Path, *, chat_template: str | None = None, seed: 
     tokenizer.save_pretrained(directory)
     torch.manual_seed(seed)
     eos_id = tokenizer.convert_tokens_to_ids(EOS)
-    config = GPT2Config(vocab_size=len(tokenizer), n_positions=1024, n_embd=n_embd,
-                        n_layer=n_layer, n_head=2, bos_token_id=eos_id, eos_token_id=eos_id)
+    config = GPT2Config(
+        vocab_size=len(tokenizer),
+        n_positions=1024,
+        n_embd=n_embd,
+        n_layer=n_layer,
+        n_head=2,
+        bos_token_id=eos_id,
+        eos_token_id=eos_id,
+    )
     GPT2LMHeadModel(config).save_pretrained(directory)
     return directory
 
 
 # --- encoder and encoder-decoder builders (fine-tuning tests) -------------------------------
 
-SE_WORDS = ["the", "app", "crashes", "when", "I", "click", "save", "button", "error", "exception", "fails", "wrong", "broken", "freezes", "login", "please", "add", "support", "for", "dark", "mode", "feature", "request", "how", "do", "I", "configure", "the", "build", "question", "system", "shall", "allow", "users", "to", "export", "reports", "within", "seconds", "must", "be", "secure", "and", "fast", "the", "user", "can", "create", "edit", "delete", "tickets", "refactor", "rename", "extract", "method", "fix", "bug", "in", "parser", "test", "docs", "commit", "message", "update", "readme", "version", "release", "java", "python", "code", "review", "comment", "story", "points"]
+SE_WORDS = [
+    "the",
+    "app",
+    "crashes",
+    "when",
+    "I",
+    "click",
+    "save",
+    "button",
+    "error",
+    "exception",
+    "fails",
+    "wrong",
+    "broken",
+    "freezes",
+    "login",
+    "please",
+    "add",
+    "support",
+    "for",
+    "dark",
+    "mode",
+    "feature",
+    "request",
+    "how",
+    "do",
+    "I",
+    "configure",
+    "the",
+    "build",
+    "question",
+    "system",
+    "shall",
+    "allow",
+    "users",
+    "to",
+    "export",
+    "reports",
+    "within",
+    "seconds",
+    "must",
+    "be",
+    "secure",
+    "and",
+    "fast",
+    "the",
+    "user",
+    "can",
+    "create",
+    "edit",
+    "delete",
+    "tickets",
+    "refactor",
+    "rename",
+    "extract",
+    "method",
+    "fix",
+    "bug",
+    "in",
+    "parser",
+    "test",
+    "docs",
+    "commit",
+    "message",
+    "update",
+    "readme",
+    "version",
+    "release",
+    "java",
+    "python",
+    "code",
+    "review",
+    "comment",
+    "story",
+    "points",
+]
 
 
 def se_corpus(n: int = 400, seed: int = 0) -> list[str]:
@@ -94,11 +186,14 @@ def _wordpiece_tokenizer(specials: list[str], unk: str, single: str, pair: str):
     tok.normalizer = normalizers.BertNormalizer(lowercase=True)
     tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
     tok.decoder = decoders.WordPiece()
-    tok.train_from_iterator(se_corpus(), trainers.WordPieceTrainer(
-        vocab_size=300, special_tokens=specials, show_progress=False))
+    tok.train_from_iterator(
+        se_corpus(),
+        trainers.WordPieceTrainer(vocab_size=300, special_tokens=specials, show_progress=False),
+    )
     used = [t for t in specials if t in single or t in pair]
     tok.post_processor = processors.TemplateProcessing(
-        single=single, pair=pair, special_tokens=[(t, tok.token_to_id(t)) for t in used])
+        single=single, pair=pair, special_tokens=[(t, tok.token_to_id(t)) for t in used]
+    )
     return tok
 
 
@@ -109,13 +204,25 @@ def build_tiny_bert(directory: Path, seed: int = 0) -> Path:
 
     specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
     tok = _wordpiece_tokenizer(specials, "[UNK]", "[CLS] $A [SEP]", "[CLS] $A [SEP] $B:1 [SEP]:1")
-    fast = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]",
-                                   cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]",
-                                   model_max_length=128)
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tok,
+        unk_token="[UNK]",
+        pad_token="[PAD]",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+        mask_token="[MASK]",
+        model_max_length=128,
+    )
     torch.manual_seed(seed)
-    config = BertConfig(vocab_size=tok.get_vocab_size(), hidden_size=32, num_hidden_layers=2,
-                        num_attention_heads=2, intermediate_size=64, max_position_embeddings=128,
-                        pad_token_id=0)
+    config = BertConfig(
+        vocab_size=tok.get_vocab_size(),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=128,
+        pad_token_id=0,
+    )
     return _save_model(BertForMaskedLM(config), fast, directory)
 
 
@@ -125,12 +232,26 @@ def build_tiny_t5(directory: Path, seed: int = 0) -> Path:
     from transformers import PreTrainedTokenizerFast, T5Config, T5ForConditionalGeneration
 
     tok = _wordpiece_tokenizer(["<pad>", "</s>", "<unk>"], "<unk>", "$A </s>", "$A </s> $B </s>")
-    fast = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="<unk>", pad_token="<pad>",
-                                   eos_token="</s>", model_max_length=128)
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tok,
+        unk_token="<unk>",
+        pad_token="<pad>",
+        eos_token="</s>",
+        model_max_length=128,
+    )
     torch.manual_seed(seed)
-    config = T5Config(vocab_size=tok.get_vocab_size(), d_model=32, d_ff=64, d_kv=16, num_layers=2,
-                      num_decoder_layers=2, num_heads=2, pad_token_id=0, eos_token_id=1,
-                      decoder_start_token_id=0)
+    config = T5Config(
+        vocab_size=tok.get_vocab_size(),
+        d_model=32,
+        d_ff=64,
+        d_kv=16,
+        num_layers=2,
+        num_decoder_layers=2,
+        num_heads=2,
+        pad_token_id=0,
+        eos_token_id=1,
+        decoder_start_token_id=0,
+    )
     return _save_model(T5ForConditionalGeneration(config), fast, directory)
 
 

@@ -113,10 +113,14 @@ def selection_splits(data: TaskData, seed: int) -> tuple[list[Sample], list[Samp
     if data.validation:
         return list(data.train), list(data.validation), False
     if len(data.train) < 4:
-        raise SeebenchError(f"task {data.task.name!r}: too few training samples ({len(data.train)}) for model selection")
+        raise SeebenchError(
+            f"task {data.task.name!r}: too few training samples ({len(data.train)}) for model selection"
+        )
     task = data.task
     targets = [s.target for s in data.train]
-    train, validation = task.behaviour.hold_out(task, list(data.train), targets, CARVED_VALIDATION, seed + 17)
+    train, validation = task.behaviour.hold_out(
+        task, list(data.train), targets, CARVED_VALIDATION, seed + 17
+    )
     return train, validation, True
 
 
@@ -145,7 +149,9 @@ def _number_list(value: Any, key: str, kind: type) -> list[Any]:
         else:
             items = [kind(value)]
     except (TypeError, ValueError):
-        raise SeebenchError(f"option {key}={value!r}: expected a number, a list or LOW..HIGH") from None
+        raise SeebenchError(
+            f"option {key}={value!r}: expected a number, a list or LOW..HIGH"
+        ) from None
     if not items:
         raise SeebenchError(f"option {key}={value!r}: empty list")
     return items
@@ -167,7 +173,9 @@ def check_known(options: dict[str, Any], known: Iterable[str], name: str) -> Non
     """Fail with one line on an unknown option (a typo would otherwise be silently ignored)."""
     unknown = sorted(set(options) - set(known))
     if unknown:
-        raise SeebenchError(f"{name}: unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+        raise SeebenchError(
+            f"{name}: unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+        )
 
 
 # --- the grid loop ---------------------------------------------------------------------
@@ -185,7 +193,10 @@ class GridPoint:
 def grid(axes: dict[str, list[Any]]) -> list[dict[str, Any]]:
     """All combinations of ``axes`` in a fixed order (first axis slowest)."""
     keys = list(axes)
-    return [dict(zip(keys, values, strict=True)) for values in itertools.product(*(axes[k] for k in keys))]
+    return [
+        dict(zip(keys, values, strict=True))
+        for values in itertools.product(*(axes[k] for k in keys))
+    ]
 
 
 def best_point(points: Sequence[GridPoint], higher_is_better: bool = True) -> GridPoint:
@@ -226,9 +237,13 @@ class GridProgress:
             )
 
             self._progress = Progress(
-                TextColumn("  {task.description}"), BarColumn(), MofNCompleteColumn(),
-                TextColumn("grid points"), TimeElapsedColumn(),
-                console=Console(stderr=True), transient=True,
+                TextColumn("  {task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("grid points"),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+                transient=True,
             )
             self._progress.__enter__()
             self._bar = self._progress.add_task(self.title, total=self.total)
@@ -248,19 +263,34 @@ class GridProgress:
             import sys
 
             seconds = time.perf_counter() - self.started
-            print(f"  {self.title}: {text} [{self.total} grid points, {seconds:.1f}s]", file=sys.stderr)
+            print(
+                f"  {self.title}: {text} [{self.total} grid points, {seconds:.1f}s]",
+                file=sys.stderr,
+            )
 
 
 # --- option schemas (checked before a run starts) --------------------------------------
 
-INT_GRID = {"anyOf": [{"type": "integer"}, {"type": "array", "items": {"type": "integer"}},
-                      {"type": "string", "pattern": r"^\s*\d+\s*(\.\.\s*\d+|(,\s*\d+\s*)*)\s*$"}],
-            "description": "an integer, a list of integers, 'A,B' or 'LOW..HIGH'"}
-FLOAT_GRID = {"anyOf": [{"type": "number"}, {"type": "array", "items": {"type": "number"}},
-                        {"type": "string", "pattern": r"^\s*[-+.\deE]+(\s*,\s*[-+.\deE]+)*\s*$"}],
-              "description": "a number, a list of numbers or 'A,B'"}
-BOOL = {"anyOf": [{"type": "boolean"}, {"enum": [0, 1, "true", "false", "yes", "no", "on", "off"]}],
-        "description": "true or false"}
+INT_GRID = {
+    "anyOf": [
+        {"type": "integer"},
+        {"type": "array", "items": {"type": "integer"}},
+        {"type": "string", "pattern": r"^\s*\d+\s*(\.\.\s*\d+|(,\s*\d+\s*)*)\s*$"},
+    ],
+    "description": "an integer, a list of integers, 'A,B' or 'LOW..HIGH'",
+}
+FLOAT_GRID = {
+    "anyOf": [
+        {"type": "number"},
+        {"type": "array", "items": {"type": "number"}},
+        {"type": "string", "pattern": r"^\s*[-+.\deE]+(\s*,\s*[-+.\deE]+)*\s*$"},
+    ],
+    "description": "a number, a list of numbers or 'A,B'",
+}
+BOOL = {
+    "anyOf": [{"type": "boolean"}, {"enum": [0, 1, "true", "false", "yes", "no", "on", "off"]}],
+    "description": "true or false",
+}
 
 
 def int_option(minimum: int = 0) -> dict[str, Any]:

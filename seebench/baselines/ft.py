@@ -64,9 +64,18 @@ DEFAULTS: dict[str, Any] = {
 
 #: JSON Schemas of the options (``-o`` and a task's ``methods.baseline`` block).
 OPTIONS: dict[str, Any] = {
-    "lr": FLOAT_GRID, "epoch": INT_GRID,
-    "threshold": {"type": "number", "minimum": 0, "maximum": 1, "description": "a number in [0, 1]"},
-    "dim": int_option(1), "vector_epoch": int_option(1), "refit": BOOL, "progress": BOOL,
+    "lr": FLOAT_GRID,
+    "epoch": INT_GRID,
+    "threshold": {
+        "type": "number",
+        "minimum": 0,
+        "maximum": 1,
+        "description": "a number in [0, 1]",
+    },
+    "dim": int_option(1),
+    "vector_epoch": int_option(1),
+    "refit": BOOL,
+    "progress": BOOL,
 }
 
 TOKEN = re.compile(r"(?u)\b\w\w+\b")  # scikit-learn's / SELU's token pattern
@@ -77,7 +86,9 @@ def import_fasttext():
     try:
         import fasttext
     except ImportError:
-        raise SeebenchError("fasttext needs fastText: pip install 'seebench[classic]' (fasttext-numpy2-wheel)") from None
+        raise SeebenchError(
+            "fasttext needs fastText: pip install 'seebench[classic]' (fasttext-numpy2-wheel)"
+        ) from None
     return fasttext
 
 
@@ -138,7 +149,14 @@ class FastTextEstimator:
     def _train(self, path: str, lr: float, epoch: int):
         loss = "ova" if self.task.target_kind == LABEL_SET else "softmax"
         return self.fasttext.train_supervised(
-            input=path, lr=lr, epoch=epoch, loss=loss, dim=self.dim, thread=1, seed=self.seed, verbose=0,
+            input=path,
+            lr=lr,
+            epoch=epoch,
+            loss=loss,
+            dim=self.dim,
+            thread=1,
+            seed=self.seed,
+            verbose=0,
             pretrainedVectors=self._initial_vectors(path),
         )
 
@@ -180,9 +198,13 @@ class FastTextEstimator:
             return decode(self.task, matrix)
         labels, _ = model.predict(lines, k=1)
         # a model that saw no label (empty train) predicts nothing: fall back to label 0
-        return decode(self.task, np.array([int(n[0].removeprefix("__label__")) if n else 0 for n in labels]))
+        return decode(
+            self.task, np.array([int(n[0].removeprefix("__label__")) if n else 0 for n in labels])
+        )
 
-    def _fit_classifier(self, data: TaskData, axes: dict[str, list], refit: bool, enabled: bool) -> dict[str, Any]:
+    def _fit_classifier(
+        self, data: TaskData, axes: dict[str, list], refit: bool, enabled: bool
+    ) -> dict[str, Any]:
         timings: dict[str, float] = {}
         train, validation, carved = selection_splits(data, self.seed)
         train_path = self._write(train, "train.txt")
@@ -201,22 +223,30 @@ class FastTextEstimator:
                     results.append(GridPoint(params, float("nan"), {"error": str(exc)}))
                     progress.advance()
                     continue
-                results.append(GridPoint(params, scorer(golds, self._predict_model(model, validation))))
+                results.append(
+                    GridPoint(params, scorer(golds, self._predict_model(model, validation)))
+                )
                 if scorer.better(results[-1].score, best_score):
                     best_model, best_score = model, results[-1].score
                 progress.advance()
             timings["search_s"] = time.perf_counter() - t0
             if best_model is None:
-                raise SeebenchError(f"fasttext: training failed on every grid point ({results[0].extra.get('error', 'no finite validation score')})")
+                raise SeebenchError(
+                    f"fasttext: training failed on every grid point ({results[0].extra.get('error', 'no finite validation score')})"
+                )
             chosen = best_point(results, scorer.higher_is_better)
-            progress.summary(f"selected lr={chosen.params['lr']:g} epoch={chosen.params['epoch']} "
-                             f"(validation {metric} {chosen.score:.4f})")
+            progress.summary(
+                f"selected lr={chosen.params['lr']:g} epoch={chosen.params['epoch']} "
+                f"(validation {metric} {chosen.score:.4f})"
+            )
         t0 = time.perf_counter()
         final = train + validation if refit else train
         self.model, refit_error = best_model, None
         if refit:
             try:
-                self.model = self._train(self._write(final, "final.txt"), chosen.params["lr"], chosen.params["epoch"])
+                self.model = self._train(
+                    self._write(final, "final.txt"), chosen.params["lr"], chosen.params["epoch"]
+                )
             except RuntimeError as exc:  # keep the selected model trained on train
                 refit_error, final = str(exc), train
         timings["refit_s"] = time.perf_counter() - t0
@@ -224,15 +254,28 @@ class FastTextEstimator:
             "estimator": self.name,
             "fasttext": fasttext_version(),
             "selected": dict(chosen.params),
-            "validation": {"metric": metric, "score": chosen.score, "n": len(validation), "carved_from_train": carved},
+            "validation": {
+                "metric": metric,
+                "score": chosen.score,
+                "n": len(validation),
+                "carved_from_train": carved,
+            },
             "grid": axes,
             "grid_size": len(points),
-            "grid_scores": [{**r.params, "score": None if r.score != r.score else r.score, **r.extra}
-                            for r in results],
+            "grid_scores": [
+                {**r.params, "score": None if r.score != r.score else r.score, **r.extra}
+                for r in results
+            ],
             "train_size": len(train),
             "final_train_size": len(final),
-            "options": {"dim": self.dim, "threshold": self.threshold, "refit": refit, "refit_error": refit_error, "thread": 1,
-                        "loss": "ova" if self.task.target_kind == LABEL_SET else "softmax"},
+            "options": {
+                "dim": self.dim,
+                "threshold": self.threshold,
+                "refit": refit,
+                "refit_error": refit_error,
+                "thread": 1,
+                "loss": "ova" if self.task.target_kind == LABEL_SET else "softmax",
+            },
             "timings": timings,
         }
 
@@ -242,13 +285,25 @@ class FastTextEstimator:
         from sklearn.linear_model import LinearRegression
 
         t0 = time.perf_counter()
-        train = list(data.train) + list(data.validation)  # no model selection: use all non-test data
+        train = list(data.train) + list(
+            data.validation
+        )  # no model selection: use all non-test data
         corpus = self.tmp / "corpus.txt"
-        corpus.write_text("\n".join(_line(t).lower() for t in texts(train)) + "\n", encoding="utf-8")
+        corpus.write_text(
+            "\n".join(_line(t).lower() for t in texts(train)) + "\n", encoding="utf-8"
+        )
         # no subwords (maxn=0): every row that training reads is a word row set by _initial_vectors
         self.vectors = self.fasttext.train_unsupervised(
-            str(corpus), model="cbow", dim=self.dim, epoch=vector_epoch, minCount=2, minn=0, maxn=0,
-            thread=1, verbose=0, pretrainedVectors=self._initial_vectors(str(corpus)),
+            str(corpus),
+            model="cbow",
+            dim=self.dim,
+            epoch=vector_epoch,
+            minCount=2,
+            minn=0,
+            maxn=0,
+            thread=1,
+            verbose=0,
+            pretrainedVectors=self._initial_vectors(str(corpus)),
         )
         features = self._average_vectors(texts(train))
         self.regressor = LinearRegression().fit(features, target_matrix(self.task, train))
@@ -256,12 +311,18 @@ class FastTextEstimator:
             "estimator": self.name,
             "fasttext": fasttext_version(),
             "regression": "averaged fastText CBOW word vectors (trained on the task's train+validation texts) "
-                          "+ least-squares linear regression; no model selection (as SELU)",
+            "+ least-squares linear regression; no model selection (as SELU)",
             "selected": None,
             "grid_size": 1,
             "train_size": len(train),
-            "options": {"dim": self.dim, "vector_epoch": vector_epoch, "model": "cbow", "minCount": 2, "subwords": False,
-                        "thread": 1},
+            "options": {
+                "dim": self.dim,
+                "vector_epoch": vector_epoch,
+                "model": "cbow",
+                "minCount": 2,
+                "subwords": False,
+                "thread": 1,
+            },
             "timings": {"fit_s": time.perf_counter() - t0},
         }
 
@@ -285,5 +346,3 @@ class FastTextEstimator:
         if self.task.target_kind == NUMBER:
             return decode(self.task, self.regressor.predict(self._average_vectors(texts(samples))))
         return self._predict_model(self.model, samples)
-
-

@@ -62,10 +62,19 @@ DEFAULTS: dict[str, Any] = {
 
 #: JSON Schemas of the options (``-o`` and a task's ``methods.baseline`` block).
 OPTIONS: dict[str, Any] = {
-    "max_depth": INT_GRID, "min_child_weight": INT_GRID, "n_estimators": int_option(1),
+    "max_depth": INT_GRID,
+    "min_child_weight": INT_GRID,
+    "n_estimators": int_option(1),
     "early_stopping_rounds": int_option(0),
-    "early_stopping_metric": {"enum": ["auto", "loss", "primary"], "description": "auto, loss or primary"},
-    "max_bin": int_option(2), "min_df": int_option(1), "jobs": int_option(0), "refit": BOOL, "progress": BOOL,
+    "early_stopping_metric": {
+        "enum": ["auto", "loss", "primary"],
+        "description": "auto, loss or primary",
+    },
+    "max_bin": int_option(2),
+    "min_df": int_option(1),
+    "jobs": int_option(0),
+    "refit": BOOL,
+    "progress": BOOL,
 }
 
 
@@ -74,7 +83,9 @@ def import_xgboost():
     try:
         import xgboost
     except ImportError:
-        raise SeebenchError("tfidf-xgboost needs xgboost: pip install 'seebench[classic]' (xgboost-cpu)") from None
+        raise SeebenchError(
+            "tfidf-xgboost needs xgboost: pip install 'seebench[classic]' (xgboost-cpu)"
+        ) from None
     return xgboost
 
 
@@ -140,7 +151,9 @@ class TfidfXGBoostEstimator:
         d_val = [None] * len(columns)
         for j, col in enumerate(columns):
             ref = d_train[0] if j else None
-            d_train[j] = xgb.QuantileDMatrix(x_train, label=_column(y_train, col), max_bin=max_bin, ref=ref, nthread=1)
+            d_train[j] = xgb.QuantileDMatrix(
+                x_train, label=_column(y_train, col), max_bin=max_bin, ref=ref, nthread=1
+            )
             # a plain DMatrix: evaluating a QuantileDMatrix every round costs ~2 ms per round
             # (measured), more than a depth-3 tree on the small SELU tasks; predictions agree
             d_val[j] = xgb.DMatrix(x_val, label=_column(y_val, col), nthread=1)
@@ -149,21 +162,44 @@ class TfidfXGBoostEstimator:
         scorer = primary_scorer(task)
         metric = scorer.name
         golds = [s.target for s in validation]
-        base = {**xgb_objective(task), "tree_method": "hist", "max_bin": max_bin, "nthread": 1,
-                "seed": seed, "verbosity": 0}
+        base = {
+            **xgb_objective(task),
+            "tree_method": "hist",
+            "max_bin": max_bin,
+            "nthread": 1,
+            "seed": seed,
+            "verbosity": 0,
+        }
         stopping: dict[str, Any] = {}
         if stop_on == "primary":
-            stopping = {"custom_metric": _primary_metric(task, scorer, golds), "maximize": scorer.higher_is_better}
+            stopping = {
+                "custom_metric": _primary_metric(task, scorer, golds),
+                "maximize": scorer.higher_is_better,
+            }
 
         def evaluate(params: dict[str, Any]) -> GridPoint:
             boosters, rounds = [], []
             for j, col in enumerate(columns):
-                booster, n_rounds = _train(xgb, {**base, **params}, d_train[j], d_val[j], n_estimators, patience, col,
-                                           stopping)
+                booster, n_rounds = _train(
+                    xgb,
+                    {**base, **params},
+                    d_train[j],
+                    d_val[j],
+                    n_estimators,
+                    patience,
+                    col,
+                    stopping,
+                )
                 boosters.append(booster)
                 rounds.append(n_rounds)
-            predicted = self._predict_columns(task, boosters, rounds, d_val[0] if len(columns) == 1 else d_val,
-                                              columns, x_val.shape[0])
+            predicted = self._predict_columns(
+                task,
+                boosters,
+                rounds,
+                d_val[0] if len(columns) == 1 else d_val,
+                columns,
+                x_val.shape[0],
+            )
             return GridPoint(params, scorer(golds, decode(task, predicted)), {"rounds": rounds})
 
         t0 = time.perf_counter()
@@ -195,13 +231,19 @@ class TfidfXGBoostEstimator:
             y_final = target_matrix(task, final_samples)
             self.boosters = []
             for j, col in enumerate(columns):
-                d_final = xgb.QuantileDMatrix(x_final, label=_column(y_final, col), max_bin=max_bin, nthread=1)
-                booster, _ = _train(xgb, {**base, **chosen.params}, d_final, None, rounds[j], 0, col)
+                d_final = xgb.QuantileDMatrix(
+                    x_final, label=_column(y_final, col), max_bin=max_bin, nthread=1
+                )
+                booster, _ = _train(
+                    xgb, {**base, **chosen.params}, d_final, None, rounds[j], 0, col
+                )
                 self.boosters.append(booster)
             self.rounds = rounds
         else:
-            self.boosters = [_train(xgb, {**base, **chosen.params}, d_train[j], None, rounds[j], 0, col)[0]
-                             for j, col in enumerate(columns)]
+            self.boosters = [
+                _train(xgb, {**base, **chosen.params}, d_train[j], None, rounds[j], 0, col)[0]
+                for j, col in enumerate(columns)
+            ]
             self.rounds = rounds
         self.vectorizer, self.columns, self.xgb = vectorizer, columns, xgb
         timings["refit_s"] = time.perf_counter() - t0
@@ -211,18 +253,32 @@ class TfidfXGBoostEstimator:
             "xgboost": xgb.__version__,
             "selected": dict(chosen.params),
             "rounds": rounds,
-            "validation": {"metric": metric, "score": chosen.score, "n": len(validation), "carved_from_train": carved},
+            "validation": {
+                "metric": metric,
+                "score": chosen.score,
+                "n": len(validation),
+                "carved_from_train": carved,
+            },
             "grid": axes,
             "grid_size": len(points),
             "grid_scores": [
-                {**r.params, "score": r.score, "rounds": r.extra["rounds"]} for r in results if r is not None
+                {**r.params, "score": r.score, "rounds": r.extra["rounds"]}
+                for r in results
+                if r is not None
             ],
             "features": int(x_train.shape[1]),
             "train_size": len(train),
             "final_train_size": len(final_samples),
-            "options": {"n_estimators": n_estimators, "early_stopping_rounds": patience,
-                        "early_stopping_metric": stop_on if patience else None, "max_bin": max_bin,
-                        "min_df": min_df, "jobs": jobs, "refit": refit, "sub_models": len(columns)},
+            "options": {
+                "n_estimators": n_estimators,
+                "early_stopping_rounds": patience,
+                "early_stopping_metric": stop_on if patience else None,
+                "max_bin": max_bin,
+                "min_df": min_df,
+                "jobs": jobs,
+                "refit": refit,
+                "sub_models": len(columns),
+            },
             "timings": timings,
         }
 
@@ -250,7 +306,9 @@ class TfidfXGBoostEstimator:
             return []
         x = self.vectorizer.transform(texts(samples))
         dmatrix = self.xgb.DMatrix(x, nthread=1)
-        predicted = self._predict_columns(self.task, self.boosters, self.rounds, dmatrix, self.columns, x.shape[0])
+        predicted = self._predict_columns(
+            self.task, self.boosters, self.rounds, dmatrix, self.columns, x.shape[0]
+        )
         return decode(self.task, predicted)
 
 
@@ -295,7 +353,9 @@ def stop_metric(task: TaskSpec, value: Any) -> str:
     """
     choice = str(value).strip().lower()
     if choice not in ("auto", "loss", "primary"):
-        raise SeebenchError(f"option early_stopping_metric={value!r}: expected auto, loss or primary")
+        raise SeebenchError(
+            f"option early_stopping_metric={value!r}: expected auto, loss or primary"
+        )
     if choice == "auto":
         return "primary" if task.target_kind == NUMBER else "loss"
     if choice == "primary" and task.target_kind == LABEL_SET:
@@ -321,8 +381,16 @@ def _primary_metric(task: TaskSpec, scorer, golds: list[Any]):
     return metric
 
 
-def _train(xgb, params, d_train, d_val, n_estimators: int, patience: int, col,
-           stopping: dict[str, Any] | None = None) -> tuple[Any, int]:
+def _train(
+    xgb,
+    params,
+    d_train,
+    d_val,
+    n_estimators: int,
+    patience: int,
+    col,
+    stopping: dict[str, Any] | None = None,
+) -> tuple[Any, int]:
     """Train one booster; returns it and the number of rounds to use (best iteration + 1).
 
     ``stopping`` optionally holds a ``custom_metric`` (and ``maximize``) for early stopping;
@@ -333,8 +401,15 @@ def _train(xgb, params, d_train, d_val, n_estimators: int, patience: int, col,
     if d_val is not None and patience > 0:
         if stopping:
             params = {**params, "disable_default_eval_metric": 1}
-        booster = xgb.train(params, d_train, n_estimators, evals=[(d_val, "validation")],
-                            early_stopping_rounds=patience, verbose_eval=False, **(stopping or {}))
+        booster = xgb.train(
+            params,
+            d_train,
+            n_estimators,
+            evals=[(d_val, "validation")],
+            early_stopping_rounds=patience,
+            verbose_eval=False,
+            **(stopping or {}),
+        )
         return booster, int(booster.best_iteration) + 1
     booster = xgb.train(params, d_train, n_estimators, verbose_eval=False)
     return booster, n_estimators

@@ -8,16 +8,25 @@ from seebench.tasks.types import LABEL, LABEL_SET, NUMBER
 
 @hookimpl
 def register_methods(register) -> None:
-    register("baseline", "seebench.methods.baseline:BaselineMethod",
-             description="Fit a classical estimator (the model) on train, predict test.",
-             target_kinds=(LABEL, LABEL_SET, NUMBER))
+    register(
+        "baseline",
+        "seebench.methods.baseline:BaselineMethod",
+        description="Fit a classical estimator (the model) on train, predict test.",
+        target_kinds=(LABEL, LABEL_SET, NUMBER),
+    )
 
 
 @hookimpl
 def register_models(register) -> None:
-    register("majority", "seebench.methods.baseline:resolve_baseline",
-             description="Always the most frequent training label (median for regression).",
-             default_method="baseline")
-    register("random", "seebench.methods.baseline:resolve_baseline",
-             description="A random training label, seeded per sample.",
-             default_method="baseline")
+    register(
+        "majority",
+        "seebench.methods.baseline:resolve_baseline",
+        description="Always the most frequent training label (median for regression).",
+        default_method="baseline",
+    )
+    register(
+        "random",
+        "seebench.methods.baseline:resolve_baseline",
+        description="A random training label, seeded per sample.",
+        default_method="baseline",
+    )

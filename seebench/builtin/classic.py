@@ -27,7 +27,9 @@ def resolve_classic(spec: str) -> ModelRef:
     the identity, so results from another version are never mistaken for these."""
     factory, library = ESTIMATORS[spec]
     return ModelRef(
-        spec=spec, id=spec, kind="baseline",
+        spec=spec,
+        id=spec,
+        kind="baseline",
         identity={"estimator": spec, library: _version(library)},
         options={"estimator": factory},
     )
@@ -35,11 +37,17 @@ def resolve_classic(spec: str) -> ModelRef:
 
 @hookimpl
 def register_models(register) -> None:
-    register("tfidf-xgboost", "seebench.builtin.classic:resolve_classic",
-             description="TF-IDF + XGBoost, SELU's grid (max_depth 3..10 x min_child_weight 1..7) "
-                         "selected on validation.",
-             default_method="baseline")
-    register("fasttext", "seebench.builtin.classic:resolve_classic",
-             description="fastText, SELU's grid (lr 1e-6..1e-1 x epochs 5..20) selected on validation; "
-                         "regression: averaged word vectors + linear regression.",
-             default_method="baseline")
+    register(
+        "tfidf-xgboost",
+        "seebench.builtin.classic:resolve_classic",
+        description="TF-IDF + XGBoost, SELU's grid (max_depth 3..10 x min_child_weight 1..7) "
+        "selected on validation.",
+        default_method="baseline",
+    )
+    register(
+        "fasttext",
+        "seebench.builtin.classic:resolve_classic",
+        description="fastText, SELU's grid (lr 1e-6..1e-1 x epochs 5..20) selected on validation; "
+        "regression: averaged word vectors + linear regression.",
+        default_method="baseline",
+    )

@@ -14,5 +14,12 @@ def register_commands(cli) -> None:
     from seebench.cli.score import score_command
     from seebench.cli.tasks import tasks_group
 
-    for command in (tasks_group, plugins_command, eval_command, score_command, data_group, results_group):
+    for command in (
+        tasks_group,
+        plugins_command,
+        eval_command,
+        score_command,
+        data_group,
+        results_group,
+    ):
         cli.add_command(command)

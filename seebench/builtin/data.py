@@ -26,5 +26,9 @@ def register_prepare_steps(register) -> None:
     from seebench.data.prepare import STEP_SCHEMAS, STEPS
 
     for name, func in STEPS.items():
-        register(name, func, description=(func.__doc__ or "").strip().splitlines()[0],
-                 schema=STEP_SCHEMAS[name])
+        register(
+            name,
+            func,
+            description=(func.__doc__ or "").strip().splitlines()[0],
+            schema=STEP_SCHEMAS[name],
+        )

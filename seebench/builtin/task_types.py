@@ -74,8 +74,13 @@ class LabelType(TaskType):
 
     def answer_format(self, task: TaskSpec) -> AnswerFormat:
         names = ", ".join(task.label_names)
-        return AnswerFormat("Label", "classify", "classification",
-                            f"Reply with exactly one label, chosen from: {names}.", self.max_new_tokens)
+        return AnswerFormat(
+            "Label",
+            "classify",
+            "classification",
+            f"Reply with exactly one label, chosen from: {names}.",
+            self.max_new_tokens,
+        )
 
     def parse_answer(self, task: TaskSpec, text: str) -> ParsedAnswer:
         from seebench.prompting.parsing import parse_label
@@ -85,7 +90,9 @@ class LabelType(TaskType):
     def majority(self, task: TaskSpec, targets: Sequence[Any]) -> Any:
         counts = Counter(targets)
         # ties broken by label order, so the answer is deterministic
-        return max(task.label_names, key=lambda label: (counts[label], -task.label_names.index(label)))
+        return max(
+            task.label_names, key=lambda label: (counts[label], -task.label_names.index(label))
+        )
 
 
 class LabelSetType(TaskType):
@@ -100,7 +107,9 @@ class LabelSetType(TaskType):
         for item in value if isinstance(value, list) else [value]:
             key = _label_key(item)
             if key not in lookup:
-                raise _data_error(f"task {task.name!r}: label {item!r} is not one of {task.label_names}")
+                raise _data_error(
+                    f"task {task.name!r}: label {item!r} is not one of {task.label_names}"
+                )
             out.append(lookup[key])
         return sorted(set(out), key=task.label_names.index)
 
@@ -125,9 +134,13 @@ class LabelSetType(TaskType):
 
         names = ", ".join(task.label_names)
         return AnswerFormat(
-            "Labels", "classify", "classification",
+            "Labels",
+            "classify",
+            "classification",
             f"Reply with every label that applies, separated by commas, chosen from: {names}; "
-            f"reply {NO_LABELS} if no label applies.", 48)
+            f"reply {NO_LABELS} if no label applies.",
+            48,
+        )
 
     def format_target(self, task: TaskSpec, target: Any) -> str:
         from seebench.prompting.template import NO_LABELS
@@ -159,7 +172,11 @@ class NumberType(TaskType):
     def summarise_targets(self, task: TaskSpec, targets: Sequence[Any]) -> dict[str, Any] | None:
         if not targets:
             return None
-        return {"min": min(targets), "max": max(targets), "mean": round(sum(targets) / len(targets), 3)}
+        return {
+            "min": min(targets),
+            "max": max(targets),
+            "mean": round(sum(targets) / len(targets), 3),
+        }
 
     def sample_score(self, task: TaskSpec, gold: Any, prediction: Any) -> float:
         if prediction is None:
@@ -170,8 +187,13 @@ class NumberType(TaskType):
     def answer_format(self, task: TaskSpec) -> AnswerFormat:
         low, high = task.value_range or (None, None)
         span = f" between {low:g} and {high:g}" if low is not None else ""
-        return AnswerFormat("Value", "estimate", "estimation",
-                            f"Reply with a single number{span} and nothing else.", 12)
+        return AnswerFormat(
+            "Value",
+            "estimate",
+            "estimation",
+            f"Reply with a single number{span} and nothing else.",
+            12,
+        )
 
     def format_target(self, task: TaskSpec, target: Any) -> str:
         return f"{float(target):g}"
@@ -204,7 +226,11 @@ class TokenListType(TaskType):
         if not gold:
             return 1.0
         pred = list(prediction) if isinstance(prediction, list | tuple) else [prediction]
-        hits = sum(1 for i, g in enumerate(gold) if i < len(pred) and str(pred[i]).lower() == str(g).lower())
+        hits = sum(
+            1
+            for i, g in enumerate(gold)
+            if i < len(pred) and str(pred[i]).lower() == str(g).lower()
+        )
         return hits / len(gold)
 
     def summarise_targets(self, task: TaskSpec, targets: Sequence[Any]) -> dict[str, Any]:
@@ -227,7 +253,10 @@ REGRESSION_SCHEMA = {
 }
 MLM_SCHEMA = {
     "properties": {
-        "mask_token": {"type": "string", "description": "Placeholder marking a masked word in the input."}
+        "mask_token": {
+            "type": "string",
+            "description": "Placeholder marking a masked word in the input.",
+        }
     }
 }
 LABELS_REQUIRED = {"required": ["labels"]}
@@ -235,17 +264,39 @@ LABELS_REQUIRED = {"required": ["labels"]}
 
 @hookimpl
 def register_task_types(register) -> None:
-    register("binary", LabelType(max_new_tokens=8), description="One of two labels per input.",
-             schema=LABELS_REQUIRED)
-    register("multiclass", LabelType(max_new_tokens=16), description="One of several labels per input.",
-             schema=LABELS_REQUIRED)
-    register("multilabel", LabelSetType(), description="Any subset of the labels per input.",
-             schema=LABELS_REQUIRED)
-    register("regression", NumberType(), description="A number in a known range per input.",
-             schema=REGRESSION_SCHEMA)
-    register("ner", TokenListType(types.TAG_SEQUENCE, "entity_f1_micro"),
-             description="Named-entity recognition: a BIO tag per token; labels are the entity types.",
-             schema=LABELS_REQUIRED)
-    register("mlm", TokenListType(types.MASKED_WORDS, "masked_accuracy"),
-             description="Masked language modelling: predict the masked words of each input.",
-             schema=MLM_SCHEMA)
+    register(
+        "binary",
+        LabelType(max_new_tokens=8),
+        description="One of two labels per input.",
+        schema=LABELS_REQUIRED,
+    )
+    register(
+        "multiclass",
+        LabelType(max_new_tokens=16),
+        description="One of several labels per input.",
+        schema=LABELS_REQUIRED,
+    )
+    register(
+        "multilabel",
+        LabelSetType(),
+        description="Any subset of the labels per input.",
+        schema=LABELS_REQUIRED,
+    )
+    register(
+        "regression",
+        NumberType(),
+        description="A number in a known range per input.",
+        schema=REGRESSION_SCHEMA,
+    )
+    register(
+        "ner",
+        TokenListType(types.TAG_SEQUENCE, "entity_f1_micro"),
+        description="Named-entity recognition: a BIO tag per token; labels are the entity types.",
+        schema=LABELS_REQUIRED,
+    )
+    register(
+        "mlm",
+        TokenListType(types.MASKED_WORDS, "masked_accuracy"),
+        description="Masked language modelling: predict the masked words of each input.",
+        schema=MLM_SCHEMA,
+    )

@@ -90,7 +90,14 @@ def format_status(report: dict) -> list[str]:
         return [f"{head}  ERROR {report['error']}"]
     if report["rows"] is None:
         damaged = any(f.get("damaged") for f in report["files"])
-        lines = [f"{head}  " + ("damaged (eval fails until it is replaced)" if damaged else "missing (skipped by eval)")]
+        lines = [
+            f"{head}  "
+            + (
+                "damaged (eval fails until it is replaced)"
+                if damaged
+                else "missing (skipped by eval)"
+            )
+        ]
         for f in report["files"]:
             if not f["present"] and f.get("damaged"):
                 lines.append(f"    {f['damaged']}")

@@ -23,7 +23,9 @@ def _parse_options(values: tuple[str, ...]) -> dict:
             options[key] = yaml.safe_load(raw)
         except yaml.YAMLError as exc:
             problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-            raise SeebenchError(f"--option {item!r}: the value is not valid YAML ({problem})") from None
+            raise SeebenchError(
+                f"--option {item!r}: the value is not valid YAML ({problem})"
+            ) from None
     return options
 
 
@@ -38,9 +40,13 @@ def check_output_dir(output: Path) -> None:
     except FileExistsError:
         raise SeebenchError(f"--output {output}: is a file, not a directory") from None
     except NotADirectoryError:
-        raise SeebenchError(f"--output {output}: a parent of it is a file, not a directory") from None
+        raise SeebenchError(
+            f"--output {output}: a parent of it is a file, not a directory"
+        ) from None
     except OSError as exc:
-        raise SeebenchError(f"--output {output}: cannot write there: {exc.strerror or exc}") from None
+        raise SeebenchError(
+            f"--output {output}: cannot write there: {exc.strerror or exc}"
+        ) from None
 
 
 def _interrupted(output: Path, interrupted) -> str:
@@ -54,28 +60,67 @@ def _interrupted(output: Path, interrupted) -> str:
 
 
 @click.command("eval")
-@click.option("--model", required=True, help="Model spec: a registered name, hf:PATH, openai:NAME, ...")
+@click.option(
+    "--model", required=True, help="Model spec: a registered name, hf:PATH, openai:NAME, ..."
+)
 @click.option("--tasks", required=True, help="all, a suite, or comma-separated task names.")
 @click.option("--method", help="Evaluation method (default: the model's default).")
-@click.option("--output", type=click.Path(path_type=Path), default=Path("results"), show_default=True,
-              help="Results directory.")
+@click.option(
+    "--output",
+    type=click.Path(path_type=Path),
+    default=Path("results"),
+    show_default=True,
+    help="Results directory.",
+)
 @click.option("--limit", type=int, help="Evaluate at most N test samples per task (N >= 1).")
-@click.option("--seed", type=int, default=42, show_default=True, help="Seed for splits, shots and methods.")
+@click.option(
+    "--seed", type=int, default=42, show_default=True, help="Seed for splits, shots and methods."
+)
 @click.option("--force", is_flag=True, help="Recompute units that are already done.")
 @click.option("--shard", help="Run only shard i of n (1-based), e.g. 2/4.")
-@click.option("-o", "--option", "options", multiple=True, help="Method option KEY=VALUE (repeatable).")
+@click.option(
+    "-o", "--option", "options", multiple=True, help="Method option KEY=VALUE (repeatable)."
+)
 @click.option("--no-progress", is_flag=True, help="Do not draw the progress bar.")
-@click.option("--predict-only", is_flag=True, help="Write predictions without scoring (see 'seebench score').")
-@click.option("--bootstrap", type=click.IntRange(min=0), default=1000, show_default=True,
-              help="Bootstrap resamples of the test items for each metric's 95% interval (0: none).")
+@click.option(
+    "--predict-only", is_flag=True, help="Write predictions without scoring (see 'seebench score')."
+)
+@click.option(
+    "--bootstrap",
+    type=click.IntRange(min=0),
+    default=1000,
+    show_default=True,
+    help="Bootstrap resamples of the test items for each metric's 95% interval (0: none).",
+)
 @click.option("--peft", help="Fine-tuning: parameter-efficient method (lora); same as -o peft=...")
-@click.option("--deepspeed", help="Fine-tuning: DeepSpeed ZeRO stage (zero2); same as -o deepspeed=...")
-@click.option("--unsafe-host-exec", is_flag=True,
-              help="Run model-written code on the host with rlimits only, NO sandbox (results say "
-                   "'sandbox: none'); only for code you trust.")
+@click.option(
+    "--deepspeed", help="Fine-tuning: DeepSpeed ZeRO stage (zero2); same as -o deepspeed=..."
+)
+@click.option(
+    "--unsafe-host-exec",
+    is_flag=True,
+    help="Run model-written code on the host with rlimits only, NO sandbox (results say "
+    "'sandbox: none'); only for code you trust.",
+)
 @include_path_option
-def eval_command(model, tasks, method, output, limit, seed, force, shard, options, no_progress,
-                 predict_only, bootstrap, peft, deepspeed, unsafe_host_exec, include_paths) -> None:
+def eval_command(
+    model,
+    tasks,
+    method,
+    output,
+    limit,
+    seed,
+    force,
+    shard,
+    options,
+    no_progress,
+    predict_only,
+    bootstrap,
+    peft,
+    deepspeed,
+    unsafe_host_exec,
+    include_paths,
+) -> None:
     """Evaluate MODEL on TASKS; completed units are skipped unless --force."""
     use_include_paths(include_paths)
 
@@ -86,12 +131,29 @@ def eval_command(model, tasks, method, output, limit, seed, force, shard, option
     if limit is not None and limit < 1:
         raise SeebenchError(f"--limit {limit}: must be at least 1")
     config = EvalConfig(
-        model=model, tasks=tasks, method=method, output=output, limit=limit, seed=seed,
-        force=force, shard=parse_shard(shard) if shard else None,
-        method_options={**_parse_options(options),
-                        **{k: v for k, v in (("peft", peft), ("deepspeed", deepspeed),
-                                             ("unsafe_host_exec", unsafe_host_exec)) if v}},
-        progress=not no_progress, predict_only=predict_only, bootstrap=bootstrap,
+        model=model,
+        tasks=tasks,
+        method=method,
+        output=output,
+        limit=limit,
+        seed=seed,
+        force=force,
+        shard=parse_shard(shard) if shard else None,
+        method_options={
+            **_parse_options(options),
+            **{
+                k: v
+                for k, v in (
+                    ("peft", peft),
+                    ("deepspeed", deepspeed),
+                    ("unsafe_host_exec", unsafe_host_exec),
+                )
+                if v
+            },
+        },
+        progress=not no_progress,
+        predict_only=predict_only,
+        bootstrap=bootstrap,
     )
     check_output_dir(output)
     try:

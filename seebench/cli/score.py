@@ -11,11 +11,20 @@ import click
 @click.command("score")
 @click.argument("results", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--scorer", help="Score with this registered scorer instead of the task's scorers.")
-@click.option("-o", "--option", "options", multiple=True, help="Scorer option KEY=VALUE (with --scorer).")
-@click.option("--bootstrap", type=click.IntRange(min=0), help="Bootstrap resamples for intervals (default 1000).")
-@click.option("--unsafe-host-exec", is_flag=True,
-              help="Run code-executing scorers on the host with rlimits only, NO sandbox "
-                   "('sandbox: none'); only for code you trust.")
+@click.option(
+    "-o", "--option", "options", multiple=True, help="Scorer option KEY=VALUE (with --scorer)."
+)
+@click.option(
+    "--bootstrap",
+    type=click.IntRange(min=0),
+    help="Bootstrap resamples for intervals (default 1000).",
+)
+@click.option(
+    "--unsafe-host-exec",
+    is_flag=True,
+    help="Run code-executing scorers on the host with rlimits only, NO sandbox "
+    "('sandbox: none'); only for code you trust.",
+)
 def score_command(results, scorer, options, bootstrap, unsafe_host_exec) -> None:
     """Score the predictions saved under RESULTS (files or folders); the model is not called."""
     from seebench.cli.eval import _parse_options
@@ -30,9 +39,15 @@ def score_command(results, scorer, options, bootstrap, unsafe_host_exec) -> None
     failed = 0
     for path in result_files(results):
         try:
-            done = rescore(path, registry, index, scorer=scorer, options=_parse_options(options),
-                           bootstrap=bootstrap,
-                           run_options={"unsafe_host_exec": True} if unsafe_host_exec else None)
+            done = rescore(
+                path,
+                registry,
+                index,
+                scorer=scorer,
+                options=_parse_options(options),
+                bootstrap=bootstrap,
+                run_options={"unsafe_host_exec": True} if unsafe_host_exec else None,
+            )
         except SeebenchError as exc:
             failed += 1
             click.echo(f"{path}: not scored: {exc}", err=True)

@@ -48,7 +48,11 @@ class TaskData:
         return {s.id: s for s in (*self.train, *self.validation, *self.test)}
 
     def counts(self) -> dict[str, int]:
-        return {"train": len(self.train), "validation": len(self.validation), "test": len(self.test)}
+        return {
+            "train": len(self.train),
+            "validation": len(self.validation),
+            "test": len(self.test),
+        }
 
 
 def hash_value(value: Any) -> str:
@@ -88,7 +92,9 @@ def read_rows(task: TaskSpec, registry: Registry) -> tuple[list[dict[str, Any]],
     return rows, checksums
 
 
-def prepare_rows(task: TaskSpec, rows: list[dict[str, Any]], registry: Registry) -> list[dict[str, Any]]:
+def prepare_rows(
+    task: TaskSpec, rows: list[dict[str, Any]], registry: Registry
+) -> list[dict[str, Any]]:
     """Apply the task's ``data.prepare`` steps in order."""
     for index, step in enumerate(task.data.get("prepare", [])):
         options = {k: v for k, v in step.items() if k != "step"}
@@ -121,9 +127,7 @@ def rows_to_samples(task: TaskSpec, rows: list[dict[str, Any]]) -> list[Sample]:
         seen[content] = occurrence + 1
         sample_id = content if occurrence == 0 else f"{content}-{occurrence}"
         meta = {k: v for k, v in row.items() if k not in (input_col, target_col)}
-        samples.append(
-            Sample(sample_id, row[input_col], normalise(task, row[target_col]), meta)
-        )
+        samples.append(Sample(sample_id, row[input_col], normalise(task, row[target_col]), meta))
     return samples
 
 
@@ -142,7 +146,9 @@ def split_samples(task: TaskSpec, samples: list[Sample], seed: int) -> dict[str,
     splits: dict[str, list[Sample]] = {name: [] for name in SPLIT_NAMES}
     predefined = policy.get("method") == "predefined" or any("_split" in s.meta for s in samples)
 
-    def hold_out(items: list[Sample], size: float, part_seed: int) -> tuple[list[Sample], list[Sample]]:
+    def hold_out(
+        items: list[Sample], size: float, part_seed: int
+    ) -> tuple[list[Sample], list[Sample]]:
         if stratify is False:
             return random_split(items, size, part_seed)
         return task.behaviour.hold_out(task, items, [s.target for s in items], size, part_seed)
@@ -151,7 +157,9 @@ def split_samples(task: TaskSpec, samples: list[Sample], seed: int) -> dict[str,
         for sample in samples:
             splits["train" if sample.meta.get("_split") == "train" else "test"].append(sample)
         if not splits["test"]:
-            raise DataError(f"task {task.name!r}: every row belongs to the few-shot pool; no test items")
+            raise DataError(
+                f"task {task.name!r}: every row belongs to the few-shot pool; no test items"
+            )
         return splits
     if policy.get("split_file"):
         try:
@@ -168,7 +176,9 @@ def split_samples(task: TaskSpec, samples: list[Sample], seed: int) -> dict[str,
                 sample.meta.get("_split"), sample.meta.get("_split")
             )
             if name not in splits:
-                raise DataError(f"task {task.name!r}: sample {sample.id} has unknown split {name!r}")
+                raise DataError(
+                    f"task {task.name!r}: sample {sample.id} has unknown split {name!r}"
+                )
             splits[name].append(sample)
         if not splits["test"]:
             raise DataError(f"task {task.name!r}: the predefined split has no test samples")
@@ -228,5 +238,7 @@ def load_task_data(
     splits = split_samples(task, samples, seed)
     test = splits["test"][:limit] if limit else splits["test"]
     data = TaskData(task, splits["train"], splits["validation"], test, checksums)
-    data.shots = pick_shots(task, data, int(task.shots.get("k", 3)), int(task.shots.get("seed", seed)))
+    data.shots = pick_shots(
+        task, data, int(task.shots.get("k", 3)), int(task.shots.get("seed", seed))
+    )
     return data

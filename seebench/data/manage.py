@@ -43,7 +43,12 @@ def wanted_checksums(tasks: list[TaskSpec]) -> dict[str, Source]:
     wanted: dict[str, Source] = {}
     for task in tasks:
         for source in all_sources(task):
-            if source.sha256 and source.pinned and source.package is None and source.sha256 not in wanted:
+            if (
+                source.sha256
+                and source.pinned
+                and source.package is None
+                and source.sha256 not in wanted
+            ):
                 wanted[source.sha256] = source
     return wanted
 
@@ -108,20 +113,39 @@ def task_status(task: TaskSpec, registry: Registry, prepare: bool = True) -> dic
     for source in all_sources(task):
         local = source.locate()
         raw = declared[source.index] if 0 <= source.index < len(declared) else {}
-        files.append({
-            "name": source.name, "file": source.file_name, "present": local is not None,
-            "kind": source.kind, "where": describe(source),
-            "role": "split_file" if source.index < 0 else "data",
-            "sha256": source.sha256, "pinned": source.pinned, "url": source.url,
-            "homepage": raw.get("homepage"), "path": str(local) if local else None,
-            "damaged": cache_damage(source.sha256) if local is None and source.sha256 and source.pinned else None,
-        })
+        files.append(
+            {
+                "name": source.name,
+                "file": source.file_name,
+                "present": local is not None,
+                "kind": source.kind,
+                "where": describe(source),
+                "role": "split_file" if source.index < 0 else "data",
+                "sha256": source.sha256,
+                "pinned": source.pinned,
+                "url": source.url,
+                "homepage": raw.get("homepage"),
+                "path": str(local) if local else None,
+                "damaged": cache_damage(source.sha256)
+                if local is None and source.sha256 and source.pinned
+                else None,
+            }
+        )
     reference = task.tags.get("paper_instances")
     status: dict[str, Any] = {
-        "task": task.name, "suite": task.suite, "type": task.type, "files": files,
-        "present": all(f["present"] for f in files), "rows": None, "labels": None,
-        "splits": None, "split_method": split_method(task), "reference_rows": _int(reference),
-        "rows_vs_reference": None, "error": None, "notes": task.raw.get("notes"),
+        "task": task.name,
+        "suite": task.suite,
+        "type": task.type,
+        "files": files,
+        "present": all(f["present"] for f in files),
+        "rows": None,
+        "labels": None,
+        "splits": None,
+        "split_method": split_method(task),
+        "reference_rows": _int(reference),
+        "rows_vs_reference": None,
+        "error": None,
+        "notes": task.raw.get("notes"),
     }
     data_present = all(f["present"] for f in files if f["role"] == "data")
     if data_present and prepare:

@@ -70,7 +70,9 @@ def _as_key(value: Any) -> str:
     return str(value)
 
 
-def filter_rows(rows: Rows, *, column: str, keep: list[Any] | None = None, drop: list[Any] | None = None) -> Rows:
+def filter_rows(
+    rows: Rows, *, column: str, keep: list[Any] | None = None, drop: list[Any] | None = None
+) -> Rows:
     """Keep rows whose ``column`` is in ``keep`` and/or not in ``drop`` (compared as strings)."""
     keep_set = {str(v) for v in keep} if keep is not None else None
     drop_set = {str(v) for v in drop or []}
@@ -82,14 +84,22 @@ def filter_rows(rows: Rows, *, column: str, keep: list[Any] | None = None, drop:
     return out
 
 
-def columns_to_labels(rows: Rows, *, columns: dict[str, str], column: str = "target", positive: list[Any] | None = None) -> Rows:
+def columns_to_labels(
+    rows: Rows,
+    *,
+    columns: dict[str, str],
+    column: str = "target",
+    positive: list[Any] | None = None,
+) -> Rows:
     """Multi-label target from indicator columns: ``columns: {label_name: column_name}``.
 
     A label is set when its column's value is in ``positive`` (default 1/true/yes).
     """
     positives = {str(v).lower() for v in (positive or [1, "1", "1.0", True, "true", "yes"])}
     for row in rows:
-        row[column] = [label for label, col in columns.items() if _as_key(row.get(col)).lower() in positives]
+        row[column] = [
+            label for label, col in columns.items() if _as_key(row.get(col)).lower() in positives
+        ]
     return rows
 
 
@@ -99,7 +109,9 @@ def to_number(rows: Rows, *, column: str) -> Rows:
         try:
             row[column] = float(row[column])
         except (TypeError, ValueError):
-            raise ValueError(f"value {row.get(column)!r} of column {column!r} is not a number") from None
+            raise ValueError(
+                f"value {row.get(column)!r} of column {column!r} is not a number"
+            ) from None
     return rows
 
 
@@ -117,38 +129,63 @@ def deduplicate(rows: Rows, *, columns: list[str]) -> Rows:
 
 STEP_SCHEMAS: dict[str, dict[str, Any]] = {
     "select": {
-        "type": "object", "additionalProperties": False, "required": ["columns"],
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["columns"],
         "properties": {"columns": {"type": "object", "additionalProperties": {"type": "string"}}},
     },
     "template": {
-        "type": "object", "additionalProperties": False, "required": ["column", "format"],
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["column", "format"],
         "properties": {"column": {"type": "string"}, "format": {"type": "string"}},
     },
     "drop_missing": {
-        "type": "object", "additionalProperties": False, "required": ["columns"],
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["columns"],
         "properties": {"columns": {"type": "array", "items": {"type": "string"}}},
     },
     "map_values": {
-        "type": "object", "additionalProperties": False, "required": ["column", "mapping"],
-        "properties": {"column": {"type": "string"}, "mapping": {"type": "object"}, "strict": {"type": "boolean"}},
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["column", "mapping"],
+        "properties": {
+            "column": {"type": "string"},
+            "mapping": {"type": "object"},
+            "strict": {"type": "boolean"},
+        },
     },
     "filter_rows": {
-        "type": "object", "additionalProperties": False, "required": ["column"],
-        "properties": {"column": {"type": "string"}, "keep": {"type": "array"}, "drop": {"type": "array"}},
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["column"],
+        "properties": {
+            "column": {"type": "string"},
+            "keep": {"type": "array"},
+            "drop": {"type": "array"},
+        },
     },
     "columns_to_labels": {
-        "type": "object", "additionalProperties": False, "required": ["columns"],
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["columns"],
         "properties": {
             "columns": {"type": "object", "additionalProperties": {"type": "string"}},
-            "column": {"type": "string"}, "positive": {"type": "array"},
+            "column": {"type": "string"},
+            "positive": {"type": "array"},
         },
     },
     "to_number": {
-        "type": "object", "additionalProperties": False, "required": ["column"],
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["column"],
         "properties": {"column": {"type": "string"}},
     },
     "deduplicate": {
-        "type": "object", "additionalProperties": False, "required": ["columns"],
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["columns"],
         "properties": {"columns": {"type": "array", "items": {"type": "string"}}},
     },
 }

@@ -71,7 +71,9 @@ def read_jsonl(path: Path, *, encoding: str = "utf-8") -> list[dict[str, Any]]:
     return rows
 
 
-def read_json(path: Path, *, encoding: str = "utf-8", records_key: str | None = None) -> list[dict[str, Any]]:
+def read_json(
+    path: Path, *, encoding: str = "utf-8", records_key: str | None = None
+) -> list[dict[str, Any]]:
     """Read a JSON array of objects (or the array under ``records_key``), optionally gzipped."""
     with _open_text(path, encoding) as handle:
         value = json.load(handle)

@@ -131,10 +131,15 @@ def split_file_source(task: Any) -> Any:
     if not spec:
         return None
     return Source(
-        task=task.name, index=-1, name=spec.get("name", "split_file"),
-        format=spec.get("format", "csv"), url=spec.get("url"), sha256=spec.get("sha256"),
+        task=task.name,
+        index=-1,
+        name=spec.get("name", "split_file"),
+        format=spec.get("format", "csv"),
+        url=spec.get("url"),
+        sha256=spec.get("sha256"),
         path=(task.path.parent / spec["path"]) if spec.get("path") else None,
-        options=dict(spec.get("options", {})), split=None,
+        options=dict(spec.get("options", {})),
+        split=None,
     )
 
 

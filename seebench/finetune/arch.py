@@ -18,8 +18,10 @@ def model_dir(model: Any) -> Path:
     """The local directory of a :class:`~seebench.models.ModelRef` (``identity["path"]``)."""
     path = (getattr(model, "identity", None) or {}).get("path")
     if not path:
-        raise ModelError(f"model {getattr(model, 'spec', model)!r} has no local path; the finetune "
-                         "method needs a Hugging Face model directory (hf:/path or minilm)")
+        raise ModelError(
+            f"model {getattr(model, 'spec', model)!r} has no local path; the finetune "
+            "method needs a Hugging Face model directory (hf:/path or minilm)"
+        )
     return Path(path)
 
 
@@ -38,11 +40,28 @@ def family_of(config: dict[str, Any]) -> str:
     if config.get("is_encoder_decoder"):
         return ENCODER_DECODER
     architectures = " ".join(config.get("architectures") or [])
-    if any(key in architectures for key in ("CausalLM", "LMHeadModel")) and "MaskedLM" not in architectures:
+    if (
+        any(key in architectures for key in ("CausalLM", "LMHeadModel"))
+        and "MaskedLM" not in architectures
+    ):
         return DECODER
     model_type = str(config.get("model_type", "")).lower()
-    decoders = ("gpt", "llama", "mistral", "qwen", "phi", "starcoder", "codegen", "opt", "bloom",
-                "falcon", "gemma", "smollm", "olmo", "mpt")
+    decoders = (
+        "gpt",
+        "llama",
+        "mistral",
+        "qwen",
+        "phi",
+        "starcoder",
+        "codegen",
+        "opt",
+        "bloom",
+        "falcon",
+        "gemma",
+        "smollm",
+        "olmo",
+        "mpt",
+    )
     encoders = ("bert", "roberta", "electra", "deberta", "albert", "modernbert", "xlm")
     if any(model_type.startswith(name) for name in encoders):
         return ENCODER
@@ -68,7 +87,9 @@ def load_tokenizer(directory: Path, family: str):
     try:
         tokenizer = AutoTokenizer.from_pretrained(str(directory))
     except Exception as exc:
-        raise ModelError(f"{directory}: cannot load a tokenizer: {type(exc).__name__}: {exc}") from None
+        raise ModelError(
+            f"{directory}: cannot load a tokenizer: {type(exc).__name__}: {exc}"
+        ) from None
     if getattr(tokenizer, "add_prefix_space", None) is False:  # byte-level BPE and word lists
         with contextlib.suppress(Exception):  # else keep the original tokenizer
             tokenizer = AutoTokenizer.from_pretrained(str(directory), add_prefix_space=True)
@@ -105,14 +126,24 @@ def load_backbone(directory: Path, kind: str, attn: str):
     info: dict[str, Any] = {"attn_implementation": attn}
     try:
         try:
-            model, loading = cls.from_pretrained(str(directory), dtype=torch.float32,
-                                                 attn_implementation=attn, output_loading_info=True)
+            model, loading = cls.from_pretrained(
+                str(directory),
+                dtype=torch.float32,
+                attn_implementation=attn,
+                output_loading_info=True,
+            )
         except (ValueError, ImportError):
             info["attn_implementation"] = "eager"
-            model, loading = cls.from_pretrained(str(directory), dtype=torch.float32,
-                                                 attn_implementation="eager", output_loading_info=True)
+            model, loading = cls.from_pretrained(
+                str(directory),
+                dtype=torch.float32,
+                attn_implementation="eager",
+                output_loading_info=True,
+            )
     except Exception as exc:
-        raise ModelError(f"{directory}: cannot load the model: {type(exc).__name__}: {exc}") from None
+        raise ModelError(
+            f"{directory}: cannot load the model: {type(exc).__name__}: {exc}"
+        ) from None
     missing = list(loading.get("missing_keys") or [])
     info["newly_initialised"] = missing[:20]
     info["n_newly_initialised"] = len(missing)

@@ -13,8 +13,14 @@ TOKEN_TASKS = (TAG_SEQUENCE, MASKED_WORDS)  # target kinds trained per token
 
 
 #: Short names accepted for some options.
-ALIASES = {"lr": "learning_rate", "batch_size": "effective_batch", "rank": "lora_r",
-           "alpha": "lora_alpha", "targets": "lora_targets", "lora_rank": "lora_r"}
+ALIASES = {
+    "lr": "learning_rate",
+    "batch_size": "effective_batch",
+    "rank": "lora_r",
+    "alpha": "lora_alpha",
+    "targets": "lora_targets",
+    "lora_rank": "lora_r",
+}
 
 
 @dataclass
@@ -90,7 +96,9 @@ class TrainConfig:
 
     def resolve(self, target_kind: str | None, n_train: int, world_size: int = 1) -> dict[str, Any]:
         """The concrete schedule for a task with ``n_train`` instances (recorded in ``info``)."""
-        epochs = self.epochs if self.epochs is not None else (50 if target_kind in TOKEN_TASKS else 10)
+        epochs = (
+            self.epochs if self.epochs is not None else (50 if target_kind in TOKEN_TASKS else 10)
+        )
         lr = self.learning_rate
         if lr is None:
             lr = 1e-4 if n_train < self.lr_threshold else 1e-5
@@ -115,7 +123,13 @@ class TrainConfig:
 
 def _coerce(name: str, value: Any, default: Any) -> Any:
     """Turn string option values (``-o epochs=3``) into the field's type."""
-    if not isinstance(value, str) or name in ("bf16", "peft", "deepspeed", "architecture", "lora_targets"):
+    if not isinstance(value, str) or name in (
+        "bf16",
+        "peft",
+        "deepspeed",
+        "architecture",
+        "lora_targets",
+    ):
         return value
     text = value.strip()
     if text.lower() in ("none", "null", ""):
@@ -126,6 +140,20 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
         number = float(text)
     except ValueError:
         raise SeebenchError(f"finetune: option {name}={value!r}: expected a number") from None
-    return int(number) if number.is_integer() and name not in (
-        "epochs", "learning_rate", "eval_fraction", "warmup_ratio", "weight_decay", "dropout",
-        "lora_dropout", "mlm_probability", "validation_fraction") else number
+    return (
+        int(number)
+        if number.is_integer()
+        and name
+        not in (
+            "epochs",
+            "learning_rate",
+            "eval_fraction",
+            "warmup_ratio",
+            "weight_decay",
+            "dropout",
+            "lora_dropout",
+            "mlm_probability",
+            "validation_fraction",
+        )
+        else number
+    )

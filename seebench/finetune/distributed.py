@@ -20,7 +20,9 @@ from typing import Any
 from seebench.errors import SeebenchError
 
 
-def deepspeed_config(stage: int, micro: int, accumulation: int, world: int, bf16: bool) -> dict[str, Any]:
+def deepspeed_config(
+    stage: int, micro: int, accumulation: int, world: int, bf16: bool
+) -> dict[str, Any]:
     """The generated DeepSpeed config (recorded in the result's ``info``)."""
     return {
         "train_micro_batch_size_per_gpu": micro,
@@ -58,13 +60,19 @@ class DeepSpeedContext:
         micro = plan["per_device_batch"]
         accumulation = max(1, math.ceil(local_batch / micro))
         self.config = deepspeed_config(self.stage, micro, accumulation, self.world_size, bf16)
-        engine, _, _, _ = deepspeed.initialize(model=model, optimizer=optimizer, lr_scheduler=scheduler,
-                                               config=self.config)
+        engine, _, _, _ = deepspeed.initialize(
+            model=model, optimizer=optimizer, lr_scheduler=scheduler, config=self.config
+        )
         return engine
 
     def summary(self) -> dict[str, Any]:
-        return {"stage": self.stage, "world_size": self.world_size, "backend": self.backend,
-                "launcher": "torchrun", "config": self.config}
+        return {
+            "stage": self.stage,
+            "world_size": self.world_size,
+            "backend": self.backend,
+            "launcher": "torchrun",
+            "config": self.config,
+        }
 
 
 def _free_port() -> int:
@@ -83,20 +91,41 @@ def launch(context: Any, directory: Path) -> tuple[list[Any], dict[str, Any]]:
     job, out = job_dir / "job.pkl", job_dir / "result.pkl"
     out.unlink(missing_ok=True)
     with job.open("wb") as handle:
-        pickle.dump({"task": context.task, "data": context.data, "model_dir": str(directory),
-                     "seed": context.seed, "options": dict(context.options),
-                     "work_dir": str(job_dir), "out": str(out)}, handle)
-    command = [sys.executable, "-m", "torch.distributed.run", f"--nproc_per_node={cfg.nproc}",
-               "--nnodes=1", f"--master_port={_free_port()}", "-m", "seebench.finetune.distributed",
-               str(job)]
+        pickle.dump(
+            {
+                "task": context.task,
+                "data": context.data,
+                "model_dir": str(directory),
+                "seed": context.seed,
+                "options": dict(context.options),
+                "work_dir": str(job_dir),
+                "out": str(out),
+            },
+            handle,
+        )
+    command = [
+        sys.executable,
+        "-m",
+        "torch.distributed.run",
+        f"--nproc_per_node={cfg.nproc}",
+        "--nnodes=1",
+        f"--master_port={_free_port()}",
+        "-m",
+        "seebench.finetune.distributed",
+        str(job),
+    ]
     env = dict(os.environ)
     env.setdefault("OMP_NUM_THREADS", "1")
     log_path = job_dir / "launch.log"
     with log_path.open("w") as log_file:
-        code = subprocess.run(command, stdout=log_file, stderr=subprocess.STDOUT, env=env).returncode
+        code = subprocess.run(
+            command, stdout=log_file, stderr=subprocess.STDOUT, env=env
+        ).returncode
     if code != 0 or not out.is_file():
         tail = log_path.read_text(errors="replace").strip().splitlines()[-5:]
-        raise SeebenchError(f"deepspeed run failed (exit {code}, log {log_path}): " + " | ".join(tail))
+        raise SeebenchError(
+            f"deepspeed run failed (exit {code}, log {log_path}): " + " | ".join(tail)
+        )
     with out.open("rb") as handle:
         results, info = pickle.load(handle)
     info.setdefault("deepspeed", {})["command"] = " ".join(command[1:])
@@ -115,8 +144,15 @@ def main(argv: list[str] | None = None) -> int:
     stage = int(str(job["options"]["deepspeed"]).lower().removeprefix("zero"))
     context = DeepSpeedContext(stage)
     try:
-        results, info = finetune(job["task"], job["data"], Path(job["model_dir"]), job["seed"],
-                                 job["options"], work_dir=Path(job["work_dir"]), dist=context)
+        results, info = finetune(
+            job["task"],
+            job["data"],
+            Path(job["model_dir"]),
+            job["seed"],
+            job["options"],
+            work_dir=Path(job["work_dir"]),
+            dist=context,
+        )
         if context.rank == 0:
             with open(job["out"], "wb") as handle:
                 pickle.dump((results, info), handle)

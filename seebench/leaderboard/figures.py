@@ -50,13 +50,18 @@ def _figure(report: ComparisonReport, name: str):
         codes = np.vectorize(lambda d: _DECISION_CODES.get(d, -1))(report.decisions).astype(float)
         codes[codes < 0] = np.nan
         ax.imshow(codes, cmap=ListedColormap(_DECISION_COLOURS), vmin=-0.5, vmax=3.5)
-        handles = [Patch(color=c, label=t) for c, t in zip(_DECISION_COLOURS, _DECISION_LABELS, strict=True)]
+        handles = [
+            Patch(color=c, label=t)
+            for c, t in zip(_DECISION_COLOURS, _DECISION_LABELS, strict=True)
+        ]
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
     else:
         p = report.posteriors
         values = p.p_better if name == "posterior_better" else p.p_equal
         image = ax.imshow(values, cmap="viridis", vmin=0, vmax=1)
-        colorbar_axes = fig.add_axes(((label + k * cell + 0.2) / width, label / height, 0.15 / width, k * cell / height))
+        colorbar_axes = fig.add_axes(
+            ((label + k * cell + 0.2) / width, label / height, 0.15 / width, k * cell / height)
+        )
         fig.colorbar(image, cax=colorbar_axes, label="posterior probability")
         if k <= ANNOTATE_UP_TO:
             _annotate(fig, ax, values)
@@ -92,11 +97,19 @@ def _annotate(fig, ax, values: np.ndarray) -> None:
     for (text, colour), offsets in cells.items():
         outline = TextPath((0, 0), text, prop=font)
         box = outline.get_extents()
-        centred = outline.transformed(Affine2D().translate(-(box.x0 + box.x1) / 2, -(box.y0 + box.y1) / 2))
+        centred = outline.transformed(
+            Affine2D().translate(-(box.x0 + box.x1) / 2, -(box.y0 + box.y1) / 2)
+        )
         # one collection per label: SVG then defines each outline once and reuses it
         ax.add_collection(
-            PathCollection([centred], offsets=offsets, offset_transform=ax.transData,
-                           transform=points_to_pixels, facecolors=colour, edgecolors="none")
+            PathCollection(
+                [centred],
+                offsets=offsets,
+                offset_transform=ax.transData,
+                transform=points_to_pixels,
+                facecolors=colour,
+                edgecolors="none",
+            )
         )
 
 

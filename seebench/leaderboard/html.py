@@ -67,14 +67,34 @@ def _table(table_id: str, headers: list[tuple[str, str]], rows: list[list[object
 def _ranking(report: ComparisonReport) -> str:
     c, sp = report.center_label.capitalize(), report.spread_label
     headers = [
-        ("Rank", "number"), ("Tier", "number"), ("Model", "text"), (c, "number"), (sp, "number"),
-        ("CI low", "number"), ("CI high", "number"), (report.effect_size_label, "number"),
-        ("Mag.", "text"), ("P(top > model)", "number"), ("P(top = model)", "number"),
+        ("Rank", "number"),
+        ("Tier", "number"),
+        ("Model", "text"),
+        (c, "number"),
+        (sp, "number"),
+        ("CI low", "number"),
+        ("CI high", "number"),
+        (report.effect_size_label, "number"),
+        ("Mag.", "text"),
+        ("P(top > model)", "number"),
+        ("P(top = model)", "number"),
         ("Shapiro-Wilk p", "number"),
     ]
     rows = [
-        [r.rank, r.tier, r.model, r.center, r.spread, r.ci_lower, r.ci_upper, r.effect_size,
-         MAGNITUDE_ABBREVIATIONS[r.magnitude], r.p_top_better, r.p_top_equal, r.shapiro_p]
+        [
+            r.rank,
+            r.tier,
+            r.model,
+            r.center,
+            r.spread,
+            r.ci_lower,
+            r.ci_upper,
+            r.effect_size,
+            MAGNITUDE_ABBREVIATIONS[r.magnitude],
+            r.p_top_better,
+            r.p_top_equal,
+            r.shapiro_p,
+        ]
         for r in report.rows
     ]
     return _table("ranking", headers, rows)
@@ -95,11 +115,25 @@ def _breakdown(report: ComparisonReport) -> str:
 
 
 def _pairs(report: ComparisonReport) -> str:
-    headers = [("Model A", "text"), ("Model B", "text"), ("P(A > B)", "number"),
-               ("P(A = B)", "number"), ("P(B > A)", "number"), ("ROPE", "number"), ("Decision", "text")]
+    headers = [
+        ("Model A", "text"),
+        ("Model B", "text"),
+        ("P(A > B)", "number"),
+        ("P(A = B)", "number"),
+        ("P(B > A)", "number"),
+        ("ROPE", "number"),
+        ("Decision", "text"),
+    ]
     rows = [
-        [p["a"], p["b"], float(p["p_a_better"]), float(p["p_equal"]), float(p["p_b_better"]),
-         float(p["rope"]), p["decision"]]
+        [
+            p["a"],
+            p["b"],
+            float(p["p_a_better"]),
+            float(p["p_equal"]),
+            float(p["p_b_better"]),
+            float(p["rope"]),
+            p["decision"],
+        ]
         for p in report.pairs()
     ]
     return _table("pairs", headers, rows)
@@ -107,8 +141,13 @@ def _pairs(report: ComparisonReport) -> str:
 
 def _per_task(report: ComparisonReport) -> str:
     m = report.matrix
-    headers = [("Task", "text"), ("Type", "text"), ("Family", "text")] + [(x, "number") for x in m.models]
-    rows = [[task, m.task_types[t], m.task_families[t], *map(float, m.scores[t])] for t, task in enumerate(m.tasks)]
+    headers = [("Task", "text"), ("Type", "text"), ("Family", "text")] + [
+        (x, "number") for x in m.models
+    ]
+    rows = [
+        [task, m.task_types[t], m.task_families[t], *map(float, m.scores[t])]
+        for t, task in enumerate(m.tasks)
+    ]
     return _table("per-task", headers, rows)
 
 
@@ -121,9 +160,7 @@ def page(report: ComparisonReport) -> str:
     """The HTML text of the leaderboard page."""
     title = html.escape(report.title)
     notes = "".join(f'<p class="note">{html.escape(n)}</p>' for n in report.notes)
-    tiers = "".join(
-        f"<li>{html.escape(', '.join(t))}</li>" for t in report.tiers
-    )
+    tiers = "".join(f"<li>{html.escape(', '.join(t))}</li>" for t in report.tiers)
     figures = "".join(
         f'<figure id="fig-{name}">{_inline_svg(render(report, name, "svg"))}'
         f"<figcaption>{html.escape(caption)}</figcaption></figure>"

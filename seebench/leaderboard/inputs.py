@@ -218,7 +218,8 @@ def ran_without_sandbox(result: dict[str, Any]) -> bool:
     """Whether one of the result's scorers ran code outside a sandbox (``--unsafe-host-exec``)."""
     scorers = result.get("scorers")
     return isinstance(scorers, dict) and any(
-        isinstance(identity, dict) and identity.get("sandbox") == "none" for identity in scorers.values()
+        isinstance(identity, dict) and identity.get("sandbox") == "none"
+        for identity in scorers.values()
     )
 
 

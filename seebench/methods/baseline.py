@@ -63,7 +63,9 @@ class RandomEstimator:
 
     def predict(self, samples: list[Sample]) -> list[Any]:
         behaviour = self.task.behaviour
-        return [behaviour.random_answer(self.task, self.pool, f"{self.seed}:{s.id}") for s in samples]
+        return [
+            behaviour.random_answer(self.task, self.pool, f"{self.seed}:{s.id}") for s in samples
+        ]
 
 
 ESTIMATORS = {"majority": MajorityEstimator, "random": RandomEstimator}
@@ -83,7 +85,9 @@ class BaselineMethod:
         self.estimators = dict(ESTIMATORS if estimators is None else estimators)
 
     def _estimator(self, model: ModelRef) -> Estimator | None:
-        factory = model.options.get("estimator") or self.estimators.get(model.identity.get("estimator", model.id))
+        factory = model.options.get("estimator") or self.estimators.get(
+            model.identity.get("estimator", model.id)
+        )
         return load_object(factory)() if factory else None
 
     def option_schema(self, model: ModelRef) -> dict[str, Any]:
@@ -115,7 +119,9 @@ def fit_summary(info: dict[str, Any]) -> str | None:
     chosen = info.get("selected") if isinstance(info, dict) else None
     if not chosen:
         return None
-    text = "selected " + " ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in chosen.items())
+    text = "selected " + " ".join(
+        f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in chosen.items()
+    )
     validation = info.get("validation") or {}
     if isinstance(validation.get("score"), float):
         text += f" (validation {validation.get('metric')} {validation['score']:.4f})"

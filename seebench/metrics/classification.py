@@ -24,7 +24,9 @@ def _counts(golds: Sequence[Any], predictions: Sequence[Any], labels: Sequence[A
     if _is_multilabel(golds):
         gold_sets = [set(g) for g in golds]
         pred_sets = [set(p or ()) for p in predictions]  # an invalid answer is the empty set
-        classes = list(labels) if labels else sorted({x for s in (*gold_sets, *pred_sets) for x in s})
+        classes = (
+            list(labels) if labels else sorted({x for s in (*gold_sets, *pred_sets) for x in s})
+        )
         true = Counter(x for s in gold_sets for x in s)
         pred = Counter(x for s in pred_sets for x in s)
         tp = Counter(x for g, p in zip(gold_sets, pred_sets, strict=True) for x in g & p)
@@ -47,12 +49,19 @@ def _f1(golds, predictions, average: str, labels: Sequence[str] | None) -> float
         tps, trues, preds = (sum(c[x] for x in classes) for c in (tp, true, pred))
         denominator = float(trues) + float(preds)
         return 2.0 * tps / denominator if denominator else 0.0
-    scores = np.array([2.0 * tp[x] / (float(true[x]) + float(pred[x])) if true[x] + pred[x] else 0.0
-                       for x in classes], dtype=np.float64)
+    scores = np.array(
+        [
+            2.0 * tp[x] / (float(true[x]) + float(pred[x])) if true[x] + pred[x] else 0.0
+            for x in classes
+        ],
+        dtype=np.float64,
+    )
     return float(np.mean(scores))
 
 
-def f1_macro(golds: Sequence[Any], predictions: Sequence[Any], labels: Sequence[str] | None = None) -> float:
+def f1_macro(
+    golds: Sequence[Any], predictions: Sequence[Any], labels: Sequence[str] | None = None
+) -> float:
     """Unweighted mean of per-class F1 (per-label F1 for multi-label tasks).
 
     ``labels`` fixes the classes averaged over (default: those seen in golds and predictions).
@@ -60,12 +69,16 @@ def f1_macro(golds: Sequence[Any], predictions: Sequence[Any], labels: Sequence[
     return _f1(golds, predictions, "macro", labels)
 
 
-def f1_micro(golds: Sequence[Any], predictions: Sequence[Any], labels: Sequence[str] | None = None) -> float:
+def f1_micro(
+    golds: Sequence[Any], predictions: Sequence[Any], labels: Sequence[str] | None = None
+) -> float:
     """F1 over all decisions pooled (equals accuracy for single-label tasks over all classes)."""
     return _f1(golds, predictions, "micro", labels)
 
 
-def accuracy(golds: Sequence[Any], predictions: Sequence[Any], labels: Sequence[str] | None = None) -> float:
+def accuracy(
+    golds: Sequence[Any], predictions: Sequence[Any], labels: Sequence[str] | None = None
+) -> float:
     """Fraction of exactly correct predictions (exact label set for multi-label tasks)."""
     if not golds:
         return 0.0

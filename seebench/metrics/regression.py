@@ -8,7 +8,9 @@ from collections.abc import Sequence
 import numpy as np
 
 
-def _arrays(golds: Sequence[float], predictions: Sequence[float | None]) -> tuple[np.ndarray, np.ndarray]:
+def _arrays(
+    golds: Sequence[float], predictions: Sequence[float | None]
+) -> tuple[np.ndarray, np.ndarray]:
     if len(golds) != len(predictions):
         raise ValueError(f"{len(golds)} golds but {len(predictions)} predictions")
     gold = np.asarray(golds, dtype=np.float64)
@@ -16,7 +18,9 @@ def _arrays(golds: Sequence[float], predictions: Sequence[float | None]) -> tupl
     return gold, pred
 
 
-def smape(golds: Sequence[float], predictions: Sequence[float | None], labels: object = None) -> float:
+def smape(
+    golds: Sequence[float], predictions: Sequence[float | None], labels: object = None
+) -> float:
     """Symmetric mean absolute percentage error as in Eq. 2 of the SELU paper:
 
     ``mean(|yhat - y| / ((|yhat| + |y|) / 2))``, a term being 0 when both are 0. Each term
@@ -36,12 +40,16 @@ def smape(golds: Sequence[float], predictions: Sequence[float | None], labels: o
     return float(np.mean(terms))
 
 
-def one_minus_smape(golds: Sequence[float], predictions: Sequence[float | None], labels: object = None) -> float:
+def one_minus_smape(
+    golds: Sequence[float], predictions: Sequence[float | None], labels: object = None
+) -> float:
     """``1 - SMAPE`` (SELU's regression score): 1 for perfect predictions, at least -1."""
     return 1.0 - smape(golds, predictions)
 
 
-def mae(golds: Sequence[float], predictions: Sequence[float | None], labels: object = None) -> float:
+def mae(
+    golds: Sequence[float], predictions: Sequence[float | None], labels: object = None
+) -> float:
     """Mean absolute error (missing predictions are skipped)."""
     gold, pred = _arrays(golds, predictions)
     keep = ~np.isnan(pred)

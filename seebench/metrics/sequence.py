@@ -6,7 +6,9 @@ from collections.abc import Sequence
 from typing import Any
 
 
-def entity_f1_micro(golds: Sequence[Sequence[str]], predictions: Sequence[Sequence[str] | None], labels: Any = None) -> float:
+def entity_f1_micro(
+    golds: Sequence[Sequence[str]], predictions: Sequence[Sequence[str] | None], labels: Any = None
+) -> float:
     """Entity-level micro F1 over BIO tag sequences (seqeval, CoNLL evaluation).
 
     A missing prediction or one of the wrong length counts as all ``O``.
@@ -15,11 +17,15 @@ def entity_f1_micro(golds: Sequence[Sequence[str]], predictions: Sequence[Sequen
 
     fixed = []
     for gold, pred in zip(golds, predictions, strict=True):
-        fixed.append(list(pred) if pred is not None and len(pred) == len(gold) else ["O"] * len(gold))
+        fixed.append(
+            list(pred) if pred is not None and len(pred) == len(gold) else ["O"] * len(gold)
+        )
     return float(f1_score([list(g) for g in golds], fixed, average="micro", zero_division=0))
 
 
-def masked_accuracy(golds: Sequence[Sequence[str]], predictions: Sequence[Sequence[str] | None], labels: Any = None) -> float:
+def masked_accuracy(
+    golds: Sequence[Sequence[str]], predictions: Sequence[Sequence[str] | None], labels: Any = None
+) -> float:
     """Fraction of masked tokens predicted exactly (case-insensitive), over all masks."""
     total = correct = 0
     for gold, pred in zip(golds, predictions, strict=True):
@@ -27,6 +33,9 @@ def masked_accuracy(golds: Sequence[Sequence[str]], predictions: Sequence[Sequen
         pred_list = [pred] if isinstance(pred, str) else list(pred or [])
         for index, token in enumerate(gold_list):
             total += 1
-            if index < len(pred_list) and str(pred_list[index]).strip().lower() == str(token).strip().lower():
+            if (
+                index < len(pred_list)
+                and str(pred_list[index]).strip().lower() == str(token).strip().lower()
+            ):
                 correct += 1
     return correct / total if total else 0.0

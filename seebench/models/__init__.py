@@ -52,5 +52,7 @@ def resolve_model(spec: str, registry: Any | None = None) -> tuple[ModelRef, str
     except Exception as exc:
         raise ModelError(f"cannot resolve model {spec!r}: {type(exc).__name__}: {exc}") from None
     if not isinstance(ref, ModelRef):
-        raise ModelError(f"plugin {entry.plugin!r}: resolver for {spec!r} did not return a ModelRef")
+        raise ModelError(
+            f"plugin {entry.plugin!r}: resolver for {spec!r} did not return a ModelRef"
+        )
     return ref, entry.default_method

@@ -24,11 +24,20 @@ def responses_dir() -> Path:
     return seebench_home() / "cache" / "responses"
 
 
-def cache_key(model_identity: dict[str, Any], backend_identity: dict[str, Any],
-              messages: Any, params: dict[str, Any]) -> str:
+def cache_key(
+    model_identity: dict[str, Any],
+    backend_identity: dict[str, Any],
+    messages: Any,
+    params: dict[str, Any],
+) -> str:
     """The sha256 that names one request's cached reply."""
-    payload = {"version": CACHE_VERSION, "model": model_identity, "backend": backend_identity,
-               "messages": messages, "params": params}
+    payload = {
+        "version": CACHE_VERSION,
+        "model": model_identity,
+        "backend": backend_identity,
+        "messages": messages,
+        "params": params,
+    }
     blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str).encode()
     return hashlib.sha256(blob).hexdigest()
 

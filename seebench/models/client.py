@@ -32,7 +32,10 @@ COMMON_OPTIONS: dict[str, dict[str, Any]] = {
 }
 HF_OPTIONS: dict[str, dict[str, Any]] = {
     "batch_size": {**_INT, "description": "an integer >= 1"},
-    "dtype": {"enum": ["float32", "bfloat16", "float16", "auto"], "description": "float32, bfloat16, float16 or auto"},
+    "dtype": {
+        "enum": ["float32", "bfloat16", "float16", "auto"],
+        "description": "float32, bfloat16, float16 or auto",
+    },
     "device": {"type": "string", "description": "auto, cpu, cuda or cuda:N"},
 }
 OPENAI_OPTIONS: dict[str, dict[str, Any]] = {
@@ -56,7 +59,9 @@ class ModelClient:
 
     def __init__(self, model: ModelRef, options: dict[str, Any] | None = None, seed: int = 0):
         if model.kind not in ("hf", "openai"):
-            raise ModelError(f"model {model.spec!r} ({model.kind}) cannot chat; use smollm2, hf:PATH or openai:NAME")
+            raise ModelError(
+                f"model {model.spec!r} ({model.kind}) cannot chat; use smollm2, hf:PATH or openai:NAME"
+            )
         self.model = model
         self.options = {k: v for k, v in (options or {}).items() if k in CLIENT_OPTIONS}
         self.seed = int(self.options.get("seed", seed))
@@ -77,16 +82,28 @@ class ModelClient:
             from seebench.models.backends.openai import OpenAIBackend
 
             extra = {k: self.options[k] for k in OPENAI_OPTIONS if k in self.options}
-            return OpenAIBackend(self.model.identity["model"], seed=self.options.get("seed"), **common, **extra)
+            return OpenAIBackend(
+                self.model.identity["model"], seed=self.options.get("seed"), **common, **extra
+            )
         from seebench.models.backends.hf import HFBackend
 
-        prepare = self.model.options.get("prepare")  # e.g. smollm2's conversion, done only if generating
-        directory = (lambda: load_object(prepare)(self.model)) if prepare else self.model.identity["path"]
+        prepare = self.model.options.get(
+            "prepare"
+        )  # e.g. smollm2's conversion, done only if generating
+        directory = (
+            (lambda: load_object(prepare)(self.model)) if prepare else self.model.identity["path"]
+        )
         extra = {k: self.options[k] for k in HF_OPTIONS if k in self.options}
         return HFBackend(directory, seed=self.seed, **common, **extra)
 
-    def generate(self, prompts: Sequence[Prompt], *, max_new_tokens: int, temperature: float | None = None,
-                 advance: Callable[[int], None] = lambda n: None) -> list[tuple[Generation, bool]]:
+    def generate(
+        self,
+        prompts: Sequence[Prompt],
+        *,
+        max_new_tokens: int,
+        temperature: float | None = None,
+        advance: Callable[[int], None] = lambda n: None,
+    ) -> list[tuple[Generation, bool]]:
         """A reply for every prompt, in order, with whether it came from the cache.
 
         Cached replies are used first; the rest are generated (and cached as they arrive).
@@ -105,32 +122,55 @@ class ModelClient:
             if entry is None:
                 pending.append(position)
                 continue
-            results[position] = (Generation(entry["text"], confidence=entry.get("confidence"),
-                                            usage=entry.get("usage", {})), True)
+            results[position] = (
+                Generation(
+                    entry["text"], confidence=entry.get("confidence"), usage=entry.get("usage", {})
+                ),
+                True,
+            )
         advance(len(prompts) - len(pending))
         for index, generation in backend.generate([prompts[p] for p in pending]):
             position = pending[index]
             self.generated += 1
             if generation.text is not None:
-                self.cache.put(keys[position], {"text": generation.text, "confidence": generation.confidence,
-                                                "usage": generation.usage})
+                self.cache.put(
+                    keys[position],
+                    {
+                        "text": generation.text,
+                        "confidence": generation.confidence,
+                        "usage": generation.usage,
+                    },
+                )
             results[position] = (generation, False)
             advance(1)
         missing = [prompts[i].sample_id for i, r in enumerate(results) if r is None]
         if missing:
-            raise SeebenchError(f"backend {backend.name!r} returned no reply for {len(missing)} prompt(s)")
+            raise SeebenchError(
+                f"backend {backend.name!r} returned no reply for {len(missing)} prompt(s)"
+            )
         return results  # type: ignore[return-value]
 
-    def chat(self, messages: Sequence[dict[str, str]], *, max_new_tokens: int = 256,
-             temperature: float | None = None, item_id: str = "chat") -> Generation:
+    def chat(
+        self,
+        messages: Sequence[dict[str, str]],
+        *,
+        max_new_tokens: int = 256,
+        temperature: float | None = None,
+        item_id: str = "chat",
+    ) -> Generation:
         """One reply to ``messages`` (cached like any other request)."""
         prompt = Prompt(item_id, tuple(dict(m) for m in messages))
         return self.generate([prompt], max_new_tokens=max_new_tokens, temperature=temperature)[0][0]
 
     def info(self) -> dict[str, Any]:
         """Accounting for a result's ``info``: backend, settings, cache use, tokens, cost."""
-        info: dict[str, Any] = {"cache": {"hits": self.cache.hits, "misses": self.cache.misses,
-                                          "enabled": self.cache.enabled}}
+        info: dict[str, Any] = {
+            "cache": {
+                "hits": self.cache.hits,
+                "misses": self.cache.misses,
+                "enabled": self.cache.enabled,
+            }
+        }
         for backend in self._backends.values():
             info.setdefault("backend", backend.name)
             info.setdefault("generation", backend.params())

@@ -46,8 +46,12 @@ def local_model_ref(spec: str, directory: Path, kind: str = "hf", **identity: st
         spec=spec,
         id=safe_id(spec),
         kind=kind,
-        identity={"path": str(directory), "fingerprint": _fingerprint(directory),
-                  "architecture": architecture, **identity},
+        identity={
+            "path": str(directory),
+            "fingerprint": _fingerprint(directory),
+            "architecture": architecture,
+            **identity,
+        },
     )
 
 
@@ -71,7 +75,10 @@ def _cached_snapshot(repo_id: str) -> Path | None:
     """The newest snapshot of ``repo_id`` in the local Hugging Face cache, if any."""
     if repo_id.count("/") > 1 or not repo_id:
         return None
-    home = Path(os.environ.get("HF_HUB_CACHE") or Path(os.environ.get("HF_HOME", "~/.cache/huggingface")).expanduser() / "hub")
+    home = Path(
+        os.environ.get("HF_HUB_CACHE")
+        or Path(os.environ.get("HF_HOME", "~/.cache/huggingface")).expanduser() / "hub"
+    )
     folder = home / f"models--{repo_id.replace('/', '--')}" / "snapshots"
     if not folder.is_dir():
         return None

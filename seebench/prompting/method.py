@@ -25,7 +25,13 @@ from seebench.prompting.template import Prompt, build_prompt, max_new_tokens
 from seebench.tasks.spec import TaskSpec
 
 #: The method's own options; the model client's are added per backend (``option_schema``).
-PROMPT_OPTIONS = {"shots": {"type": "integer", "minimum": 0, "description": "an integer >= 0 (examples per prompt)"}}
+PROMPT_OPTIONS = {
+    "shots": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "an integer >= 0 (examples per prompt)",
+    }
+}
 GENERATIVE_ARCHITECTURES = ("CausalLM", "LMHeadModel")
 
 
@@ -75,7 +81,9 @@ class PromptMethod:
         k = int(context.options.get("shots", self.default_shots))
         prompts = build_prompts(task, data, k, context.seed)
         client = context.client
-        generations = client.generate(prompts, max_new_tokens=max_new_tokens(task), advance=context.advance)
+        generations = client.generate(
+            prompts, max_new_tokens=max_new_tokens(task), advance=context.advance
+        )
         predictions = []
         reasons: Counter[str] = Counter()
         for prompt, (generation, cached) in zip(prompts, generations, strict=True):
@@ -86,10 +94,17 @@ class PromptMethod:
             extra: dict[str, Any] = {"cached": cached}
             if generation.retries:
                 extra["retries"] = generation.retries
-            predictions.append(Prediction(
-                prompt.sample_id, parsed.value, raw=generation.text, error=error,
-                confidence=generation.confidence, extra=extra, shots=tuple(prompt.shot_ids),
-            ))
+            predictions.append(
+                Prediction(
+                    prompt.sample_id,
+                    parsed.value,
+                    raw=generation.text,
+                    error=error,
+                    confidence=generation.confidence,
+                    extra=extra,
+                    shots=tuple(prompt.shot_ids),
+                )
+            )
         info = {"shots": k, **client.info(), "invalid_reasons": dict(reasons.most_common())}
         return MethodOutput(predictions, info)
 

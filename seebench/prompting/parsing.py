@@ -18,8 +18,11 @@ from seebench.prompting.template import NO_LABELS
 from seebench.tasks.spec import TaskSpec
 from seebench.tasks.types import ParsedAnswer
 
-_PREFIX = re.compile(r"^(?:the\s+)?(?:final\s+)?(?:answer|labels?|class(?:es)?|categor(?:y|ies)|value|"
-                     r"estimate|prediction|output)\s*(?:is|are)?\s*[:=\-]?\s*", re.IGNORECASE)
+_PREFIX = re.compile(
+    r"^(?:the\s+)?(?:final\s+)?(?:answer|labels?|class(?:es)?|categor(?:y|ies)|value|"
+    r"estimate|prediction|output)\s*(?:is|are)?\s*[:=\-]?\s*",
+    re.IGNORECASE,
+)
 _NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 _LIST_SPLIT = re.compile(r"\s*(?:,|;|\n|\||&|\band\b)\s*", re.IGNORECASE)
 _EMPTY_ANSWERS = {NO_LABELS, "none of them", "no label", "no labels", "nothing", "[]", "n/a", "-"}
@@ -37,7 +40,9 @@ def label_aliases(task: TaskSpec) -> dict[str, str]:
     aliases: dict[str, str] = {}
     for label in task.labels:
         for alias in (label.name, label.raw_value, *label.synonyms):
-            key = normalise(str(int(alias) if isinstance(alias, float) and alias.is_integer() else alias))
+            key = normalise(
+                str(int(alias) if isinstance(alias, float) and alias.is_integer() else alias)
+            )
             if key:
                 aliases.setdefault(key, label.name)
     return aliases
@@ -80,7 +85,9 @@ def parse_label_list(task: TaskSpec, text: str) -> ParsedAnswer:
         return ParsedAnswer([])
     found: list[str] = []
     rest = reply
-    for alias in sorted(aliases, key=len, reverse=True):  # longest first: "non-functional" before "functional"
+    for alias in sorted(
+        aliases, key=len, reverse=True
+    ):  # longest first: "non-functional" before "functional"
         pattern = _mention(alias)
         if pattern.search(rest):
             found.append(aliases[alias])
@@ -94,7 +101,9 @@ def parse_label_list(task: TaskSpec, text: str) -> ParsedAnswer:
 
 
 def parse_number(task: TaskSpec, text: str) -> ParsedAnswer:
-    match = _NUMBER.search(str(text).replace(",", "") if re.search(r"\d,\d{3}\b", str(text)) else str(text))
+    match = _NUMBER.search(
+        str(text).replace(",", "") if re.search(r"\d,\d{3}\b", str(text)) else str(text)
+    )
     if match is None:
         return ParsedAnswer(None, "no number in reply")
     value = float(match.group())
@@ -102,7 +111,9 @@ def parse_number(task: TaskSpec, text: str) -> ParsedAnswer:
         return ParsedAnswer(None, "number is not finite")
     value_range = task.value_range
     if value_range and not value_range[0] <= value <= value_range[1]:
-        return ParsedAnswer(None, f"out of range: {value:g} not in [{value_range[0]:g}, {value_range[1]:g}]")
+        return ParsedAnswer(
+            None, f"out of range: {value:g} not in [{value_range[0]:g}, {value_range[1]:g}]"
+        )
     return ParsedAnswer(value)
 
 

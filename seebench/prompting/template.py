@@ -63,9 +63,15 @@ def instruction(task: TaskSpec) -> str:
     parts = []
     if block.get("context"):
         parts.append(f"Setting: {_sentence(block['context'])}")
-    what = block.get("task") or task.description or f"{verb(task).capitalize()} the {entity_name(task)}."
+    what = (
+        block.get("task")
+        or task.description
+        or f"{verb(task).capitalize()} the {entity_name(task)}."
+    )
     parts.append(f"Task: {_sentence(what)}")
-    parts.append(f"Answer format: {_sentence(block.get('answer_format') or default_answer_format(task))}")
+    parts.append(
+        f"Answer format: {_sentence(block.get('answer_format') or default_answer_format(task))}"
+    )
     return "\n".join(parts)
 
 
@@ -77,7 +83,11 @@ def label_definitions(task: TaskSpec) -> str | None:
         return f"Possible labels: {', '.join(task.label_names)}."
     lines = ["What each label means:"]
     for label in task.labels:
-        lines.append(f"- {label.name}: {_sentence(label.description)}" if label.description else f"- {label.name}")
+        lines.append(
+            f"- {label.name}: {_sentence(label.description)}"
+            if label.description
+            else f"- {label.name}"
+        )
     return "\n".join(lines)
 
 
@@ -87,8 +97,11 @@ def examples_section(task: TaskSpec, shots: Sequence[Sample]) -> str | None:
     lines = [f"Solved examples of this {answer_format(task).kind} task:"]
     entity, answer = entity_name(task).capitalize(), answer_name(task)
     for number, shot in enumerate(shots, start=1):
-        lines += [f"Example {number}", f"{entity}: {_flatten(shot.input)}",
-                  f"{answer}: {format_target(task, shot.target)}"]
+        lines += [
+            f"Example {number}",
+            f"{entity}: {_flatten(shot.input)}",
+            f"{answer}: {format_target(task, shot.target)}",
+        ]
     return "\n".join(lines)
 
 
@@ -107,8 +120,10 @@ def build_prompt(task: TaskSpec, sample: Sample, shots: Sequence[Sample] = ()) -
     examples = examples_section(task, shots)
     if examples:
         sections += [SEPARATOR, examples]
-    query = (f"{entity_name(task).capitalize()} to {verb(task)}: {_flatten(sample.input)}\n"
-             f"{answer_name(task)}:")
+    query = (
+        f"{entity_name(task).capitalize()} to {verb(task)}: {_flatten(sample.input)}\n"
+        f"{answer_name(task)}:"
+    )
     sections += [SEPARATOR, query]
     messages: list[dict[str, str]] = []
     if task.prompt.get("system"):

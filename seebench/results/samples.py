@@ -28,6 +28,8 @@ def read_samples(path: Path) -> list[dict[str, Any]]:
         except json.JSONDecodeError as exc:
             raise SeebenchError(f"{path}:{number}: not JSON ({exc.msg})") from None
         if not isinstance(record, dict) or any(k not in record for k in REQUIRED_KEYS):
-            raise SeebenchError(f"{path}:{number}: a sample record needs {', '.join(REQUIRED_KEYS)}")
+            raise SeebenchError(
+                f"{path}:{number}: a sample record needs {', '.join(REQUIRED_KEYS)}"
+            )
         records.append(record)
     return records

@@ -51,8 +51,14 @@ def parse_shard(text: str) -> tuple[int, int]:
     return i, n
 
 
-def run_config(config: EvalConfig, model: ModelRef, method: str, task: TaskSpec,
-               scorers: dict[str, Any] | None = None, plugins: dict[str, str] | None = None) -> dict[str, Any]:
+def run_config(
+    config: EvalConfig,
+    model: ModelRef,
+    method: str,
+    task: TaskSpec,
+    scorers: dict[str, Any] | None = None,
+    plugins: dict[str, str] | None = None,
+) -> dict[str, Any]:
     """Everything that determines a unit's result; its hash decides whether to recompute.
 
     ``scorers`` are the identities of the task's scorers (a judge model's included) and
@@ -89,8 +95,12 @@ def scoring_fields(scoring: UnitScoring | None) -> dict[str, Any]:
     """The result keys that scoring fills (``scored: false`` and no metrics when predict-only)."""
     if scoring is None:
         return {"scored": False, "metrics": {}}
-    fields: dict[str, Any] = {"scored": True, "metrics": scoring.metrics, "metric_info": scoring.metric_info,
-                              "scorers": scoring.scorer_identities}
+    fields: dict[str, Any] = {
+        "scored": True,
+        "metrics": scoring.metrics,
+        "metric_info": scoring.metric_info,
+        "scorers": scoring.scorer_identities,
+    }
     if scoring.unscored:
         fields["unscored"] = {"count": scoring.unscored, "reasons": scoring.unscored_reasons}
     if scoring.repeat_metrics or scoring.item_spread:

@@ -8,9 +8,22 @@ import sys
 from importlib import metadata
 
 TRACKED_DISTRIBUTIONS = (
-    "seebench", "numpy", "scipy", "pandas", "scikit-learn", "seqeval", "torch", "transformers",
-    "tokenizers", "peft", "accelerate", "deepspeed", "xgboost", "xgboost-cpu",
-    "fasttext-numpy2-wheel", "httpx",
+    "seebench",
+    "numpy",
+    "scipy",
+    "pandas",
+    "scikit-learn",
+    "seqeval",
+    "torch",
+    "transformers",
+    "tokenizers",
+    "peft",
+    "accelerate",
+    "deepspeed",
+    "xgboost",
+    "xgboost-cpu",
+    "fasttext-numpy2-wheel",
+    "httpx",
 )
 
 

@@ -88,7 +88,9 @@ def summary_table(outcomes: Sequence[Any]) -> Table:
     if not shared:
         columns = ("model", "method", *columns)
     for column in columns:
-        table.add_column(column, justify="right" if column in ("value", "n", "seconds") else "left", no_wrap=True)
+        table.add_column(
+            column, justify="right" if column in ("value", "n", "seconds") else "left", no_wrap=True
+        )
     if notes:
         table.add_column("note")
     for outcome in outcomes:

@@ -102,14 +102,24 @@ class Runner:
         method_options = {k: v for k, v in options.items() if k not in RUN_OPTIONS}
         problems = self.method_entry.option_problems(method_options, schema)
         if problems:
-            raise SeebenchError(problems[0] + (f" (model {self.model.spec!r})" if schema is not None else ""))
+            raise SeebenchError(
+                problems[0] + (f" (model {self.model.spec!r})" if schema is not None else "")
+            )
 
     def _plugins(self, task: TaskSpec) -> dict[str, str]:
         """``dist==version`` of every plugin that contributes to ``task``'s unit."""
-        names = {self.method_entry.plugin, self.registry.model_entry(self.model.spec).plugin,
-                 self.registry.task_type(task.type).plugin, self.index.origins.get(task.name, "?")}
-        names |= {self.registry.metric(m).plugin for m in task.metrics if m in self.registry.metrics}
-        names |= {self.registry.scorer(s).plugin for s in task.scorers if s in self.registry.scorers}
+        names = {
+            self.method_entry.plugin,
+            self.registry.model_entry(self.model.spec).plugin,
+            self.registry.task_type(task.type).plugin,
+            self.index.origins.get(task.name, "?"),
+        }
+        names |= {
+            self.registry.metric(m).plugin for m in task.metrics if m in self.registry.metrics
+        }
+        names |= {
+            self.registry.scorer(s).plugin for s in task.scorers if s in self.registry.scorers
+        }
         return {name: self.registry.distributions.get(name, "?") for name in sorted(names - {"?"})}
 
     def planned_tasks(self) -> list[TaskSpec]:
@@ -143,15 +153,22 @@ class Runner:
 
         notify_unit_finished(
             UnitFinished(
-                model_id=outcome.model_id, method=outcome.method, task=outcome.task,
-                status=outcome.status, reason=outcome.reason, metrics=dict(outcome.metrics),
-                result_path=outcome.result_path, seconds=outcome.seconds,
+                model_id=outcome.model_id,
+                method=outcome.method,
+                task=outcome.task,
+                status=outcome.status,
+                reason=outcome.reason,
+                metrics=dict(outcome.metrics),
+                result_path=outcome.result_path,
+                seconds=outcome.seconds,
             )
         )
 
     def _run_unit_locked(self, task: TaskSpec, progress: RunProgress) -> UnitOutcome:
         """:meth:`run_unit` under the unit's lock; a unit another live run holds is skipped."""
-        result_path, _ = result_paths(self.config.output, self.model.id, self.method_name, task.name)
+        result_path, _ = result_paths(
+            self.config.output, self.model.id, self.method_name, task.name
+        )
         try:
             with unit_lock(lock_path(result_path)):
                 return self.run_unit(task, progress)
@@ -162,22 +179,40 @@ class Runner:
             where = exc.filename2 or exc.filename
             detail = f"{exc.strerror}: {where}" if exc.strerror and where else str(exc)
             status, reason = "failed", f"cannot write the result: {detail}"
-        return UnitOutcome(self.model.id, self.method_name, task.name, status, reason=reason,
-                           result_path=result_path)
+        return UnitOutcome(
+            self.model.id,
+            self.method_name,
+            task.name,
+            status,
+            reason=reason,
+            result_path=result_path,
+        )
 
     def run_unit(self, task: TaskSpec, progress: RunProgress) -> UnitOutcome:
         started = time.perf_counter()
-        result_path, samples_path = result_paths(self.config.output, self.model.id, self.method_name, task.name)
-        outcome = UnitOutcome(self.model.id, self.method_name, task.name, "ok",
-                              primary_metric=task.primary_metric, result_path=result_path)
+        result_path, samples_path = result_paths(
+            self.config.output, self.model.id, self.method_name, task.name
+        )
+        outcome = UnitOutcome(
+            self.model.id,
+            self.method_name,
+            task.name,
+            "ok",
+            primary_metric=task.primary_metric,
+            result_path=result_path,
+        )
         try:
             runs = configure_scorers(task, self.registry, run_options=self.config.method_options)
             scorers = {r.name: r.identity for r in runs}
-            unit_config = run_config(self.config, self.model, self.method_name, task, scorers, self._plugins(task))
+            unit_config = run_config(
+                self.config, self.model, self.method_name, task, scorers, self._plugins(task)
+            )
         except SeebenchError as exc:  # a bad scorer option or repeats value: this unit only
             unit_config = run_config(self.config, self.model, self.method_name, task)
             base = self._result_base(task, unit_config, config_hash(unit_config))
-            return self._finish_without_metrics(outcome, base, "failed", str(exc), started, result_path)
+            return self._finish_without_metrics(
+                outcome, base, "failed", str(exc), started, result_path
+            )
         unit_hash = config_hash(unit_config)
         check = verify_result(result_path, samples_path, unit_hash)
         previous = check.result
@@ -197,8 +232,13 @@ class Runner:
             outcome.note = _summary(previous.get("info"))
             return outcome
 
-        if (not self.config.force and previous is not None and previous.get("status") == "ok"
-                and previous.get("scored") is False and previous.get("run", {}).get("config_hash") == unit_hash):
+        if (
+            not self.config.force
+            and previous is not None
+            and previous.get("status") == "ok"
+            and previous.get("scored") is False
+            and previous.get("run", {}).get("config_hash") == unit_hash
+        ):
             return self._score_saved(task, outcome, result_path, started)
 
         base = self._result_base(task, unit_config, unit_hash)
@@ -208,51 +248,74 @@ class Runner:
             if reason:
                 raise NotApplicableError(reason)
             t0 = time.perf_counter()
-            data = load_task_data(task, self.registry, seed=self.config.seed, limit=self.config.limit)
+            data = load_task_data(
+                task, self.registry, seed=self.config.seed, limit=self.config.limit
+            )
             timings["data_s"] = time.perf_counter() - t0
             t0 = time.perf_counter()
-            outputs = self._run_method(task, data, progress, result_path, int(unit_config["repeats"]))
+            outputs = self._run_method(
+                task, data, progress, result_path, int(unit_config["repeats"])
+            )
             timings["method_s"] = time.perf_counter() - t0
             t0 = time.perf_counter()
             scoring = None
             if not self.config.predict_only:
                 scoring = score_unit(
-                    task, data.test, [[p.prediction for p in o.predictions] for o in outputs], self.registry,
-                    artifacts=artifacts_dir(result_path), seed=self.config.seed, bootstrap=self.config.bootstrap,
+                    task,
+                    data.test,
+                    [[p.prediction for p in o.predictions] for o in outputs],
+                    self.registry,
+                    artifacts=artifacts_dir(result_path),
+                    seed=self.config.seed,
+                    bootstrap=self.config.bootstrap,
                     options=self.config.method_options,
                 )
             records = sample_records(data.test, [o.predictions for o in outputs], scoring)
             timings["metrics_s"] = time.perf_counter() - t0
         except NotApplicableError as exc:
-            return self._finish_without_metrics(outcome, base, "not_applicable", str(exc), started, result_path)
+            return self._finish_without_metrics(
+                outcome, base, "not_applicable", str(exc), started, result_path
+            )
         except DataMissingError as exc:
-            return self._finish_without_metrics(outcome, base, "skipped", str(exc), started, result_path)
+            return self._finish_without_metrics(
+                outcome, base, "skipped", str(exc), started, result_path
+            )
         except KeyboardInterrupt:
             raise
         except Exception as exc:
             detail = traceback.format_exc(limit=8)
             reason = f"{type(exc).__name__}: {exc}".splitlines()[0]
-            return self._finish_without_metrics(outcome, base, "failed", reason, started, result_path, detail)
+            return self._finish_without_metrics(
+                outcome, base, "failed", reason, started, result_path, detail
+            )
 
         samples_sha256 = write_samples(samples_path, records)
         n = len(data.test)
         invalid = sum(p.prediction is None for o in outputs for p in o.predictions)
-        base.update({
-            "data": {"checksums": data.checksums, "counts": data.counts()},
-            "n": n,
-            "invalid": invalid,
-            "invalid_rate": invalid / (n * len(outputs)) if n else 0.0,
-            "info": outputs[0].info if len(outputs) == 1 else {"repeats": [o.info for o in outputs]},
-            "samples_file": samples_path.name,
-            "samples_sha256": samples_sha256,
-        })
+        base.update(
+            {
+                "data": {"checksums": data.checksums, "counts": data.counts()},
+                "n": n,
+                "invalid": invalid,
+                "invalid_rate": invalid / (n * len(outputs)) if n else 0.0,
+                "info": outputs[0].info
+                if len(outputs) == 1
+                else {"repeats": [o.info for o in outputs]},
+                "samples_file": samples_path.name,
+                "samples_sha256": samples_sha256,
+            }
+        )
         if scoring is not None and scoring.all_unscored:
             # nothing could be scored (no sandbox could start...): keep the predictions (for
             # 'seebench score' later), skip the unit with the reason
-            base.update(scored=False, scorers=scoring.scorer_identities,
-                        unscored={"count": scoring.unscored, "reasons": scoring.unscored_reasons})
-            return self._finish_without_metrics(outcome, base, "skipped", scoring.unscored_summary(), started,
-                                                result_path)
+            base.update(
+                scored=False,
+                scorers=scoring.scorer_identities,
+                unscored={"count": scoring.unscored, "reasons": scoring.unscored_reasons},
+            )
+            return self._finish_without_metrics(
+                outcome, base, "skipped", scoring.unscored_summary(), started, result_path
+            )
         timings["total_s"] = time.perf_counter() - started
         result = {**base, "timings": timings, **scoring_fields(scoring)}
         write_result(result_path, result)
@@ -261,13 +324,20 @@ class Runner:
         outcome.seconds = timings["total_s"]
         return outcome
 
-    def _score_saved(self, task: TaskSpec, outcome: UnitOutcome, result_path: Path, started: float) -> UnitOutcome:
+    def _score_saved(
+        self, task: TaskSpec, outcome: UnitOutcome, result_path: Path, started: float
+    ) -> UnitOutcome:
         """Score predictions a ``--predict-only`` run saved, without calling the model."""
         from seebench.scoring.rescore import rescore
 
         try:
-            done = rescore(result_path, self.registry, self.index, bootstrap=self.config.bootstrap,
-                           run_options=self.config.method_options)
+            done = rescore(
+                result_path,
+                self.registry,
+                self.index,
+                bootstrap=self.config.bootstrap,
+                run_options=self.config.method_options,
+            )
         except SeebenchError as exc:
             outcome.status, outcome.reason = "failed", f"scoring saved predictions: {exc}"
             return outcome
@@ -283,19 +353,32 @@ class Runner:
             return f"method {self.method_name!r} does not support {task.type} tasks"
         return self.method.not_applicable(task, self.model)
 
-    def _run_method(self, task: TaskSpec, data: TaskData, progress: RunProgress, result_path: Path,
-                    repeats: int) -> list[MethodOutput]:
-        options = {k: v for k, v in {**task.method_options(self.method_name), **self.config.method_options}.items()
-                   if k not in RUN_OPTIONS}
+    def _run_method(
+        self, task: TaskSpec, data: TaskData, progress: RunProgress, result_path: Path, repeats: int
+    ) -> list[MethodOutput]:
+        options = {
+            k: v
+            for k, v in {
+                **task.method_options(self.method_name),
+                **self.config.method_options,
+            }.items()
+            if k not in RUN_OPTIONS
+        }
         outputs: list[MethodOutput] = []
         for repeat in range(repeats):
             seed = self.config.seed + repeat
             if repeats > 1 and "seed" in options:
                 options = {**options, "seed": int(options["seed"]) + 1}
             context = RunContext(
-                task=task, data=data, model=self.model, seed=seed, options=options,
-                work_dir=result_path.parent / f".{task.name}.work", advance=progress.add_samples,
-                repeat=repeat, registry=self.registry,
+                task=task,
+                data=data,
+                model=self.model,
+                seed=seed,
+                options=options,
+                work_dir=result_path.parent / f".{task.name}.work",
+                advance=progress.add_samples,
+                repeat=repeat,
+                registry=self.registry,
             )
             output = self.method.run(context)
             if len(output.predictions) != len(data.test):
@@ -305,11 +388,15 @@ class Runner:
                 )
             for sample, pred in zip(data.test, output.predictions, strict=True):
                 if pred.sample_id != sample.id:
-                    raise SeebenchError(f"prediction for {pred.sample_id!r} is out of order (expected {sample.id!r})")
+                    raise SeebenchError(
+                        f"prediction for {pred.sample_id!r} is out of order (expected {sample.id!r})"
+                    )
             outputs.append(output)
         return outputs
 
-    def _result_base(self, task: TaskSpec, unit_config: dict[str, Any], unit_hash: str) -> dict[str, Any]:
+    def _result_base(
+        self, task: TaskSpec, unit_config: dict[str, Any], unit_hash: str
+    ) -> dict[str, Any]:
         return {
             "schema_version": RESULT_SCHEMA_VERSION,
             "status": "ok",
@@ -334,12 +421,23 @@ class Runner:
         }
 
     def _finish_without_metrics(
-        self, outcome: UnitOutcome, base: dict[str, Any], status: str, reason: str,
-        started: float, result_path: Path, detail: str | None = None,
+        self,
+        outcome: UnitOutcome,
+        base: dict[str, Any],
+        status: str,
+        reason: str,
+        started: float,
+        result_path: Path,
+        detail: str | None = None,
     ) -> UnitOutcome:
         seconds = time.perf_counter() - started
-        result = {"samples_file": None, **base, "status": status, "reason": reason,
-                  "timings": {"total_s": seconds}}
+        result = {
+            "samples_file": None,
+            **base,
+            "status": status,
+            "reason": reason,
+            "timings": {"total_s": seconds},
+        }
         if detail:
             result["info"] = {"traceback": detail}
         write_result(result_path, result)
@@ -347,7 +445,9 @@ class Runner:
         return outcome
 
 
-def run_eval(config: EvalConfig, registry: Registry | None = None, index: TaskIndex | None = None) -> list[UnitOutcome]:
+def run_eval(
+    config: EvalConfig, registry: Registry | None = None, index: TaskIndex | None = None
+) -> list[UnitOutcome]:
     """Evaluate ``config.model`` on the selected tasks; returns one outcome per unit."""
     if registry is None or index is None:
         from seebench.plugin_manager import get_registry

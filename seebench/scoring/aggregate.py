@@ -54,18 +54,24 @@ class _Resampler:
         self.data = data
         self.golds = _object_array(data.golds)
         self.predictions = [_object_array(row) for row in data.predictions]
-        self.scores = {name: [_object_array(row) for row in per] for name, per in data.scores.items()}
+        self.scores = {
+            name: [_object_array(row) for row in per] for name, per in data.scores.items()
+        }
 
     def draw(self, items: np.ndarray) -> UnitScores:
         return UnitScores(
             golds=self.golds[items].tolist(),
             predictions=[row[items].tolist() for row in self.predictions],
-            scores={name: [row[items].tolist() for row in per] for name, per in self.scores.items()},
+            scores={
+                name: [row[items].tolist() for row in per] for name, per in self.scores.items()
+            },
             labels=self.data.labels,
         )
 
 
-def metric_value(entry: MetricEntry, func: Any, task: TaskSpec, data: UnitScores, primary_scorer: str) -> float:
+def metric_value(
+    entry: MetricEntry, func: Any, task: TaskSpec, data: UnitScores, primary_scorer: str
+) -> float:
     """The metric over all of ``data``'s items, averaged over repeats."""
     options = task.metric_options(entry.name)
     values = []
@@ -73,8 +79,10 @@ def metric_value(entry: MetricEntry, func: Any, task: TaskSpec, data: UnitScores
         if entry.inputs == "scores":
             scorer = entry.scorer or primary_scorer
             if scorer not in data.scores:
-                raise SeebenchError(f"metric {entry.name!r} needs scores of scorer {scorer!r}, "
-                                    f"which task {task.name!r} does not run")
+                raise SeebenchError(
+                    f"metric {entry.name!r} needs scores of scorer {scorer!r}, "
+                    f"which task {task.name!r} does not run"
+                )
             values.append(float(func(data.scores[scorer][repeat], **options)))
             continue
         kwargs = dict(options)
@@ -84,8 +92,9 @@ def metric_value(entry: MetricEntry, func: Any, task: TaskSpec, data: UnitScores
     return float(np.mean(values))
 
 
-def compute_metrics(task: TaskSpec, data: UnitScores, registry: Registry, *, bootstrap: int,
-                    seed: int) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
+def compute_metrics(
+    task: TaskSpec, data: UnitScores, registry: Registry, *, bootstrap: int, seed: int
+) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
     """Each metric's value and its details: direction, bootstrap 95% interval and standard error.
 
     The interval resamples test items with replacement (``bootstrap`` times, seeded; the same
@@ -95,7 +104,10 @@ def compute_metrics(task: TaskSpec, data: UnitScores, registry: Registry, *, boo
     primary_scorer = task.scorers[0] if task.scorers else TYPE_SCORER
     entries = [registry.metric(name) for name in task.metrics]
     funcs = [entry.load() for entry in entries]
-    values = {e.name: metric_value(e, f, task, data, primary_scorer) for e, f in zip(entries, funcs, strict=True)}
+    values = {
+        e.name: metric_value(e, f, task, data, primary_scorer)
+        for e, f in zip(entries, funcs, strict=True)
+    }
     details: dict[str, dict[str, Any]] = {
         e.name: {"higher_is_better": e.higher_is_better, "plugin": e.plugin} for e in entries
     }
@@ -134,8 +146,9 @@ def pass_hat_k(n: int, c: int, k: int) -> float:
     return math.comb(c, k) / math.comb(n, k)
 
 
-def repeat_summary(scores: Sequence[Sequence[Score]], ks: Sequence[int], threshold: float = 1.0
-                   ) -> tuple[dict[str, float], list[dict[str, Any]]]:
+def repeat_summary(
+    scores: Sequence[Sequence[Score]], ks: Sequence[int], threshold: float = 1.0
+) -> tuple[dict[str, float], list[dict[str, Any]]]:
     """pass@k / pass^k over items and each item's spread, from ``scores[repeat][item]``.
 
     An item passes a repeat when its score is at least ``threshold``.
@@ -149,9 +162,14 @@ def repeat_summary(scores: Sequence[Sequence[Score]], ks: Sequence[int], thresho
         values = [scores[r][i].value for r in range(n)]
         ok = [v for v in values if v is not None]
         passes.append(sum(1 for v in ok if v >= threshold))
-        spread.append({"mean": float(np.mean(ok)) if ok else None,
-                       "std": float(np.std(ok)) if len(ok) > 1 else 0.0,
-                       "passed": passes[-1], "scored": len(ok)})
+        spread.append(
+            {
+                "mean": float(np.mean(ok)) if ok else None,
+                "std": float(np.std(ok)) if len(ok) > 1 else 0.0,
+                "passed": passes[-1],
+                "scored": len(ok),
+            }
+        )
     for k in ks:
         if k <= n and items:
             summary[f"pass@{k}"] = float(np.mean([pass_at_k(n, c, k) for c in passes]))

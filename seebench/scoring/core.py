@@ -43,10 +43,15 @@ class Score:
         if not isinstance(data, dict) or "value" not in data:
             raise ValueError(f"not a score: {data!r:.80}")
         value = data["value"]
-        if value is not None and (not isinstance(value, int | float) or isinstance(value, bool)
-                                  or not math.isfinite(value)):
+        if value is not None and (
+            not isinstance(value, int | float)
+            or isinstance(value, bool)
+            or not math.isfinite(value)
+        ):
             raise ValueError(f"score value {value!r} is not a finite number")
-        return cls(value, data.get("answer"), data.get("explanation"), dict(data.get("metadata") or {}))
+        return cls(
+            value, data.get("answer"), data.get("explanation"), dict(data.get("metadata") or {})
+        )
 
 
 @dataclass

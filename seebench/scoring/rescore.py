@@ -37,8 +37,13 @@ def result_files(paths: Iterable[Path]) -> list[Path]:
     found: list[Path] = []
     for path in map(Path, paths):
         if path.is_dir():
-            found += sorted(p for p in path.rglob("*.json") if p.parent.name != "scores"
-                            and not p.name.endswith(".samples.json") and ".artifacts" not in p.parts[-2])
+            found += sorted(
+                p
+                for p in path.rglob("*.json")
+                if p.parent.name != "scores"
+                and not p.name.endswith(".samples.json")
+                and ".artifacts" not in p.parts[-2]
+            )
         elif path.is_file():
             found.append(path)
         else:
@@ -46,9 +51,16 @@ def result_files(paths: Iterable[Path]) -> list[Path]:
     return found
 
 
-def rescore(path: Path, registry: Registry, index: Any, *, scorer: str | None = None,
-            options: dict[str, Any] | None = None, bootstrap: int | None = None,
-            run_options: dict[str, Any] | None = None) -> Rescored | None:
+def rescore(
+    path: Path,
+    registry: Registry,
+    index: Any,
+    *,
+    scorer: str | None = None,
+    options: dict[str, Any] | None = None,
+    bootstrap: int | None = None,
+    run_options: dict[str, Any] | None = None,
+) -> Rescored | None:
     """Score the saved predictions of the result at ``path``; ``None`` if it has none.
 
     ``scorer`` replaces the task's scorers by one registered scorer with ``options``;
@@ -57,8 +69,11 @@ def rescore(path: Path, registry: Registry, index: Any, *, scorer: str | None = 
     skipped if none can be scored now either.
     """
     result = load_result(path)
-    if (not isinstance(result, dict) or result.get("status") not in ("ok", "skipped")
-            or not result.get("samples_file")):
+    if (
+        not isinstance(result, dict)
+        or result.get("status") not in ("ok", "skipped")
+        or not result.get("samples_file")
+    ):
         return None
     task = index.get(str(result["task"]["name"]))
     if scorer is not None:
@@ -75,16 +90,28 @@ def rescore(path: Path, registry: Registry, index: Any, *, scorer: str | None = 
     for record in records:
         sample = by_id.get(record["id"])
         if sample is None or sample.input_hash != record["input_hash"]:
-            raise SeebenchError(f"{samples_path}: sample {record['id']!r} is not in task {task.name!r}'s "
-                                "test data as it is now (the data or its preparation changed)")
+            raise SeebenchError(
+                f"{samples_path}: sample {record['id']!r} is not in task {task.name!r}'s "
+                "test data as it is now (the data or its preparation changed)"
+            )
         predictions[int(record.get("repeat", 0))][position[sample.id]] = record["prediction"]
     if len(records) != repeats * len(data.test):
-        raise SeebenchError(f"{samples_path}: {len(records)} records for {len(data.test)} test items "
-                            f"x {repeats} repeat(s)")
+        raise SeebenchError(
+            f"{samples_path}: {len(records)} records for {len(data.test)} test items "
+            f"x {repeats} repeat(s)"
+        )
     seed = int(run["seed"])
     reps = DEFAULT_BOOTSTRAP if bootstrap is None else bootstrap
-    scoring = score_unit(task, data.test, predictions, registry, artifacts=artifacts_dir(path), seed=seed,
-                         bootstrap=reps, options=run_options)
+    scoring = score_unit(
+        task,
+        data.test,
+        predictions,
+        registry,
+        artifacts=artifacts_dir(path),
+        seed=seed,
+        bootstrap=reps,
+        options=run_options,
+    )
     for record in records:
         repeat, index_ = int(record.get("repeat", 0)), position[record["id"]]
         named = {name: per[repeat][index_] for name, per in scoring.scores.items()}
@@ -98,7 +125,10 @@ def rescore(path: Path, registry: Registry, index: Any, *, scorer: str | None = 
 
     run["config"] = {**run["config"], "scorers": scoring.scorer_identities, "bootstrap": reps}
     if scorer is not None:
-        run["config"]["task"] = {**run["config"]["task"], "scorers_override": json.loads(json.dumps(task.raw["scorers"]))}
+        run["config"]["task"] = {
+            **run["config"]["task"],
+            "scorers_override": json.loads(json.dumps(task.raw["scorers"])),
+        }
     run["config_hash"] = config_hash(run["config"])
     result.pop("unscored", None)
     result.update(scoring_fields(scoring))

@@ -35,8 +35,12 @@ class ScorerRun:
         self.computed = 0  # scores computed (not read from the cache) in this run
 
 
-def configure_scorers(task: Any, registry: Registry, overrides: dict[str, dict[str, Any]] | None = None,
-                      run_options: dict[str, Any] | None = None) -> list[ScorerRun]:
+def configure_scorers(
+    task: Any,
+    registry: Registry,
+    overrides: dict[str, dict[str, Any]] | None = None,
+    run_options: dict[str, Any] | None = None,
+) -> list[ScorerRun]:
     """The task's scorers (its type's own scorer when it lists none), options checked.
 
     A scorer with a ``configure(run_options)`` method gets the run's options (for example
@@ -57,7 +61,9 @@ def configure_scorers(task: Any, registry: Registry, overrides: dict[str, dict[s
         except SeebenchError:
             raise
         except Exception as exc:
-            raise SeebenchError(f"scorer {name!r} cannot start: {type(exc).__name__}: {exc}") from None
+            raise SeebenchError(
+                f"scorer {name!r} cannot start: {type(exc).__name__}: {exc}"
+            ) from None
         if callable(getattr(scorer, "configure", None)):
             scorer.configure(dict(run_options or {}))
         identity = {"scorer": name, "options": options, "plugin": entry.plugin, **scorer.identity()}
@@ -84,9 +90,12 @@ def _read_cache(path: Path) -> dict[str, Score]:
     return cached
 
 
-def score_predictions(runs: Sequence[ScorerRun], samples: Sequence[Any],
-                      predictions: Sequence[Sequence[Any]], context: ScoreContext
-                      ) -> dict[str, list[list[Score]]]:
+def score_predictions(
+    runs: Sequence[ScorerRun],
+    samples: Sequence[Any],
+    predictions: Sequence[Sequence[Any]],
+    context: ScoreContext,
+) -> dict[str, list[list[Score]]]:
     """``{scorer: scores[repeat][item]}`` for every scorer, reusing cached scores.
 
     Scores not in the cache are computed together (a scorer with ``score_many`` gets them as
@@ -98,8 +107,10 @@ def score_predictions(runs: Sequence[ScorerRun], samples: Sequence[Any],
         cacheable = run.name != TYPE_SCORER
         path = _cache_file(context.artifacts, run)
         cached = _read_cache(path) if cacheable else {}
-        keys = [[stable_hash([s.id, s.input_hash, p], 32) for s, p in zip(samples, repeat, strict=True)]
-                for repeat in predictions]
+        keys = [
+            [stable_hash([s.id, s.input_hash, p], 32) for s, p in zip(samples, repeat, strict=True)]
+            for repeat in predictions
+        ]
         todo: dict[str, tuple[Any, Any]] = {}
         for repeat, repeat_keys in zip(predictions, keys, strict=True):
             for sample, prediction, key in zip(samples, repeat, repeat_keys, strict=True):
@@ -111,7 +122,11 @@ def score_predictions(runs: Sequence[ScorerRun], samples: Sequence[Any],
         for key, score in zip(todo, fresh, strict=True):
             cached[key] = score
             if cacheable and score.value is not None:
-                new_lines.append(json.dumps({"key": key, "score": score.to_json()}, ensure_ascii=False, default=str))
+                new_lines.append(
+                    json.dumps(
+                        {"key": key, "score": score.to_json()}, ensure_ascii=False, default=str
+                    )
+                )
         if new_lines:
             path.parent.mkdir(parents=True, exist_ok=True)
             with path.open("a", encoding="utf-8") as handle:
@@ -120,7 +135,9 @@ def score_predictions(runs: Sequence[ScorerRun], samples: Sequence[Any],
     return out
 
 
-def _score_batch(run: ScorerRun, items: list[tuple[Any, Any]], context: ScoreContext) -> list[Score]:
+def _score_batch(
+    run: ScorerRun, items: list[tuple[Any, Any]], context: ScoreContext
+) -> list[Score]:
     score_many = getattr(run.scorer, "score_many", None)
     if not items or not callable(score_many):
         return [_score_one(run, sample, prediction, context) for sample, prediction in items]
@@ -129,8 +146,10 @@ def _score_batch(run: ScorerRun, items: list[tuple[Any, Any]], context: ScoreCon
     except SeebenchError as exc:
         return [Score(None, explanation=f"not scored: {exc}") for _ in items]
     if len(scores) != len(items) or not all(isinstance(s, Score) for s in scores):
-        raise SeebenchError(f"scorer {run.name!r}: score_many must return one Score per item "
-                            f"({len(items)}), got {len(scores)} value(s)")
+        raise SeebenchError(
+            f"scorer {run.name!r}: score_many must return one Score per item "
+            f"({len(items)}), got {len(scores)} value(s)"
+        )
     return scores
 
 

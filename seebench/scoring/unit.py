@@ -43,25 +43,48 @@ class UnitScoring:
         return "; ".join(reason for reason, _ in reasons[:2]) or "samples could not be scored"
 
 
-def score_unit(task: Any, samples: list[Any], predictions: list[list[Any]], registry: Registry, *,
-               artifacts: Path, seed: int, bootstrap: int, options: dict[str, Any] | None = None,
-               scorer_overrides: dict[str, dict[str, Any]] | None = None,
-               client: Any = None) -> UnitScoring:
+def score_unit(
+    task: Any,
+    samples: list[Any],
+    predictions: list[list[Any]],
+    registry: Registry,
+    *,
+    artifacts: Path,
+    seed: int,
+    bootstrap: int,
+    options: dict[str, Any] | None = None,
+    scorer_overrides: dict[str, dict[str, Any]] | None = None,
+    client: Any = None,
+) -> UnitScoring:
     """Score ``predictions[repeat][item]`` of ``samples`` with the task's scorers and metrics."""
     runs = configure_scorers(task, registry, scorer_overrides, run_options=options)
-    context = ScoreContext(task=task, artifacts=artifacts, client=client, options=dict(options or {}))
+    context = ScoreContext(
+        task=task, artifacts=artifacts, client=client, options=dict(options or {})
+    )
     try:
         scores = score_predictions(runs, samples, predictions, context)
     finally:
         close_scorers(runs)
-    data = UnitScores(golds=[s.target for s in samples], predictions=predictions, scores=scores,
-                      labels=task.label_names or None)
+    data = UnitScores(
+        golds=[s.target for s in samples],
+        predictions=predictions,
+        scores=scores,
+        labels=task.label_names or None,
+    )
     metrics, info = compute_metrics(task, data, registry, bootstrap=bootstrap, seed=seed)
-    result = UnitScoring(metrics, info, scores, {r.name: r.identity for r in runs},
-                         {r.name: r.computed for r in runs})
+    result = UnitScoring(
+        metrics,
+        info,
+        scores,
+        {r.name: r.identity for r in runs},
+        {r.name: r.computed for r in runs},
+    )
     primary_scores = [score for repeat in scores[runs[0].name] for score in repeat]
-    unscored = Counter((score.explanation or "not scored").splitlines()[0]
-                       for score in primary_scores if score.value is None)
+    unscored = Counter(
+        (score.explanation or "not scored").splitlines()[0]
+        for score in primary_scores
+        if score.value is None
+    )
     result.total, result.unscored = len(primary_scores), sum(unscored.values())
     result.unscored_reasons = dict(unscored.most_common())
     if len(predictions) > 1:
@@ -73,7 +96,9 @@ def score_unit(task: Any, samples: list[Any], predictions: list[list[Any]], regi
     return result
 
 
-def sample_records(samples: list[Any], outputs: list[list[Any]], scoring: UnitScoring | None) -> list[dict[str, Any]]:
+def sample_records(
+    samples: list[Any], outputs: list[list[Any]], scoring: UnitScoring | None
+) -> list[dict[str, Any]]:
     """One samples-file line per (test item, repeat): prediction, gold and scores."""
     records = []
     repeats = len(outputs)
@@ -82,12 +107,23 @@ def sample_records(samples: list[Any], outputs: list[list[Any]], scoring: UnitSc
             record: dict[str, Any] = {"id": sample.id}
             if repeats > 1:
                 record["repeat"] = repeat
-            record.update({"input_hash": sample.input_hash, "prediction": pred.prediction, "gold": sample.target})
+            record.update(
+                {
+                    "input_hash": sample.input_hash,
+                    "prediction": pred.prediction,
+                    "gold": sample.target,
+                }
+            )
             if scoring is not None:
                 named = {name: per[repeat][index] for name, per in scoring.scores.items()}
                 first = next(iter(named.values()))
                 record["score"] = first.value
-                if len(named) > 1 or first.explanation or first.metadata or first.answer is not None:
+                if (
+                    len(named) > 1
+                    or first.explanation
+                    or first.metadata
+                    or first.answer is not None
+                ):
                     record["scores"] = {name: score.to_json() for name, score in named.items()}
             for key in ("raw", "error", "confidence"):
                 value = getattr(pred, key)

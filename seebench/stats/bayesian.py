@@ -183,7 +183,10 @@ def pairwise_posteriors(
     rope_matrix = np.broadcast_to(np.asarray(rope, dtype=float), (k, k)).copy()
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
     ropes = [float(rope_matrix[i, j]) for i, j in pairs]
-    plans = [_PairPlan.make(scores[:, i] - scores[:, j], r) for (i, j), r in zip(pairs, ropes, strict=True)]
+    plans = [
+        _PairPlan.make(scores[:, i] - scores[:, j], r)
+        for (i, j), r in zip(pairs, ropes, strict=True)
+    ]
     weights = dirichlet_weights(n_tasks, nsamples, np.random.default_rng(seed))
     probs = _posteriors(plans, weights, ropes)
     p_better = np.full((k, k), np.nan)

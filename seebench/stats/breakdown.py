@@ -23,7 +23,9 @@ def model_groups(matrix: ScoreMatrix) -> dict[str, list[int]]:
     return groups
 
 
-def breakdown(matrix: ScoreMatrix, types_matrix: ScoreMatrix | None = None) -> tuple[BreakdownRow, ...]:
+def breakdown(
+    matrix: ScoreMatrix, types_matrix: ScoreMatrix | None = None
+) -> tuple[BreakdownRow, ...]:
     """Mean and SD (ddof 1) of all available scores per (dimension value, model group).
 
     As in the paper's Table V the statistics pool every (model, task) score of the group on

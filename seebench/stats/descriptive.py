@@ -90,7 +90,9 @@ def pooled_sd(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def pooled_mad(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Pooled scaled MAD of two score vectors: the robust analogue of :func:`pooled_sd`."""
     na, nb = a.shape[0], b.shape[0]
-    var = ((na - 1) * mad(a, scaled=True) ** 2 + (nb - 1) * mad(b, scaled=True) ** 2) / (na + nb - 2)
+    var = ((na - 1) * mad(a, scaled=True) ** 2 + (nb - 1) * mad(b, scaled=True) ** 2) / (
+        na + nb - 2
+    )
     return np.sqrt(var)
 
 

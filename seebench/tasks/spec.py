@@ -41,7 +41,9 @@ class TaskSpec:
     type_object: Any = field(default=None, compare=False, repr=False)
 
     @classmethod
-    def from_document(cls, document: dict[str, Any], path: Path, type_object: Any = None) -> TaskSpec:
+    def from_document(
+        cls, document: dict[str, Any], path: Path, type_object: Any = None
+    ) -> TaskSpec:
         """Build a spec from a mapping that already passed validation.
 
         ``type_object`` is the registered :class:`~seebench.tasks.types.TaskType` of the

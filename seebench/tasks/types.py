@@ -93,7 +93,12 @@ class TaskType:
     # -- splitting -------------------------------------------------------------------------
 
     def hold_out(
-        self, task: TaskSpec, items: Sequence[Any], targets: Sequence[Any], test_size: float, seed: int
+        self,
+        task: TaskSpec,
+        items: Sequence[Any],
+        targets: Sequence[Any],
+        test_size: float,
+        seed: int,
     ) -> tuple[list[Any], list[Any]]:
         """Seeded hold-out of ``items`` (whose targets are ``targets``): ``(rest, test)``."""
         from seebench.data.splits import random_split

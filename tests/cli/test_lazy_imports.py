@@ -10,7 +10,16 @@ import pytest
 
 from tests.conftest import REPO_ROOT
 
-HEAVY = ("torch", "transformers", "xgboost", "fasttext", "deepspeed", "peft", "matplotlib", "sklearn")
+HEAVY = (
+    "torch",
+    "transformers",
+    "xgboost",
+    "fasttext",
+    "deepspeed",
+    "peft",
+    "matplotlib",
+    "sklearn",
+)
 
 PROBE = """
 import sys
@@ -27,7 +36,12 @@ print("HEAVY:" + ",".join(heavy), file=sys.stderr)
 @pytest.mark.parametrize("args", [["--help"], ["tasks", "list"], ["plugins", "--all"]])
 def test_no_heavy_imports(args):
     code = PROBE.format(args=args, heavy=HEAVY)
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(REPO_ROOT)}, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
+        timeout=120,
+    )
     line = [ln for ln in proc.stderr.splitlines() if ln.startswith("HEAVY:")][-1]
     assert line == "HEAVY:", f"{args} imported {line[6:]}"

@@ -16,7 +16,10 @@ from tests.conftest import write_task
 
 
 def _task(tmp_path: Path, data_sha: str, split_sha: str):
-    path = write_task(tmp_path / "tasks", "t_unpinned", f"""
+    path = write_task(
+        tmp_path / "tasks",
+        "t_unpinned",
+        f"""
         name: t_unpinned
         suite: test
         version: 1
@@ -33,7 +36,8 @@ def _task(tmp_path: Path, data_sha: str, split_sha: str):
             url: https://example.invalid/splits/t.k-fold.5k.csv
             sha256: '{split_sha}'
         metrics: [f1_macro]
-        """)
+        """,
+    )
     return load_task(path, get_registry())
 
 
@@ -54,7 +58,9 @@ def test_split_file_is_imported_by_checksum_and_listed_in_status(tmp_path: Path)
     assert [p.name for _, p in report.imported] == ["renamed.csv"]
     status = task_status(task, get_registry())
     assert [(f["role"], f["present"], f["pinned"]) for f in status["files"]] == [
-        ("data", False, False), ("split_file", True, True)]
+        ("data", False, False),
+        ("split_file", True, True),
+    ]
     assert status["rows"] is None and status["split_method"] == "split file (fold_1)"
 
 
@@ -62,7 +68,9 @@ def test_status_cli_prints_the_upstream_and_dataset_home_of_missing_data() -> No
     result = CliRunner().invoke(build_cli(), ["data", "status", "bug_issue"])
     assert result.exit_code == 0, result.output
     assert "bug_issue" in result.output and "missing (skipped by eval)" in result.output
-    assert "sha256 not pinned" in result.output and "dataset home: https://doi.org/" in result.output
+    assert (
+        "sha256 not pinned" in result.output and "dataset home: https://doi.org/" in result.output
+    )
 
 
 def test_an_all_zero_checksum_is_rejected_in_favour_of_unpinned(tmp_path: Path) -> None:

@@ -30,8 +30,17 @@ def server(tmp_path):
 
 
 def source(url, sha=SHA):
-    return Source(task="t", index=0, name="issues", format="csv", url=url, sha256=sha,
-                  path=None, options={}, split=None)
+    return Source(
+        task="t",
+        index=0,
+        name="issues",
+        format="csv",
+        url=url,
+        sha256=sha,
+        path=None,
+        options={},
+        split=None,
+    )
 
 
 def test_fetch_verifies_and_caches(server):

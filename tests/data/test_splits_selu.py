@@ -43,7 +43,11 @@ def test_iterative_stratification_keeps_label_frequencies_within_two_points() ->
     items = list(range(len(sets)))
     train, test = iterative_stratified_split(items, sets, 0.2, seed=42)
     assert len(test) == 400 and len(train) == 1600 and sorted(train + test) == items
-    full, test_freq, train_freq = frequencies(sets), frequencies([sets[i] for i in test]), frequencies([sets[i] for i in train])
+    full, test_freq, train_freq = (
+        frequencies(sets),
+        frequencies([sets[i] for i in test]),
+        frequencies([sets[i] for i in train]),
+    )
     for label in LABELS:
         assert abs(test_freq[label] - full[label]) < 0.02, label
         assert abs(train_freq[label] - full[label]) < 0.02, label
@@ -71,7 +75,10 @@ def _samples(task_type: str, n: int = 300) -> list[Sample]:
 def _task(tmp_path: Path, task_type: str, extra: str = ""):
     labels = LABELS if task_type == "multilabel" else ["yes", "no"]
     label_yaml = "\n".join(f"  - name: '{name}'" for name in labels)
-    path = write_task(tmp_path, f"t_{task_type}", f"""
+    path = write_task(
+        tmp_path,
+        f"t_{task_type}",
+        f"""
         name: t_{task_type}
         suite: test
         version: 1
@@ -83,7 +90,8 @@ def _task(tmp_path: Path, task_type: str, extra: str = ""):
             - {{path: rows.jsonl, format: jsonl}}
         metrics: [f1_macro]
         {extra}
-        """.replace("\n        ", "\n"))
+        """.replace("\n        ", "\n"),
+    )
     return load_task(path, get_registry())
 
 
@@ -120,15 +128,22 @@ def _write_split_file(directory: Path, codes: list[int]) -> tuple[str, Path]:
 def test_split_file_reproduces_the_published_assignment(tmp_path: Path) -> None:
     codes = [1, 1, 0, 2, 1, 2, 1, 0, 1, 2] * 30
     digest, path = _write_split_file(tmp_path / "files", codes)
-    task = _task(tmp_path, "binary", extra=(
-        "split:\n  split_file:\n    url: https://example.org/t.k-fold.5k.csv\n"
-        f"    sha256: {digest}\n    column: fold_1\n"))
+    task = _task(
+        tmp_path,
+        "binary",
+        extra=(
+            "split:\n  split_file:\n    url: https://example.org/t.k-fold.5k.csv\n"
+            f"    sha256: {digest}\n    column: fold_1\n"
+        ),
+    )
     with pytest.raises(DataMissingError, match="t.k-fold.5k.csv"):
         split_samples(task, _samples("binary"), seed=42)
     store_file(path, digest)
     samples = _samples("binary")
     splits = split_samples(task, samples, seed=42)
-    expected = {code: [s.id for s, c in zip(samples, codes, strict=True) if c == code] for code in (0, 1, 2)}
+    expected = {
+        code: [s.id for s, c in zip(samples, codes, strict=True) if c == code] for code in (0, 1, 2)
+    }
     assert [s.id for s in splits["train"]] == expected[1]
     assert [s.id for s in splits["validation"]] == expected[0]
     assert [s.id for s in splits["test"]] == expected[2]
@@ -137,15 +152,21 @@ def test_split_file_reproduces_the_published_assignment(tmp_path: Path) -> None:
 def test_split_file_with_another_row_count_is_one_clear_error(tmp_path: Path) -> None:
     digest, path = _write_split_file(tmp_path / "files", [1, 2] * 10)
     store_file(path, digest)
-    task = _task(tmp_path, "binary", extra=(
-        "split:\n  split_file:\n    url: https://example.org/t.k-fold.5k.csv\n"
-        f"    sha256: {digest}\n"))
+    task = _task(
+        tmp_path,
+        "binary",
+        extra=(
+            "split:\n  split_file:\n    url: https://example.org/t.k-fold.5k.csv\n"
+            f"    sha256: {digest}\n"
+        ),
+    )
     with pytest.raises(DataError, match=r"has 20 rows but the prepared data has 300"):
         split_samples(task, _samples("binary"), seed=42)
 
 
 def test_split_file_values_outside_the_mapping_name_the_row() -> None:
-    assert split_file_assignment([1, 0, 2.0], {"1": "train", "0": "validation", "2": "test"}, "f") == [
-        "train", "validation", "test"]
+    assert split_file_assignment(
+        [1, 0, 2.0], {"1": "train", "0": "validation", "2": "test"}, "f"
+    ) == ["train", "validation", "test"]
     with pytest.raises(ValueError, match="f: row 2 has split value 7"):
         split_file_assignment([1, 7], {"1": "train"}, "f")

@@ -18,8 +18,11 @@ from seebench.tasks.spec import Label, TaskSpec  # noqa: E402
 BUILDERS = {"bert": build_tiny_bert, "gpt2": build_tiny_gpt2, "t5": build_tiny_t5}
 METRIC = {"regression": "one_minus_smape", "ner": "entity_f1_micro", "mlm": "masked_accuracy"}
 LABELS = {"binary": ("yes", "no"), "multiclass": ("a", "b", "c"), "multilabel": ("a", "b")}
-WORDS = {"a": ["crashes", "error", "fails"], "b": ["please", "add", "feature"],
-         "c": ["refactor", "rename", "extract"]}
+WORDS = {
+    "a": ["crashes", "error", "fails"],
+    "b": ["please", "add", "feature"],
+    "c": ["refactor", "rename", "extract"],
+}
 
 
 @pytest.fixture(scope="session")
@@ -30,16 +33,30 @@ def tiny_models(tmp_path_factory) -> dict[str, Path]:
 
 def make_task(task_type: str, **extra) -> TaskSpec:
     metric = METRIC.get(task_type, "f1_macro")
-    raw = {"name": f"tiny_{task_type}", "suite": "tiny", "version": "1", "type": task_type,
-           "metrics": [metric], **extra}
+    raw = {
+        "name": f"tiny_{task_type}",
+        "suite": "tiny",
+        "version": "1",
+        "type": task_type,
+        "metrics": [metric],
+        **extra,
+    }
     if task_type == "regression":
         raw.setdefault("value_range", [1, 20])
     labels = tuple(Label(name) for name in LABELS.get(task_type, ()))
     from seebench.plugin_manager import get_registry
 
-    return TaskSpec(name=raw["name"], suite="tiny", version="1", type=task_type,
-                    path=Path("tiny.yaml"), raw=raw, labels=labels, metrics=(metric,),
-                    type_object=get_registry().task_type(task_type).load())
+    return TaskSpec(
+        name=raw["name"],
+        suite="tiny",
+        version="1",
+        type=task_type,
+        path=Path("tiny.yaml"),
+        raw=raw,
+        labels=labels,
+        metrics=(metric,),
+        type_object=get_registry().task_type(task_type).load(),
+    )
 
 
 def _row(index: int, task_type: str, rng: random.Random):
@@ -59,8 +76,11 @@ def _row(index: int, task_type: str, rng: random.Random):
     return " ".join(sentence[:3] + ["[MASK]"] + sentence[4:]), [words[0]]
 
 
-def make_data(task: TaskSpec, n_train: int = 16, n_val: int = 6, n_test: int = 5, seed: int = 0) -> TaskData:
+def make_data(
+    task: TaskSpec, n_train: int = 16, n_val: int = 6, n_test: int = 5, seed: int = 0
+) -> TaskData:
     rng = random.Random(seed)
     samples = [Sample(str(i), *_row(i, task.type, rng)) for i in range(n_train + n_val + n_test)]
-    return TaskData(task, samples[:n_train], samples[n_train:n_train + n_val],
-                    samples[n_train + n_val:], {})
+    return TaskData(
+        task, samples[:n_train], samples[n_train : n_train + n_val], samples[n_train + n_val :], {}
+    )

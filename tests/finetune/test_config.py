@@ -20,16 +20,26 @@ def test_selu_defaults():
 
 
 def test_overrides_and_string_values():
-    config = TrainConfig.from_options({"lr": "3e-5", "epochs": "2", "max_steps": "7", "peft": "lora",
-                                       "lora_targets": "query,key", "deepspeed": "ZeRO2"})
+    config = TrainConfig.from_options(
+        {
+            "lr": "3e-5",
+            "epochs": "2",
+            "max_steps": "7",
+            "peft": "lora",
+            "lora_targets": "query,key",
+            "deepspeed": "ZeRO2",
+        }
+    )
     plan = config.resolve("label", 1000, world_size=2)
     assert plan["learning_rate"] == 3e-5 and plan["total_steps"] == 7
     assert plan["per_device_batch"] == 32 and plan["lora_targets"] == ["query", "key"]
     assert plan["deepspeed"] == "zero2"
 
 
-@pytest.mark.parametrize("options", [{"nope": 1}, {"peft": "ia3"}, {"deepspeed": "zero9"},
-                                     {"epochs": "many"}, {"bf16": "maybe"}])
+@pytest.mark.parametrize(
+    "options",
+    [{"nope": 1}, {"peft": "ia3"}, {"deepspeed": "zero9"}, {"epochs": "many"}, {"bf16": "maybe"}],
+)
 def test_bad_options_fail_with_one_line(options):
     with pytest.raises(SeebenchError) as info:
         TrainConfig.from_options(options)

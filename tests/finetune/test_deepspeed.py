@@ -25,10 +25,20 @@ def test_zero2_two_processes(tiny_models, tmp_path):
     task = make_task("binary")
     data = make_data(task, n_train=32)
     ref = local_model_ref("hf:bert", tiny_models["bert"])
-    options = {"deepspeed": "zero2", "nproc": 2, "effective_batch": 16, "max_steps": 4,
-               "eval_fraction": 0.5, "learning_rate": 3e-3, "patience": 10}
-    output = FinetuneMethod().run(RunContext(task=task, data=data, model=ref, seed=1, options=options,
-                                             work_dir=tmp_path / "work"))
+    options = {
+        "deepspeed": "zero2",
+        "nproc": 2,
+        "effective_batch": 16,
+        "max_steps": 4,
+        "eval_fraction": 0.5,
+        "learning_rate": 3e-3,
+        "patience": 10,
+    }
+    output = FinetuneMethod().run(
+        RunContext(
+            task=task, data=data, model=ref, seed=1, options=options, work_dir=tmp_path / "work"
+        )
+    )
     info = output.info
     assert info["deepspeed"]["world_size"] == 2 and info["deepspeed"]["backend"] == "gloo"
     assert info["deepspeed"]["config"]["zero_optimization"]["stage"] == 2

@@ -26,7 +26,16 @@ def bert_tokenizer(tiny_models):
 
 def test_align_labels_first_subtoken_only():
     word_ids = [None, 0, 0, 1, 2, 2, 2, None]
-    assert align_word_labels(word_ids, [3, 5, 7]) == [IGNORE, 3, IGNORE, 5, 7, IGNORE, IGNORE, IGNORE]
+    assert align_word_labels(word_ids, [3, 5, 7]) == [
+        IGNORE,
+        3,
+        IGNORE,
+        5,
+        7,
+        IGNORE,
+        IGNORE,
+        IGNORE,
+    ]
 
 
 def test_ner_tags_from_labels_and_data():
@@ -109,7 +118,9 @@ def test_mlm_test_inputs_need_no_targets(bert_tokenizer):
     item = codec.encode([Sample("1", "users [MASK] reports", ["export"])], with_labels=False)[0]
     batch = codec.collate([item], training=False)
     assert batch["input_ids"][0].tolist().count(bert_tokenizer.mask_token_id) == 1
-    assert set(batch.get("labels", batch["input_ids"].new_full((1,), IGNORE)).flatten().tolist()) == {IGNORE}
+    assert set(
+        batch.get("labels", batch["input_ids"].new_full((1,), IGNORE)).flatten().tolist()
+    ) == {IGNORE}
 
 
 def test_dynamic_padding_to_multiple_of_8(bert_tokenizer):
@@ -120,7 +131,9 @@ def test_dynamic_padding_to_multiple_of_8(bert_tokenizer):
     codec = TaskCodec(task, bert_tokenizer, 128, samples)
     batch = codec.collate(codec.encode(samples), training=True)
     assert batch["input_ids"].shape[1] == 8
-    assert batch["attention_mask"].sum().item() == sum(len(e.input_ids) for e in codec.encode(samples))
+    assert batch["attention_mask"].sum().item() == sum(
+        len(e.input_ids) for e in codec.encode(samples)
+    )
     assert batch["labels"].tolist() == [0, 1]
 
 

@@ -28,11 +28,19 @@ def test_eval_with_lora_through_the_runner(tiny_models, tmp_path, monkeypatch):
     make_binary_task(tasks, "bugs", rows=40)
     monkeypatch.setenv("SEEBENCH_TEST_TASK_DIR", str(tasks))
     monkeypatch.setenv("SEEBENCH_TEST_TINY_MODEL", str(tiny_models["gpt2"]))
-    registry = build_registry(create_plugin_manager(((tmp_tasks_plugin, "tmp"), (TinyModels(), "tiny")),
-                                                    entry_points=False))
+    registry = build_registry(
+        create_plugin_manager(
+            ((tmp_tasks_plugin, "tmp"), (TinyModels(), "tiny")), entry_points=False
+        )
+    )
     options = {"peft": "lora", "max_steps": 3, "effective_batch": 8, "learning_rate": 1e-2}
-    config = EvalConfig(model="tiny-gpt2", tasks="bugs", output=tmp_path / "out", progress=False,
-                        method_options=options)
+    config = EvalConfig(
+        model="tiny-gpt2",
+        tasks="bugs",
+        output=tmp_path / "out",
+        progress=False,
+        method_options=options,
+    )
     outcomes = run_eval(config, registry, build_task_index(registry))
     assert [o.status for o in outcomes] == ["ok"], outcomes
     result = json.loads((tmp_path / "out" / "tiny-gpt2" / "finetune" / "bugs.json").read_text())

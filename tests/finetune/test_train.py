@@ -11,8 +11,14 @@ from tests.finetune.conftest import make_data, make_task
 
 TYPES = ("binary", "multiclass", "multilabel", "regression", "ner", "mlm")
 SUPPORTED = {"bert": TYPES, "t5": TYPES[:5], "gpt2": TYPES[:4]}
-FAST = {"learning_rate": 3e-3, "effective_batch": 16, "max_steps": 8, "eval_fraction": 0.25,
-        "patience": 100, "dropout": 0.0}
+FAST = {
+    "learning_rate": 3e-3,
+    "effective_batch": 16,
+    "max_steps": 8,
+    "eval_fraction": 0.25,
+    "patience": 100,
+    "dropout": 0.0,
+}
 PAIRS = [(arch, task_type) for arch, types in SUPPORTED.items() for task_type in types]
 
 
@@ -20,8 +26,14 @@ def _run(models, arch, task_type, tmp_path, **options):
     task = make_task(task_type)
     data = make_data(task)
     ref = local_model_ref(f"hf:{arch}", models[arch])
-    context = RunContext(task=task, data=data, model=ref, seed=1, options={**FAST, **options},
-                         work_dir=tmp_path / "work")
+    context = RunContext(
+        task=task,
+        data=data,
+        model=ref,
+        seed=1,
+        options={**FAST, **options},
+        work_dir=tmp_path / "work",
+    )
     method = FinetuneMethod()
     assert method.not_applicable(task, ref) is None
     return data, method.run(context)
@@ -57,20 +69,32 @@ def test_pair_trains_with_falling_loss(tiny_models, tmp_path, arch, task_type):
 
 @pytest.mark.parametrize(("arch", "task_type"), [("gpt2", "ner"), ("gpt2", "mlm"), ("t5", "mlm")])
 def test_unsupported_pairs_are_not_applicable(tiny_models, arch, task_type):
-    reason = FinetuneMethod().not_applicable(make_task(task_type), local_model_ref("hf:x", tiny_models[arch]))
+    reason = FinetuneMethod().not_applicable(
+        make_task(task_type), local_model_ref("hf:x", tiny_models[arch])
+    )
     assert reason and ("NER" in reason or "MLM" in reason)
 
 
 def test_model_without_path_is_not_applicable():
     from seebench.models import ModelRef
 
-    reason = FinetuneMethod().not_applicable(make_task("binary"), ModelRef("majority", "majority", "baseline"))
+    reason = FinetuneMethod().not_applicable(
+        make_task("binary"), ModelRef("majority", "majority", "baseline")
+    )
     assert "local path" in reason
 
 
 def test_lora_trains_adapters_only(tiny_models, tmp_path):
-    _, output = _run(tiny_models, "bert", "binary", tmp_path, peft="lora", lora_r=4, lora_alpha=8,
-                     learning_rate=2e-2)
+    _, output = _run(
+        tiny_models,
+        "bert",
+        "binary",
+        tmp_path,
+        peft="lora",
+        lora_r=4,
+        lora_alpha=8,
+        learning_rate=2e-2,
+    )
     lora = output.info["lora"]
     assert lora["lora_targets"] == ["query", "value"]
     assert lora["trainable_parameters"] < lora["total_parameters"] / 2
@@ -101,7 +125,13 @@ def test_minilm_mlm_result_says_the_score_is_meaningless(tiny_models, tmp_path):
     task = make_task("mlm")
     data = make_data(task)
     ref = replace(local_model_ref("minilm", tiny_models["bert"]), spec="minilm")
-    context = RunContext(task=task, data=data, model=ref, seed=1, options={**FAST, "max_steps": 2},
-                         work_dir=tmp_path / "work")
+    context = RunContext(
+        task=task,
+        data=data,
+        model=ref,
+        seed=1,
+        options={**FAST, "max_steps": 2},
+        work_dir=tmp_path / "work",
+    )
     info = FinetuneMethod().run(context).info
     assert info["score_meaningless"] is True and "random" in info["warning"]

@@ -34,7 +34,10 @@ def write_result_dir(root: Path, csv_path: Path = SELU_CSV, method: str = "fine-
                 "model": {"id": row["model"], "spec": slug(row["model"])},
                 "method": method,
                 "task": {
-                    "name": row["task"], "suite": "selu", "type": task_type, "version": 1,
+                    "name": row["task"],
+                    "suite": "selu",
+                    "type": task_type,
+                    "version": 1,
                     "tags": {"family": "from-tags", "activity": "testing"},
                 },
                 "primary_metric": metric,

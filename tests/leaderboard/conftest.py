@@ -15,7 +15,9 @@ from tests.leaderboard.builders import SELU_CSV
 def small_report() -> ComparisonReport:
     """The SELU analysis with few posterior draws: enough to exercise the exporters."""
     matrix = read_inputs([SELU_CSV]).to_matrix().complete()
-    return compare_models(matrix, Settings(nsamples=2000), title="SELU test", sources=(str(SELU_CSV),))
+    return compare_models(
+        matrix, Settings(nsamples=2000), title="SELU test", sources=(str(SELU_CSV),)
+    )
 
 
 @pytest.fixture(scope="session")

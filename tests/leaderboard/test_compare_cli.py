@@ -16,9 +16,20 @@ from seebench.plugin_manager import get_plugin_manager, get_registry
 from tests.leaderboard.builders import DATA, SELU_CSV, write_result_dir
 
 ALL_FILES = {
-    "leaderboard.md", "leaderboard.tex", "leaderboard.csv", "pairs.csv", "breakdown.csv",
-    "leaderboard.json", "per_task.csv", "per_task.md", "index.html",
-    *(f"{n}.{e}" for n in ("posterior_better", "posterior_equal", "decisions") for e in ("png", "svg")),
+    "leaderboard.md",
+    "leaderboard.tex",
+    "leaderboard.csv",
+    "pairs.csv",
+    "breakdown.csv",
+    "leaderboard.json",
+    "per_task.csv",
+    "per_task.md",
+    "index.html",
+    *(
+        f"{n}.{e}"
+        for n in ("posterior_better", "posterior_equal", "decisions")
+        for e in ("png", "svg")
+    ),
 }
 
 
@@ -39,8 +50,25 @@ def test_exporters_and_command_are_registered() -> None:
 
 def test_compare_selu_csv(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "lb"
-    assert run(["compare", str(SELU_CSV), "--out", str(out), "--nsamples", "500",
-                "--ci-correction", "autorank", "--format", "json", "--format", "markdown"]) == 0
+    assert (
+        run(
+            [
+                "compare",
+                str(SELU_CSV),
+                "--out",
+                str(out),
+                "--nsamples",
+                "500",
+                "--ci-correction",
+                "autorank",
+                "--format",
+                "json",
+                "--format",
+                "markdown",
+            ]
+        )
+        == 0
+    )
     assert {p.name for p in out.iterdir()} == {"leaderboard.json", "leaderboard.md"}
     captured = capsys.readouterr()
     assert "does not reject normality" in captured.err
@@ -55,7 +83,9 @@ def test_compare_writes_every_export(tmp_path: Path) -> None:
     small = tmp_path / "small.csv"
     lines = SELU_CSV.read_text().splitlines()
     keep = ("GPT-2 xl", "BERT base", "T5 small", "FastText", "GPT-4o (3-shot)")
-    small.write_text("\n".join([lines[0], *(x for x in lines[1:] if x.split(",")[0] in keep)]) + "\n")
+    small.write_text(
+        "\n".join([lines[0], *(x for x in lines[1:] if x.split(",")[0] in keep)]) + "\n"
+    )
     out = tmp_path / "lb"
     assert run(["compare", str(small), "--out", str(out), "--nsamples", "500"]) == 0
     assert {p.name for p in out.iterdir()} == ALL_FILES
@@ -65,7 +95,10 @@ def test_compare_writes_every_export(tmp_path: Path) -> None:
 def test_compare_result_dir_with_one_format(tmp_path: Path) -> None:
     results = write_result_dir(tmp_path / "results")
     out = tmp_path / "lb"
-    assert run(["compare", str(results), "--out", str(out), "--nsamples", "300", "--format", "json"]) == 0
+    assert (
+        run(["compare", str(results), "--out", str(out), "--nsamples", "300", "--format", "json"])
+        == 0
+    )
     assert {p.name for p in out.iterdir()} == {"leaderboard.json"}
     data = json.loads((out / "leaderboard.json").read_text())
     assert data["ranking"][0]["model"] == "GPT-2 xl/fine-tune"
@@ -73,8 +106,19 @@ def test_compare_result_dir_with_one_format(tmp_path: Path) -> None:
 
 
 def test_missing_scores_need_a_policy(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    args = ["compare", str(SELU_CSV), str(DATA / "selu_table_vi_ner_mlm.csv"), "--out", str(tmp_path),
-            "--nsamples", "300", "--format", "json", "--include-type", "ner"]
+    args = [
+        "compare",
+        str(SELU_CSV),
+        str(DATA / "selu_table_vi_ner_mlm.csv"),
+        "--out",
+        str(tmp_path),
+        "--nsamples",
+        "300",
+        "--format",
+        "json",
+        "--include-type",
+        "ner",
+    ]
     assert run(args) == 1
     assert "error:" in capsys.readouterr().err
     assert run([*args, "--missing", "drop-models"]) == 0
@@ -84,15 +128,38 @@ def test_missing_scores_need_a_policy(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 def test_ner_and_mlm_are_left_out_by_default(tmp_path: Path) -> None:
-    args = ["compare", str(SELU_CSV), str(DATA / "selu_table_vi_ner_mlm.csv"), "--out", str(tmp_path),
-            "--nsamples", "300", "--format", "json"]
+    args = [
+        "compare",
+        str(SELU_CSV),
+        str(DATA / "selu_table_vi_ner_mlm.csv"),
+        "--out",
+        str(tmp_path),
+        "--nsamples",
+        "300",
+        "--format",
+        "json",
+    ]
     assert run(args) == 0
     data = json.loads((tmp_path / "leaderboard.json").read_text())
     assert len(data["tasks"]) == 20 and len(data["ranking"]) == 28
 
 
 def test_unknown_format_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    assert run(["compare", str(SELU_CSV), "--out", str(tmp_path), "--nsamples", "300", "--format", "pdf"]) == 1
+    assert (
+        run(
+            [
+                "compare",
+                str(SELU_CSV),
+                "--out",
+                str(tmp_path),
+                "--nsamples",
+                "300",
+                "--format",
+                "pdf",
+            ]
+        )
+        == 1
+    )
     assert "unknown exporter 'pdf'" in capsys.readouterr().err
 
 
@@ -102,6 +169,12 @@ def test_plugin_module_imports_nothing_heavy() -> None:
         "print(','.join(m for m in ('numpy', 'pandas', 'scipy', 'matplotlib') if m in sys.modules))"
     )
     repo = Path(__file__).resolve().parents[2]
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "PYTHONPATH": str(repo)}, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(repo)},
+        check=True,
+    )
     assert proc.stdout.strip() == ""

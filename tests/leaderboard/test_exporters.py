@@ -34,7 +34,13 @@ def test_markdown(small_report: ComparisonReport, tmp_path: Path) -> None:
 def test_latex_booktabs(small_report: ComparisonReport, tmp_path: Path) -> None:
     [path] = export_latex(small_report, tmp_path)
     text = path.read_text()
-    for command in (r"\toprule", r"\midrule", r"\bottomrule", r"\begin{tabular}", r"\cmidrule(lr){2-3}"):
+    for command in (
+        r"\toprule",
+        r"\midrule",
+        r"\bottomrule",
+        r"\begin{tabular}",
+        r"\cmidrule(lr){2-3}",
+    ):
         assert command in text
     assert "TF-IDF+XGBoost & 0.645" in text
     assert text.count(r"\begin{table}") == 2
@@ -55,7 +61,14 @@ def test_csv_files(small_report: ComparisonReport, tmp_path: Path) -> None:
     assert float(rows[0]["center"]) == pytest.approx(0.75465)
     with paths[1].open() as handle:
         pairs = list(csv.DictReader(handle))
-    assert len(pairs) == 378 and set(pairs[0]) >= {"a", "b", "p_a_better", "p_equal", "p_b_better", "decision"}
+    assert len(pairs) == 378 and set(pairs[0]) >= {
+        "a",
+        "b",
+        "p_a_better",
+        "p_equal",
+        "p_b_better",
+        "decision",
+    }
 
 
 def test_json_round_trip(small_report: ComparisonReport, tmp_path: Path) -> None:
@@ -80,7 +93,9 @@ def test_per_task_table(small_report: ComparisonReport, tmp_path: Path) -> None:
 def test_figures_png_and_svg(tiny_report: ComparisonReport, tmp_path: Path) -> None:
     paths = export_figures(tiny_report, tmp_path)
     assert sorted(p.name for p in paths) == sorted(
-        f"{n}.{ext}" for n in ("posterior_better", "posterior_equal", "decisions") for ext in ("png", "svg")
+        f"{n}.{ext}"
+        for n in ("posterior_better", "posterior_equal", "decisions")
+        for ext in ("png", "svg")
     )
     for path in paths:
         data = path.read_bytes()
@@ -97,7 +112,7 @@ def test_html_is_self_contained(tiny_report: ComparisonReport, tmp_path: Path) -
     assert text.count("<svg") >= 3 and 'class="sortable"' in text
     for table_id in ("ranking", "breakdown", "pairs", "per-task"):
         assert f'id="{table_id}"' in text
-    assert "src=\"http" not in text and "href=\"http" not in text  # nothing to fetch
+    assert 'src="http' not in text and 'href="http' not in text  # nothing to fetch
 
 
 def test_every_exporter_is_importable() -> None:

@@ -18,8 +18,13 @@ from seebench.stats import ComparisonReport
 pytestmark = pytest.mark.browser
 
 BROWSER_FLAGS = (
-    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
     "--no-first-run",
 )
 
@@ -43,7 +48,9 @@ def browser(tmp_path_factory: pytest.TempPathFactory):
     except ImportError:
         webdriver = None
     if webdriver is None or chromium is None or driver_path is None:
-        missing = "selenium" if webdriver is None else "chromium" if chromium is None else "chromedriver"
+        missing = (
+            "selenium" if webdriver is None else "chromium" if chromium is None else "chromedriver"
+        )
         if os.environ.get("SEEBENCH_REQUIRE_BROWSER") == "1":
             pytest.fail(f"SEEBENCH_REQUIRE_BROWSER=1 but {missing} is not installed")
         pytest.skip(f"{missing} is not installed")
@@ -69,7 +76,8 @@ def _column(driver, table_id: str, index: int) -> list[str]:
     return driver.execute_script(
         "return Array.from(document.querySelectorAll(`#${arguments[0]} tbody tr`))"
         ".map(r => r.cells[arguments[1]].dataset.value ?? r.cells[arguments[1]].textContent.trim());",
-        table_id, index,
+        table_id,
+        index,
     )
 
 
@@ -81,7 +89,9 @@ def _header(driver, table_id: str, label: str):
     return headers[index], index
 
 
-def test_sorting_the_ranking_by_a_column(browser, tiny_report: ComparisonReport, tmp_path: Path) -> None:
+def test_sorting_the_ranking_by_a_column(
+    browser, tiny_report: ComparisonReport, tmp_path: Path
+) -> None:
     [page] = export_html(tiny_report, tmp_path)
     browser.get(page.as_uri())
     assert browser.title == "tiny"

@@ -36,7 +36,10 @@ def test_result_dir_matches_csv(tmp_path: Path) -> None:
     for m, model in enumerate(from_csv.models):
         for t, task in enumerate(from_csv.tasks):
             expected = from_csv.scores[t, m]
-            assert from_dir.scores[from_dir.tasks.index(task), from_dir.models.index(model)] == expected
+            assert (
+                from_dir.scores[from_dir.tasks.index(task), from_dir.models.index(model)]
+                == expected
+            )
     assert set(from_dir.task_families) == {"from-tags"}  # task.tags.family wins
 
 
@@ -89,6 +92,8 @@ def test_model_groups_file(tmp_path: Path) -> None:
     assert read_model_groups(csv_path) == {"a": "y"}
 
 
-@pytest.mark.parametrize(("raw", "name"), [("multi-class", "multiclass"), ("Multi_Label", "multilabel"), ("ner", "ner")])
+@pytest.mark.parametrize(
+    ("raw", "name"), [("multi-class", "multiclass"), ("Multi_Label", "multilabel"), ("ner", "ner")]
+)
 def test_task_type_names(raw: str, name: str) -> None:
     assert normalise_task_type(raw) == name

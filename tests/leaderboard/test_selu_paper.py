@@ -29,8 +29,20 @@ def test_published_reproduction_is_current() -> None:
 
 def test_published_files_are_all_there() -> None:
     expected = {
-        "README.md", "leaderboard.md", "leaderboard.tex", "leaderboard.csv", "pairs.csv",
-        "breakdown.csv", "leaderboard.json", "per_task.csv", "per_task.md", "index.html",
-        *(f"{n}.{e}" for n in ("posterior_better", "posterior_equal", "decisions") for e in ("png", "svg")),
+        "README.md",
+        "leaderboard.md",
+        "leaderboard.tex",
+        "leaderboard.csv",
+        "pairs.csv",
+        "breakdown.csv",
+        "leaderboard.json",
+        "per_task.csv",
+        "per_task.md",
+        "index.html",
+        *(
+            f"{n}.{e}"
+            for n in ("posterior_better", "posterior_equal", "decisions")
+            for e in ("png", "svg")
+        ),
     }
     assert {p.name for p in PUBLISHED.iterdir()} == expected

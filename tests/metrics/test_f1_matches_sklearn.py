@@ -33,10 +33,15 @@ def test_multi_label(seed):
     rng = random.Random(seed)
     n = rng.randint(1, 40)
     golds = [sorted(rng.sample(LABELS, rng.randint(0, 3))) for _ in range(n)]
-    preds = [None if rng.random() < 0.1 else sorted(rng.sample(LABELS, rng.randint(0, 3))) for _ in range(n)]
+    preds = [
+        None if rng.random() < 0.1 else sorted(rng.sample(LABELS, rng.randint(0, 3)))
+        for _ in range(n)
+    ]
     binariser = MultiLabelBinarizer(classes=LABELS)
     binariser.fit([LABELS])
     y_true = binariser.transform(golds)
     y_pred = binariser.transform([p or [] for p in preds])
     for ours, average in ((f1_macro, "macro"), (f1_micro, "micro")):
-        assert ours(golds, preds, labels=LABELS) == f1_score(y_true, y_pred, average=average, zero_division=0)
+        assert ours(golds, preds, labels=LABELS) == f1_score(
+            y_true, y_pred, average=average, zero_division=0
+        )

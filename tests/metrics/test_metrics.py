@@ -74,7 +74,9 @@ def test_entity_f1_treats_missing_or_misaligned_predictions_as_all_o():
 
 
 def test_masked_accuracy_hand_computed():
-    assert masked_accuracy([["store", "Send"], ["allow"]], [["store", "send"], ["permit"]]) == pytest.approx(2 / 3)
+    assert masked_accuracy(
+        [["store", "Send"], ["allow"]], [["store", "send"], ["permit"]]
+    ) == pytest.approx(2 / 3)
     assert masked_accuracy([["x"]], [None]) == 0.0
 
 
@@ -93,7 +95,15 @@ def test_per_sample_scores_come_from_the_task_type():
 
 def test_every_builtin_metric_is_registered_and_loads():
     registry = get_registry()
-    for name in ("f1_macro", "f1_micro", "accuracy", "smape", "one_minus_smape", "mae",
-                 "entity_f1_micro", "masked_accuracy"):
+    for name in (
+        "f1_macro",
+        "f1_micro",
+        "accuracy",
+        "smape",
+        "one_minus_smape",
+        "mae",
+        "entity_f1_micro",
+        "masked_accuracy",
+    ):
         assert callable(registry.metric(name).load())
     assert registry.metric("smape").higher_is_better is False

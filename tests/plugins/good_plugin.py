@@ -136,8 +136,13 @@ def register_task_dirs(register):
 
 @hookimpl
 def register_suites(register):
-    register("good-suite", description="A test suite.", task_families={"alpha": "fam"},
-             model_groups={"echo": "testers"}, compare_task_types=("binary",))
+    register(
+        "good-suite",
+        description="A test suite.",
+        task_families={"alpha": "fam"},
+        model_groups={"echo": "testers"},
+        compare_task_types=("binary",),
+    )
 
 
 @hookimpl

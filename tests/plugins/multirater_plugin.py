@@ -28,14 +28,19 @@ class MultiRaterType(TaskType):
 
     def normalise_target(self, task, value):
         if not isinstance(value, dict) or not value:
-            raise DataError(f"task {task.name!r}: ratings must be a non-empty mapping, got {value!r}")
+            raise DataError(
+                f"task {task.name!r}: ratings must be a non-empty mapping, got {value!r}"
+            )
         return {str(rater): str(label) for rater, label in value.items() if label is not None}
 
     def sample_score(self, task, gold, prediction):
         return sum(label == prediction for label in gold.values()) / len(gold)
 
     def summarise_targets(self, task, targets):
-        return {"raters": len({r for t in targets for r in t}), "ratings": sum(len(t) for t in targets)}
+        return {
+            "raters": len({r for t in targets for r in t}),
+            "ratings": sum(len(t) for t in targets),
+        }
 
 
 def majority_agrees(ratings: dict, prediction: str) -> float:
@@ -83,20 +88,33 @@ class RaterMethod:
 
 @hookimpl
 def register_task_types(register):
-    register("multi_rater", MultiRaterType(), description="Several raters' labels per item.",
-             schema={"required": ["labels"]})
+    register(
+        "multi_rater",
+        MultiRaterType(),
+        description="Several raters' labels per item.",
+        schema={"required": ["labels"]},
+    )
 
 
 @hookimpl
 def register_scorers(register):
-    register("callable", CallableScorer, description="Score with a function given by import path.",
-             options={"function": {"type": "string"}, "weight": {"type": "number"}})
+    register(
+        "callable",
+        CallableScorer,
+        description="Score with a function given by import path.",
+        options={"function": {"type": "string"}, "weight": {"type": "number"}},
+    )
 
 
 @hookimpl
 def register_metrics(register):
-    register("mean_score", mean_score, description="Mean of the per-sample scores.", inputs="scores",
-             target_kinds=("ratings",))
+    register(
+        "mean_score",
+        mean_score,
+        description="Mean of the per-sample scores.",
+        inputs="scores",
+        target_kinds=("ratings",),
+    )
 
 
 @hookimpl
@@ -106,5 +124,9 @@ def register_methods(register):
 
 @hookimpl
 def register_models(register):
-    register("fixed-rater", lambda spec: ModelRef(spec=spec, id="fixed-rater", kind="rule"),
-             description="Answers meta.model_label.", default_method="rate")
+    register(
+        "fixed-rater",
+        lambda spec: ModelRef(spec=spec, id="fixed-rater", kind="rule"),
+        description="Answers meta.model_label.",
+        default_method="rate",
+    )

@@ -49,15 +49,28 @@ def write_jsonl(path: Path, rows: list[dict]) -> None:
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
 
 
-def make_prompt_task(directory: Path, name: str, task_type: str, test_inputs: list[str],
-                     train_size: int = 6, prompt: str | None = None) -> Path:
+def make_prompt_task(
+    directory: Path,
+    name: str,
+    task_type: str,
+    test_inputs: list[str],
+    train_size: int = 6,
+    prompt: str | None = None,
+) -> Path:
     """A task with a predefined split: ``test_inputs`` in order as the test set, and a train
     set (the shot pool). Every test input's target is the type's first example target."""
     directory.mkdir(parents=True, exist_ok=True)
     targets = TARGETS[task_type]
-    write_jsonl(directory / f"{name}.train.jsonl",
-                [{"text": f"training example {i}", "y": targets[i % len(targets)]} for i in range(train_size)])
-    write_jsonl(directory / f"{name}.test.jsonl", [{"text": t, "y": targets[0]} for t in test_inputs])
+    write_jsonl(
+        directory / f"{name}.train.jsonl",
+        [
+            {"text": f"training example {i}", "y": targets[i % len(targets)]}
+            for i in range(train_size)
+        ],
+    )
+    write_jsonl(
+        directory / f"{name}.test.jsonl", [{"text": t, "y": targets[0]} for t in test_inputs]
+    )
     body = f"""
     name: {name}
     suite: tmp
@@ -73,7 +86,15 @@ def make_prompt_task(directory: Path, name: str, task_type: str, test_inputs: li
     split: {{method: predefined, validation_size: 0}}
     metrics: [{"mae" if task_type == "regression" else "accuracy"}]
     """
-    body = body.rstrip(" ") + "    " + (prompt or "prompt: {context: Issues of a tracker., task: Classify the issue., entity: issue}") + "\n"
+    body = (
+        body.rstrip(" ")
+        + "    "
+        + (
+            prompt
+            or "prompt: {context: Issues of a tracker., task: Classify the issue., entity: issue}"
+        )
+        + "\n"
+    )
     return write_task(directory, name, body)
 
 
@@ -83,7 +104,9 @@ def task_env(tmp_path, monkeypatch):
     tasks = tmp_path / "tasks"
     tasks.mkdir()
     monkeypatch.setenv("SEEBENCH_TEST_TASK_DIR", str(tasks))
-    registry = build_registry(create_plugin_manager(((tmp_tasks_plugin, "tmp"),), entry_points=False))
+    registry = build_registry(
+        create_plugin_manager(((tmp_tasks_plugin, "tmp"),), entry_points=False)
+    )
     return registry, tasks, tmp_path / "out"
 
 
@@ -97,7 +120,9 @@ def evaluate(task_env, model: str, tasks: str, output: Path | None = None, **kwa
 def read_unit(out: Path, model_id: str, method: str, task: str) -> tuple[dict, list[dict]]:
     folder = out / model_id / method
     result = json.loads((folder / f"{task}.json").read_text())
-    samples = [json.loads(line) for line in (folder / f"{task}.samples.jsonl").read_text().splitlines()]
+    samples = [
+        json.loads(line) for line in (folder / f"{task}.samples.jsonl").read_text().splitlines()
+    ]
     return result, samples
 
 

@@ -104,14 +104,29 @@ class FakeOpenAI:
                 if "[badjson-always]" in query or ("[badjson-once]" in query and attempt == 0):
                     return self._send(200, b'{"choices": [{"message": ')
                 match = re.search(r"expect=(\S+)", query)
-                content = "I am not sure about this one." if "[nolabel]" in query or not match else f" **{match.group(1).title()}**. "
+                content = (
+                    "I am not sure about this one."
+                    if "[nolabel]" in query or not match
+                    else f" **{match.group(1).title()}**. "
+                )
                 if "[echo-key]" in query:
-                    content += " (called with " + self.headers.get("Authorization", "").removeprefix("Bearer ") + ")"
+                    content += (
+                        " (called with "
+                        + self.headers.get("Authorization", "").removeprefix("Bearer ")
+                        + ")"
+                    )
                 reply = {
-                    "id": "chatcmpl-fake", "object": "chat.completion", "model": body["model"],
-                    "choices": [{"index": 0, "finish_reason": "stop",
-                                 "message": {"role": "assistant", "content": content},
-                                 "logprobs": {"content": [{"token": content, "logprob": -0.25}]}}],
+                    "id": "chatcmpl-fake",
+                    "object": "chat.completion",
+                    "model": body["model"],
+                    "choices": [
+                        {
+                            "index": 0,
+                            "finish_reason": "stop",
+                            "message": {"role": "assistant", "content": content},
+                            "logprobs": {"content": [{"token": content, "logprob": -0.25}]},
+                        }
+                    ],
                     "usage": {"prompt_tokens": 100, "completion_tokens": 3, "total_tokens": 103},
                 }
                 if "[bad-usage]" in query:

@@ -32,7 +32,9 @@ def test_put_then_get_counts_hits_and_misses(isolated_home):
     assert cache.get(key)["text"] == "yes"
     assert (cache.hits, cache.misses) == (1, 1)
     assert cache.path(key).is_relative_to(isolated_home / "cache") and cache.root == responses_dir()
-    assert not [p for p in cache.path(key).parent.iterdir() if p.name.startswith(".")]  # no temp files
+    assert not [
+        p for p in cache.path(key).parent.iterdir() if p.name.startswith(".")
+    ]  # no temp files
 
 
 def test_unreadable_entries_are_misses_and_a_disabled_cache_stores_nothing(tmp_path):

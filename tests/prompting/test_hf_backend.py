@@ -14,9 +14,13 @@ from seebench.prompting.template import build_prompt
 from tests.prompting.conftest import evaluate, make_prompt_task, read_unit
 from tests.prompting.test_parsing import BINARY, REGRESSION, task
 
-INPUTS = ["Fix crash", "The system shall export every report as a PDF file within ten seconds",
-          "Add dark mode", "Refactor the parser into smaller functions without changing behaviour at all",
-          "Is this a bug?"]
+INPUTS = [
+    "Fix crash",
+    "The system shall export every report as a PDF file within ten seconds",
+    "Add dark mode",
+    "Refactor the parser into smaller functions without changing behaviour at all",
+    "Is this a bug?",
+]
 
 
 def prompts():
@@ -41,7 +45,9 @@ def test_chat_models_get_their_chat_template_and_others_plain_text(tiny_gpt2, ti
     assert HFBackend(tiny_gpt2, max_new_tokens=4).render(prompt) == prompt.as_text()
 
 
-def test_eval_with_a_local_model_accounts_for_every_sample_and_reuses_the_cache(task_env, tiny_chat_gpt2):
+def test_eval_with_a_local_model_accounts_for_every_sample_and_reuses_the_cache(
+    task_env, tiny_chat_gpt2
+):
     make_prompt_task(task_env[1], "local", "binary", INPUTS)
     spec = f"hf:{tiny_chat_gpt2}"
     [outcome] = evaluate(task_env, spec, "local", method="zero-shot")
@@ -72,17 +78,31 @@ def test_unknown_options_are_refused(task_env, tiny_gpt2):
     from seebench.errors import SeebenchError
 
     make_prompt_task(task_env[1], "opts", "binary", INPUTS[:1])
-    with pytest.raises(SeebenchError, match=r"unknown option 'batchsize' \(did you mean 'batch_size'\?\)"):
-        evaluate(task_env, f"hf:{tiny_gpt2}", "opts", method="zero-shot", method_options={"batchsize": 2})
+    with pytest.raises(
+        SeebenchError, match=r"unknown option 'batchsize' \(did you mean 'batch_size'\?\)"
+    ):
+        evaluate(
+            task_env, f"hf:{tiny_gpt2}", "opts", method="zero-shot", method_options={"batchsize": 2}
+        )
 
 
 def test_not_applicable_tasks_and_models():
-    method, generative = ZeroShotMethod(), ModelRef("hf:x", "x", "hf", {"architecture": "GPT2LMHeadModel"})
+    method, generative = (
+        ZeroShotMethod(),
+        ModelRef("hf:x", "x", "hf", {"architecture": "GPT2LMHeadModel"}),
+    )
     assert method.not_applicable(BINARY, generative) is None
-    assert method.not_applicable(REGRESSION, ModelRef("openai:m", "m", "openai", {"model": "m"})) is None
+    assert (
+        method.not_applicable(REGRESSION, ModelRef("openai:m", "m", "openai", {"model": "m"}))
+        is None
+    )
     assert "ner" in method.not_applicable(task("ner", [{"name": "PER"}]), generative)
-    assert "does not generate" in method.not_applicable(BINARY, ModelRef("hf:b", "b", "hf", {"architecture": "BertModel"}))
-    assert "cannot be prompted" in ThreeShotMethod().not_applicable(BINARY, ModelRef("majority", "majority", "baseline"))
+    assert "does not generate" in method.not_applicable(
+        BINARY, ModelRef("hf:b", "b", "hf", {"architecture": "BertModel"})
+    )
+    assert "cannot be prompted" in ThreeShotMethod().not_applicable(
+        BINARY, ModelRef("majority", "majority", "baseline")
+    )
 
 
 def test_registered_methods_and_models(task_env):

@@ -13,8 +13,15 @@ from tests.prompting.conftest import evaluate, make_prompt_task, read_unit
 from tests.prompting.fake_openai import FakeOpenAI
 
 SECRET = "sk-test-DO-NOT-LEAK-1234"
-FAST_RETRIES = ["retry_base_s=0.01", "retry_max_s=0.05", "max_retries=2", "timeout_s=0.3",
-                "concurrency=2", "price_input=2.5", "price_output=10"]
+FAST_RETRIES = [
+    "retry_base_s=0.01",
+    "retry_max_s=0.05",
+    "max_retries=2",
+    "timeout_s=0.3",
+    "concurrency=2",
+    "price_input=2.5",
+    "price_output=10",
+]
 
 # (marker, valid?, retried attempts, error substring)
 CASES = [
@@ -40,7 +47,9 @@ def _options(*extra):
 
 @pytest.fixture
 def fault_task(task_env):
-    make_prompt_task(task_env[1], "faults", "binary", [f"issue {i} {m}" for i, (m, *_) in enumerate(CASES)])
+    make_prompt_task(
+        task_env[1], "faults", "binary", [f"issue {i} {m}" for i, (m, *_) in enumerate(CASES)]
+    )
     return task_env
 
 
@@ -69,12 +78,20 @@ def test_faults_are_retried_or_reported_and_every_sample_is_accounted_for(fault_
         assert len(record["extra"].get("retries", [])) == retried, marker
     info = result["info"]
     assert info["retries"] == sum(c[2] for c in CASES)
-    assert info["retry_reasons"] == {"HTTP 429": 1, "HTTP 500": 4, "malformed response": 3, "timeout": 3}
+    assert info["retry_reasons"] == {
+        "HTTP 429": 1,
+        "HTTP 500": 4,
+        "malformed response": 3,
+        "timeout": 3,
+    }
     assert info["failed_requests"] == 4
     assert info["invalid_reasons"] == {"request failed": 4, "no label in reply": 1}
     answered = len(CASES) - 4
-    assert info["usage"] == {"prompt_tokens": 100 * answered, "completion_tokens": 3 * answered,
-                             "total_tokens": 103 * answered}
+    assert info["usage"] == {
+        "prompt_tokens": 100 * answered,
+        "completion_tokens": 3 * answered,
+        "total_tokens": 103 * answered,
+    }
     assert info["cost_usd"] == pytest.approx((2.5 * 100 + 10 * 3) * answered / 1e6)
     assert 1 <= server.max_in_flight <= 2  # concurrency=2 bounds the requests in flight
 
@@ -102,21 +119,33 @@ def test_requests_carry_messages_and_generation_parameters(fault_task, server):
 def test_rerun_answers_from_cache_but_retries_failures(fault_task, server):
     evaluate(fault_task, "openai:fake-model", "faults", method_options=_options())
     first = server.requests
-    evaluate(fault_task, "openai:fake-model", "faults", output=fault_task[2] / "again",
-             method_options=_options())
+    evaluate(
+        fault_task,
+        "openai:fake-model",
+        "faults",
+        output=fault_task[2] / "again",
+        method_options=_options(),
+    )
     result, samples = read_unit(fault_task[2] / "again", "openai-fake-model", "zero-shot", "faults")
     failed = 4  # transport failures are not cached; they are tried again
-    assert result["info"]["cache"] == {"hits": len(CASES) - failed, "misses": failed, "enabled": True}
+    assert result["info"]["cache"] == {
+        "hits": len(CASES) - failed,
+        "misses": failed,
+        "enabled": True,
+    }
     assert server.requests - first == 3 * 3 + 1  # 3 attempts each; a 401 is not retried
     assert sum(s["extra"]["cached"] for s in samples) == len(CASES) - failed
     assert result["invalid"] == 5
 
 
-@pytest.mark.parametrize(("model", "extra"), [("openai:fake-model", ("temperature=0.7",)),
-                                              ("openai:other-model", ())])
+@pytest.mark.parametrize(
+    ("model", "extra"), [("openai:fake-model", ("temperature=0.7",)), ("openai:other-model", ())]
+)
 def test_other_model_or_temperature_never_hits_the_cache(fault_task, server, model, extra):
     evaluate(fault_task, "openai:fake-model", "faults", method_options=_options())
-    evaluate(fault_task, model, "faults", output=fault_task[2] / "other", method_options=_options(*extra))
+    evaluate(
+        fault_task, model, "faults", output=fault_task[2] / "other", method_options=_options(*extra)
+    )
     model_id = model.replace(":", "-")
     result, _ = read_unit(fault_task[2] / "other", model_id, "zero-shot", "faults")
     assert result["info"]["cache"]["hits"] == 0
@@ -131,11 +160,17 @@ def test_unreachable_server_fails_every_sample_with_a_reason(fault_task, monkeyp
     assert all("connection error" in s["error"] for s in samples)
 
 
-def test_a_reply_echoing_the_key_is_scrubbed_everywhere_and_bad_usage_costs_only_accounting(task_env, server):
+def test_a_reply_echoing_the_key_is_scrubbed_everywhere_and_bad_usage_costs_only_accounting(
+    task_env, server
+):
     from seebench.data.cache import seebench_home
 
-    make_prompt_task(task_env[1], "echoes", "binary",
-                     ["issue 0 [echo-key] expect=bug", "issue 1 [bad-usage] expect=bug", "issue 2 expect=bug"])
+    make_prompt_task(
+        task_env[1],
+        "echoes",
+        "binary",
+        ["issue 0 [echo-key] expect=bug", "issue 1 [bad-usage] expect=bug", "issue 2 expect=bug"],
+    )
     evaluate(task_env, "openai:fake-model", "echoes", method_options=_options())
     result, samples = read_unit(task_env[2], "openai-fake-model", "zero-shot", "echoes")
     assert result["status"] == "ok" and len(samples) == 3

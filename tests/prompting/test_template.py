@@ -12,11 +12,20 @@ from seebench.prompting.template import build_prompt
 from tests.prompting.conftest import make_prompt_task
 from tests.prompting.test_parsing import BINARY, MULTILABEL, REGRESSION, task
 
-COMMITS = task("multiclass", [{"name": "fix", "description": "Repairs behaviour"},
-                              {"name": "feature", "description": "Adds behaviour."}],
-               prompt={"context": "Commit messages of open-source projects", "task": "Say why the commit was made",
-                       "answer_format": "Answer with one label only.", "entity": "commit message",
-                       "system": "You label commits."})
+COMMITS = task(
+    "multiclass",
+    [
+        {"name": "fix", "description": "Repairs behaviour"},
+        {"name": "feature", "description": "Adds behaviour."},
+    ],
+    prompt={
+        "context": "Commit messages of open-source projects",
+        "task": "Say why the commit was made",
+        "answer_format": "Answer with one label only.",
+        "entity": "commit message",
+        "system": "You label commits.",
+    },
+)
 
 
 def test_sections_come_in_template_order_with_shots():
@@ -24,12 +33,25 @@ def test_sections_come_in_template_order_with_shots():
     prompt = build_prompt(COMMITS, Sample("t", "Fix race in cache", "fix"), shots)
     assert prompt.messages[0] == {"role": "system", "content": "You label commits."}
     text = prompt.messages[1]["content"]
-    order = ["Setting: Commit messages of open-source projects.", "Task: Say why the commit was made.",
-             "Answer format: Answer with one label only.", "What each label means:",
-             "- fix: Repairs behaviour.", "- feature: Adds behaviour.", "---",
-             "Solved examples of this classification task:", "Example 1",
-             "Commit message: Add login page", "Label: feature", "Example 2", "Commit message: Fix crash",
-             "Label: fix", "---", "Commit message to classify: Fix race in cache", "Label:"]
+    order = [
+        "Setting: Commit messages of open-source projects.",
+        "Task: Say why the commit was made.",
+        "Answer format: Answer with one label only.",
+        "What each label means:",
+        "- fix: Repairs behaviour.",
+        "- feature: Adds behaviour.",
+        "---",
+        "Solved examples of this classification task:",
+        "Example 1",
+        "Commit message: Add login page",
+        "Label: feature",
+        "Example 2",
+        "Commit message: Fix crash",
+        "Label: fix",
+        "---",
+        "Commit message to classify: Fix race in cache",
+        "Label:",
+    ]
     position = 0
     for part in order:  # each part is found after the previous one
         position = text.index(part, position) + len(part)
@@ -42,7 +64,9 @@ def test_zero_shot_has_no_examples_section():
 
 
 def test_defaults_when_the_prompt_block_is_sparse():
-    text = build_prompt(BINARY, Sample("t", "The system shall log in users", "yes")).messages[0]["content"]
+    text = build_prompt(BINARY, Sample("t", "The system shall log in users", "yes")).messages[0][
+        "content"
+    ]
     assert "Answer format: Reply with exactly one label, chosen from: yes, no." in text
     assert "Text to classify: The system shall log in users" in text
     regression = build_prompt(REGRESSION, Sample("t", "Story", 5.0), [Sample("s", "Other", 8.0)])
@@ -58,8 +82,11 @@ def test_multilabel_shots_show_label_lists_and_none():
 
 
 def test_label_definitions_can_be_turned_off():
-    spec = task("binary", [{"name": "yes", "description": "secret"}, {"name": "no"}],
-                prompt={"label_definitions": False})
+    spec = task(
+        "binary",
+        [{"name": "yes", "description": "secret"}, {"name": "no"}],
+        prompt={"label_definitions": False},
+    )
     text = build_prompt(spec, Sample("t", "x", "yes")).messages[0]["content"]
     assert "secret" not in text and "Possible labels: yes, no." in text
 

@@ -17,21 +17,43 @@ TASKS = [f"task{i}" for i in range(6)]
 
 def _env(tmp_path, task_dir, sleep: str) -> dict[str, str]:
     env = dict(os.environ)
-    env.update({
-        "SEEBENCH_PLUGINS": "tests.plugins.tmp_tasks_plugin",
-        "SEEBENCH_TEST_TASK_DIR": str(task_dir),
-        "SEEBENCH_TEST_SLEEP": sleep,
-        "SEEBENCH_LOAD_PLUGINS": "",
-        "PYTHONPATH": str(REPO_ROOT),
-    })
+    env.update(
+        {
+            "SEEBENCH_PLUGINS": "tests.plugins.tmp_tasks_plugin",
+            "SEEBENCH_TEST_TASK_DIR": str(task_dir),
+            "SEEBENCH_TEST_SLEEP": sleep,
+            "SEEBENCH_LOAD_PLUGINS": "",
+            "PYTHONPATH": str(REPO_ROOT),
+        }
+    )
     return env
 
 
 def _eval(out, env, **kwargs):
-    command = [sys.executable, "-m", "seebench.cli.main", "eval", "--model", "majority",
-               "--method", "slow-echo", "--tasks", "tmp", "--output", str(out), "--no-progress"]
-    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, cwd=REPO_ROOT, **kwargs)
+    command = [
+        sys.executable,
+        "-m",
+        "seebench.cli.main",
+        "eval",
+        "--model",
+        "majority",
+        "--method",
+        "slow-echo",
+        "--tasks",
+        "tmp",
+        "--output",
+        str(out),
+        "--no-progress",
+    ]
+    return subprocess.Popen(
+        command,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=REPO_ROOT,
+        **kwargs,
+    )
 
 
 def test_kill_9_then_rerun_completes_the_rest(tmp_path):

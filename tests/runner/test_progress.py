@@ -9,8 +9,10 @@ from rich.console import Console
 
 from seebench.runner.progress import RunProgress, summary_table
 
-REASON = ("task 'bug_issue': data file bug_issue.parquet is not available here and its checksum "
-          "is not pinned yet; obtain it from https://example.org/datasets/bug_issue/bug_issue.parquet")
+REASON = (
+    "task 'bug_issue': data file bug_issue.parquet is not available here and its checksum "
+    "is not pinned yet; obtain it from https://example.org/datasets/bug_issue/bug_issue.parquet"
+)
 
 
 def _console(buffer: io.StringIO) -> Console:
@@ -25,8 +27,18 @@ def test_a_logged_message_stays_on_one_line():
 
 
 def test_long_reasons_stay_out_of_the_table_rows():
-    outcome = SimpleNamespace(model_id="majority", method="baseline", task="bug_issue", primary_metric="f1_macro",
-                              metrics={}, n=None, seconds=0.0, status="skipped", reason=REASON, note=None)
+    outcome = SimpleNamespace(
+        model_id="majority",
+        method="baseline",
+        task="bug_issue",
+        primary_metric="f1_macro",
+        metrics={},
+        n=None,
+        seconds=0.0,
+        status="skipped",
+        reason=REASON,
+        note=None,
+    )
     buffer = io.StringIO()
     _console(buffer).print(summary_table([outcome]))
     rows = [line for line in buffer.getvalue().splitlines() if "bug_issue" in line]
@@ -34,22 +46,50 @@ def test_long_reasons_stay_out_of_the_table_rows():
 
 
 def test_with_a_note_the_columns_stay_readable():
-    row = {"model_id": "tfidf-xgboost", "method": "baseline", "primary_metric": "f1_macro", "n": 191,
-           "seconds": 5.8, "metrics": {"f1_macro": 0.72}}
-    outcomes = [SimpleNamespace(**row, task="functional_requirement", status="ok", reason=None,
-                                note="selected max_depth=6 min_child_weight=1 (validation f1_macro 0.8780)"),
-                SimpleNamespace(**{**row, "metrics": {}}, task="bug_issue", status="skipped", reason=REASON, note=None)]
+    row = {
+        "model_id": "tfidf-xgboost",
+        "method": "baseline",
+        "primary_metric": "f1_macro",
+        "n": 191,
+        "seconds": 5.8,
+        "metrics": {"f1_macro": 0.72},
+    }
+    outcomes = [
+        SimpleNamespace(
+            **row,
+            task="functional_requirement",
+            status="ok",
+            reason=None,
+            note="selected max_depth=6 min_child_weight=1 (validation f1_macro 0.8780)",
+        ),
+        SimpleNamespace(
+            **{**row, "metrics": {}}, task="bug_issue", status="skipped", reason=REASON, note=None
+        ),
+    ]
     for width in (80, 120):
         buffer = io.StringIO()
         Console(file=buffer, width=width, force_terminal=False).print(summary_table(outcomes))
         text = buffer.getvalue()
-        assert "functional_requirement" in text and "tfidf-xgboost / baseline" in text and "0.7200" in text
+        assert (
+            "functional_requirement" in text
+            and "tfidf-xgboost / baseline" in text
+            and "0.7200" in text
+        )
     assert "selected max_depth=6 min_child_weight=1" in text  # at 120 columns the note fits
 
 
 def test_a_note_column_appears_only_when_a_method_summarised_a_unit():
-    row = {"model_id": "m", "method": "baseline", "task": "t", "primary_metric": "f1_macro", "metrics": {"f1_macro": 0.5},
-           "n": 10, "seconds": 1.0, "status": "ok", "reason": None}
+    row = {
+        "model_id": "m",
+        "method": "baseline",
+        "task": "t",
+        "primary_metric": "f1_macro",
+        "metrics": {"f1_macro": 0.5},
+        "n": 10,
+        "seconds": 1.0,
+        "status": "ok",
+        "reason": None,
+    }
     plain = [column.header for column in summary_table([SimpleNamespace(**row, note=None)]).columns]
     noted = summary_table([SimpleNamespace(**row, note="selected lr=0.1 epoch=20")])
     assert "note" not in plain and noted.columns[-1].header == "note"

@@ -22,15 +22,22 @@ def env(tmp_path, monkeypatch):
     for name in ("alpha", "beta", "gamma"):
         make_binary_task(tasks, name)
     monkeypatch.setenv("SEEBENCH_TEST_TASK_DIR", str(tasks))
-    pm = create_plugin_manager(((tmp_tasks_plugin, "tmp"), (good_plugin, "good")), entry_points=False)
+    pm = create_plugin_manager(
+        ((tmp_tasks_plugin, "tmp"), (good_plugin, "good")), entry_points=False
+    )
     registry = build_registry(pm)
     return registry, tasks, tmp_path / "out"
 
 
 def run(env, **kwargs):
     registry, _, out = env
-    config = EvalConfig(model=kwargs.pop("model", "majority"), tasks=kwargs.pop("tasks", "tmp"),
-                        output=out, progress=False, **kwargs)
+    config = EvalConfig(
+        model=kwargs.pop("model", "majority"),
+        tasks=kwargs.pop("tasks", "tmp"),
+        output=out,
+        progress=False,
+        **kwargs,
+    )
     return run_eval(config, registry, build_task_index(registry))
 
 
@@ -89,7 +96,10 @@ def test_missing_data_is_skipped_not_fatal(env):
 
 def test_not_applicable_is_recorded(env):
     registry, tasks, _ = env
-    write_task(tasks, "tags", """
+    write_task(
+        tasks,
+        "tags",
+        """
         name: tags
         suite: tmp
         version: 1
@@ -97,7 +107,8 @@ def test_not_applicable_is_recorded(env):
         labels: [{name: API}]
         data: {sources: [{path: tags.conll, format: conll}]}
         metrics: [entity_f1_micro]
-    """)
+    """,
+    )
     (tasks / "tags.conll").write_text("call O\nfoo B-API\n\n")
     outcomes = run(env, tasks="tags")
     assert outcomes[0].status == "not_applicable"

@@ -30,8 +30,14 @@ def env(tmp_path, monkeypatch):
     tasks.mkdir()
     with open(tasks / "rated.jsonl", "w") as handle:
         for number, (ratings, label, _, _) in enumerate(ITEMS):
-            handle.write(json.dumps({"text": f"item {number}", "ratings": ratings, "model_label": label}) + "\n")
-    write_task(tasks, "rated", """
+            handle.write(
+                json.dumps({"text": f"item {number}", "ratings": ratings, "model_label": label})
+                + "\n"
+            )
+    write_task(
+        tasks,
+        "rated",
+        """
         name: rated
         suite: tmp
         version: 1
@@ -44,21 +50,25 @@ def env(tmp_path, monkeypatch):
         scorers:
           - {name: callable, options: {function: "tests.plugins.multirater_plugin:majority_agrees"}}
         metrics: [mean_score]
-        """)
+        """,
+    )
     monkeypatch.setenv("SEEBENCH_TEST_TASK_DIR", str(tasks))
     multirater_plugin.CALLS.clear()
     return tmp_path / "out"
 
 
 def _registry():
-    pm = create_plugin_manager(((tmp_tasks_plugin, "tmp"), (multirater_plugin, "multirater")),
-                               entry_points=False)
+    pm = create_plugin_manager(
+        ((tmp_tasks_plugin, "tmp"), (multirater_plugin, "multirater")), entry_points=False
+    )
     return build_registry(pm)
 
 
 def _run(out, **kwargs):
     registry = _registry()
-    config = EvalConfig(model="fixed-rater", tasks="rated", output=out, progress=False, bootstrap=200, **kwargs)
+    config = EvalConfig(
+        model="fixed-rater", tasks="rated", output=out, progress=False, bootstrap=200, **kwargs
+    )
     return run_eval(config, registry, build_task_index(registry))
 
 
@@ -73,7 +83,9 @@ def test_per_sample_scores_and_metric_with_interval(env):
     assert info["higher_is_better"] is True
     low, high = info["ci95"]
     assert 0.0 <= low <= result["metrics"]["mean_score"] <= high <= 1.0
-    records = [json.loads(line) for line in (env / "fixed-rater" / "rate" / "rated.samples.jsonl").open()]
+    records = [
+        json.loads(line) for line in (env / "fixed-rater" / "rate" / "rated.samples.jsonl").open()
+    ]
     by_gold = {json.dumps(r["gold"], sort_keys=True): r for r in records}
     for ratings, label, score, _ in ITEMS:
         record = by_gold[json.dumps(ratings, sort_keys=True)]
@@ -103,8 +115,13 @@ def test_predict_only_then_score_equals_a_plain_run(env, tmp_path):
     done = rescore(result_path, registry, build_task_index(registry), bootstrap=200)
     assert done.metrics == plain.metrics
     result = json.loads(result_path.read_text())
-    plain_result = json.loads((tmp_path / "plain" / "fixed-rater" / "rate" / "rated.json").read_text())
-    assert result["metric_info"]["mean_score"]["ci95"] == plain_result["metric_info"]["mean_score"]["ci95"]
+    plain_result = json.loads(
+        (tmp_path / "plain" / "fixed-rater" / "rate" / "rated.json").read_text()
+    )
+    assert (
+        result["metric_info"]["mean_score"]["ci95"]
+        == plain_result["metric_info"]["mean_score"]["ci95"]
+    )
 
 
 def test_changing_a_scorer_option_rescores_without_the_model(env):
@@ -115,11 +132,15 @@ def test_changing_a_scorer_option_rescores_without_the_model(env):
     index = build_task_index(registry)
     path = env / "fixed-rater" / "rate" / "rated.json"
     function = "tests.plugins.multirater_plugin:majority_agrees"
-    halved = rescore(path, registry, index, scorer="callable", options={"function": function, "weight": 0.5})
+    halved = rescore(
+        path, registry, index, scorer="callable", options={"function": function, "weight": 0.5}
+    )
     assert multirater_plugin.CALLS["model"] == len(ITEMS)  # the model was not called again
     assert multirater_plugin.CALLS["scorer"] == calls + len(ITEMS)  # a new identity scores afresh
     assert halved.metrics["mean_score"] == pytest.approx(0.5 * 0.75)
-    again = rescore(path, registry, index, scorer="callable", options={"function": function, "weight": 0.5})
+    again = rescore(
+        path, registry, index, scorer="callable", options={"function": function, "weight": 0.5}
+    )
     assert multirater_plugin.CALLS["scorer"] == calls + len(ITEMS)  # the same identity: all cached
     assert again.metrics == halved.metrics and sum(again.computed.values()) == 0
 
@@ -132,7 +153,9 @@ def test_a_plugin_version_change_reruns_its_units(env, monkeypatch):
 
 
 def test_an_unknown_ratings_shape_is_one_clear_line(env, tmp_path):
-    (tmp_path / "tasks" / "rated.jsonl").write_text(json.dumps({"text": "x", "ratings": [], "model_label": "good"}) + "\n")
+    (tmp_path / "tasks" / "rated.jsonl").write_text(
+        json.dumps({"text": "x", "ratings": [], "model_label": "good"}) + "\n"
+    )
     (outcome,) = _run(env)
     assert outcome.status == "failed"
     assert "ratings must be a non-empty mapping" in outcome.reason and "\n" not in outcome.reason

@@ -49,7 +49,9 @@ def test_mode_parametric_forces_means() -> None:
 
 
 def test_ranking_is_by_mean_descending() -> None:
-    scores = np.column_stack([np.linspace(0.1, 0.3, 8), np.linspace(0.5, 0.9, 8), np.linspace(0.3, 0.5, 8)])
+    scores = np.column_stack(
+        [np.linspace(0.1, 0.3, 8), np.linspace(0.5, 0.9, 8), np.linspace(0.3, 0.5, 8)]
+    )
     report = compare_models(_matrix(scores), Settings(nsamples=1000))
     assert report.models == ("m1", "m2", "m0")
     assert [r.rank for r in report.rows] == [1, 2, 3]
@@ -115,8 +117,12 @@ def test_nonparametric_fallback_matches_autorank() -> None:
     scores[:, 4] = rng.exponential(0.1, size=20) + 0.5
     matrix = _matrix(scores)
     with contextlib.redirect_stdout(io.StringIO()):  # autorank prints its table
-        theirs = autorank(pd.DataFrame(scores, columns=list(matrix.models)), approach="bayesian",
-                          nsamples=200, random_state=0)
+        theirs = autorank(
+            pd.DataFrame(scores, columns=list(matrix.models)),
+            approach="bayesian",
+            nsamples=200,
+            random_state=0,
+        )
     ours = compare_models(matrix, Settings(ci_correction="autorank", nsamples=200))
     assert not theirs.all_normal and not ours.parametric
     assert list(theirs.rankdf.index) == list(ours.models)
@@ -124,6 +130,8 @@ def test_nonparametric_fallback_matches_autorank() -> None:
         expected = theirs.rankdf.loc[row.model]
         assert row.center == pytest.approx(expected["median"])
         assert row.spread == pytest.approx(expected["mad"])
-        assert (row.ci_lower, row.ci_upper) == pytest.approx((expected["ci_lower"], expected["ci_upper"]))
+        assert (row.ci_lower, row.ci_upper) == pytest.approx(
+            (expected["ci_lower"], expected["ci_upper"])
+        )
         assert row.effect_size == pytest.approx(expected["effect_size"])
         assert row.magnitude == expected["magnitude"]

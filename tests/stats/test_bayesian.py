@@ -22,7 +22,9 @@ def reference() -> dict:
     return json.loads(REFERENCE.read_text())
 
 
-def test_posteriors_match_autorank_within_monte_carlo_error(selu_report: ComparisonReport, reference: dict) -> None:
+def test_posteriors_match_autorank_within_monte_carlo_error(
+    selu_report: ComparisonReport, reference: dict
+) -> None:
     assert list(selu_report.models) == reference["order"]
     index = {model: i for i, model in enumerate(selu_report.models)}
     p = selu_report.posteriors
@@ -34,9 +36,16 @@ def test_posteriors_match_autorank_within_monte_carlo_error(selu_report: Compari
         assert p.p_better[j, i] == pytest.approx(pair["p_b_better"], abs=0.02), pair
 
 
-def test_decisions_match_autorank_where_not_borderline(selu_report: ComparisonReport, reference: dict) -> None:
+def test_decisions_match_autorank_where_not_borderline(
+    selu_report: ComparisonReport, reference: dict
+) -> None:
     """Same decision wherever autorank's posteriors are not within MC error of 0.95."""
-    names = {"smaller": "better", "larger": "worse", "equal": "equal", "inconclusive": "inconclusive"}
+    names = {
+        "smaller": "better",
+        "larger": "worse",
+        "equal": "equal",
+        "inconclusive": "inconclusive",
+    }
     index = {model: i for i, model in enumerate(selu_report.models)}
     for pair in reference["pairs"]:
         probs = (pair["p_a_better"], pair["p_equal"], pair["p_b_better"])
@@ -66,10 +75,14 @@ def _brute_force_masses(diffs: np.ndarray, rope: float, weights: np.ndarray):
 
 @settings(max_examples=40, deadline=None)
 @given(
-    diffs=st.lists(st.sampled_from([-0.2, -0.1, -0.05, 0.0, 0.05, 0.1, 0.15, 0.3]), min_size=1, max_size=12),
+    diffs=st.lists(
+        st.sampled_from([-0.2, -0.1, -0.05, 0.0, 0.05, 0.1, 0.15, 0.3]), min_size=1, max_size=12
+    ),
     rope=st.sampled_from([0.0, 0.025, 0.05, 0.1]),
 )
-def test_suffix_sums_equal_the_quadratic_forms_even_with_ties(diffs: list[float], rope: float) -> None:
+def test_suffix_sums_equal_the_quadratic_forms_even_with_ties(
+    diffs: list[float], rope: float
+) -> None:
     d = np.array(diffs)
     weights = dirichlet_weights(d.size, 64, np.random.default_rng(1))
     suffix = np.zeros((d.size + 2, 64))
@@ -79,7 +92,9 @@ def test_suffix_sums_equal_the_quadratic_forms_even_with_ties(diffs: list[float]
 
 
 def test_clear_winner_and_clear_equivalence() -> None:
-    better = signed_rank_probs(np.full(20, 0.2) + np.linspace(0, 0.01, 20), rope=0.01, nsamples=5000)
+    better = signed_rank_probs(
+        np.full(20, 0.2) + np.linspace(0, 0.01, 20), rope=0.01, nsamples=5000
+    )
     assert better[0] > 0.99
     same = signed_rank_probs(np.linspace(-0.001, 0.001, 20), rope=0.05, nsamples=5000)
     assert same[1] > 0.99
@@ -94,7 +109,9 @@ def test_swapping_models_swaps_the_posteriors() -> None:
 
 
 def test_without_rope_there_is_no_equivalence() -> None:
-    p_a, p_eq, p_b = signed_rank_probs(np.array([0.1, -0.05, 0.2, 0.0, 0.03]), rope=0.0, nsamples=4000)
+    p_a, p_eq, p_b = signed_rank_probs(
+        np.array([0.1, -0.05, 0.2, 0.0, 0.03]), rope=0.0, nsamples=4000
+    )
     assert p_eq == 0.0 and p_a + p_b == pytest.approx(1.0)
 
 
@@ -106,7 +123,9 @@ def test_seed_makes_results_reproducible() -> None:
 
 
 def test_decisions_follow_the_threshold() -> None:
-    scores = np.column_stack([np.linspace(0.8, 0.9, 15), np.linspace(0.3, 0.4, 15), np.linspace(0.3, 0.4, 15)])
+    scores = np.column_stack(
+        [np.linspace(0.8, 0.9, 15), np.linspace(0.3, 0.4, 15), np.linspace(0.3, 0.4, 15)]
+    )
     decisions = pairwise_posteriors(scores, 0.01, nsamples=2000).decisions(0.95)
     assert decisions[0, 1] == "better" and decisions[1, 0] == "worse"
     assert decisions[1, 2] == "equal" and decisions[0, 0] == ""

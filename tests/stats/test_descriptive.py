@@ -42,16 +42,26 @@ def test_cohen_d_uses_pooled_sd() -> None:
 def test_akinshin_gamma_uses_scaled_mad() -> None:
     a, b = np.array([1.0, 2.0, 3.0, 10.0]), np.array([0.0, 1.0, 2.0, 3.0])
     expected = (np.median(a) - np.median(b)) / np.sqrt(
-        (3 * stats.median_abs_deviation(a, scale="normal") ** 2
-         + 3 * stats.median_abs_deviation(b, scale="normal") ** 2) / 6
+        (
+            3 * stats.median_abs_deviation(a, scale="normal") ** 2
+            + 3 * stats.median_abs_deviation(b, scale="normal") ** 2
+        )
+        / 6
     )
     assert ds.akinshin_gamma(a, b) == pytest.approx(expected, rel=1e-4)
 
 
 @pytest.mark.parametrize(
     ("d", "label"),
-    [(0.0, "negligible"), (-0.19, "negligible"), (0.2, "small"), (0.49, "small"),
-     (-0.5, "medium"), (0.8, "large"), (3.0, "large")],
+    [
+        (0.0, "negligible"),
+        (-0.19, "negligible"),
+        (0.2, "small"),
+        (0.49, "small"),
+        (-0.5, "medium"),
+        (0.8, "large"),
+        (3.0, "large"),
+    ],
 )
 def test_magnitude_labels(d: float, label: str) -> None:
     assert ds.magnitude(d) == label

@@ -13,8 +13,14 @@ TYPES = {"t1": "binary", "t2": "ner", "t3": "regression"}
 
 
 def _matrix() -> ScoreMatrix:
-    records = [("a", "t1", 0.5), ("b", "t1", 0.6), ("a", "t2", 0.7), ("b", "t2", math.nan),
-               ("a", "t3", 0.1), ("b", "t3", 0.2)]
+    records = [
+        ("a", "t1", 0.5),
+        ("b", "t1", 0.6),
+        ("a", "t2", 0.7),
+        ("b", "t2", math.nan),
+        ("a", "t3", 0.1),
+        ("b", "t3", 0.2),
+    ]
     return ScoreMatrix.from_records(records, TYPES, {"t1": "f"}, {"a": "g"})
 
 

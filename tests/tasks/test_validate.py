@@ -51,7 +51,9 @@ def test_unknown_key_is_named(tmp_path):
 
 
 def test_unknown_nested_key_is_named(tmp_path):
-    body = VALID.replace("prompt: {task: Decide., entity: text}", "prompt: {task: Decide., entty: text}")
+    body = VALID.replace(
+        "prompt: {task: Decide., entity: text}", "prompt: {task: Decide., entty: text}"
+    )
     (problem,) = problems_of(tmp_path, body)
     assert "prompt.entty: unknown key 'entty'" in problem
 
@@ -78,15 +80,19 @@ def test_metric_not_applicable_to_type(tmp_path):
 
 
 def test_unknown_prepare_step_and_bad_option(tmp_path):
-    body = VALID.replace("- {step: select, columns: {input: text, target: label}}",
-                         "- {step: selekt}\n    - {step: select, colums: {}}")
+    body = VALID.replace(
+        "- {step: select, columns: {input: text, target: label}}",
+        "- {step: selekt}\n    - {step: select, colums: {}}",
+    )
     problems = problems_of(tmp_path, body)
     assert any("data.prepare[0].step: unknown preparation step 'selekt'" in p for p in problems)
     assert any("data.prepare[1]" in p and "colums" in p for p in problems)
 
 
 def test_regression_requires_value_range(tmp_path):
-    body = VALID.replace("type: binary", "type: regression").replace("[f1_macro, accuracy]", "[one_minus_smape]")
+    body = VALID.replace("type: binary", "type: regression").replace(
+        "[f1_macro, accuracy]", "[one_minus_smape]"
+    )
     problems = problems_of(tmp_path, body)
     assert any("'value_range' is required" in p for p in problems)
 

@@ -20,9 +20,13 @@ BASE = yaml.safe_load(VALID)
 scalars = st.one_of(
     st.none(), st.booleans(), st.integers(-5, 5), st.floats(allow_nan=True), st.text(max_size=8)
 )
-values = st.recursive(scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)
-), max_leaves=6)
+values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
 
 
 def _paths(node, prefix=()):
@@ -59,7 +63,9 @@ def mutated_documents(draw):
     return document
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(document=mutated_documents())
 def test_mutations_give_problems_not_tracebacks(tmp_path_factory, document):
     path = Path(tmp_path_factory.mktemp("fuzz")) / "t.yaml"
@@ -69,10 +75,14 @@ def test_mutations_give_problems_not_tracebacks(tmp_path_factory, document):
     except TaskSpecError as exc:
         assert exc.problems
         for problem in exc.problems:
-            assert problem.startswith(str(path)) and "\n" not in problem and "Traceback" not in problem
+            assert (
+                problem.startswith(str(path)) and "\n" not in problem and "Traceback" not in problem
+            )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(text=st.text(alphabet="abc: -[]{}\n\"'#&*!|>%@`,?", max_size=60))
 def test_arbitrary_yaml_text_never_raises_anything_else(tmp_path_factory, text):
     path = Path(tmp_path_factory.mktemp("fuzz")) / "t.yaml"

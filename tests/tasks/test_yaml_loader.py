@@ -48,7 +48,12 @@ def test_include_merges_base_and_task_wins(tmp_path):
     task = tmp_path / "t.yaml"
     task.write_text("include: _base.yaml\nname: t\ntags: {activity: b}\n")
     document = load_task_document(task)
-    assert document == {"suite": "s", "version": 1, "tags": {"family": "f", "activity": "b"}, "name": "t"}
+    assert document == {
+        "suite": "s",
+        "version": 1,
+        "tags": {"family": "f", "activity": "b"},
+        "name": "t",
+    }
 
 
 def test_circular_include_is_an_error(tmp_path):
@@ -66,7 +71,10 @@ def test_missing_include_names_the_file(tmp_path):
 
 
 def test_deep_merge_replaces_lists():
-    assert deep_merge({"a": [1, 2], "b": {"c": 1}}, {"a": [3], "b": {"d": 2}}) == {"a": [3], "b": {"c": 1, "d": 2}}
+    assert deep_merge({"a": [1, 2], "b": {"c": 1}}, {"a": [3], "b": {"d": 2}}) == {
+        "a": [3],
+        "b": {"c": 1, "d": 2},
+    }
 
 
 def test_format_path():

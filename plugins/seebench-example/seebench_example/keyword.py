@@ -24,7 +24,12 @@ class KeywordMethod:
             words = re.findall(r"[a-z]+", str(sample.input).lower())
             scores = {label: sum(w in kws for w in words) for label, kws in keywords.items()}
             best = max(scores, key=lambda label: scores[label])
-            predictions.append(Prediction(sample.id, best if scores[best] else None,
-                                          error=None if scores[best] else "no keyword matched"))
+            predictions.append(
+                Prediction(
+                    sample.id,
+                    best if scores[best] else None,
+                    error=None if scores[best] else "no keyword matched",
+                )
+            )
             context.advance(1)
         return MethodOutput(predictions, {"keywords": len(keywords)})

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
-def balanced_accuracy(golds: Sequence[str], predictions: Sequence[str | None], labels: Sequence[str] | None = None) -> float:
+def balanced_accuracy(
+    golds: Sequence[str], predictions: Sequence[str | None], labels: Sequence[str] | None = None
+) -> float:
     """Mean per-class recall; classes are ``labels`` or those present in ``golds``."""
     classes = list(labels) if labels else sorted(set(golds))
     recalls = []

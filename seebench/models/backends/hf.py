@@ -29,14 +29,18 @@ def load_model(path: str, dtype: str = "float32", device: str = "auto") -> tuple
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
     except ImportError as exc:
-        raise ModelError(f"the hf backend needs torch and transformers: pip install 'seebench[hf]' ({exc})") from None
+        raise ModelError(
+            f"the hf backend needs torch and transformers: pip install 'seebench[hf]' ({exc})"
+        ) from None
     if device == "auto":
         device = "cuda" if torch.cuda.is_available() else "cpu"
     tokenizer = AutoTokenizer.from_pretrained(path)
     tokenizer.padding_side = "left"
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
-    model = AutoModelForCausalLM.from_pretrained(path, dtype=getattr(torch, dtype) if dtype != "auto" else "auto")
+    model = AutoModelForCausalLM.from_pretrained(
+        path, dtype=getattr(torch, dtype) if dtype != "auto" else "auto"
+    )
     model.to(device).eval()
     return model, tokenizer, device
 
@@ -46,9 +50,17 @@ class HFBackend:
 
     name = "hf"
 
-    def __init__(self, model_dir: Path | str | Callable[[], Path], *, max_new_tokens: int,
-                 temperature: float = 0.0, batch_size: int = DEFAULT_BATCH_SIZE,
-                 dtype: str = "float32", device: str = "auto", seed: int = 0):
+    def __init__(
+        self,
+        model_dir: Path | str | Callable[[], Path],
+        *,
+        max_new_tokens: int,
+        temperature: float = 0.0,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        dtype: str = "float32",
+        device: str = "auto",
+        seed: int = 0,
+    ):
         self._model_dir = model_dir  # a callable prepares the directory on first use
         self.max_new_tokens = int(max_new_tokens)
         self.temperature = float(temperature)
@@ -69,7 +81,10 @@ class HFBackend:
         return {"backend": self.name, "dtype": self.dtype}
 
     def params(self) -> dict[str, Any]:
-        params: dict[str, Any] = {"max_new_tokens": self.max_new_tokens, "temperature": self.temperature}
+        params: dict[str, Any] = {
+            "max_new_tokens": self.max_new_tokens,
+            "temperature": self.temperature,
+        }
         if self.temperature > 0:
             params["seed"] = self.seed
         return params
@@ -85,8 +100,9 @@ class HFBackend:
     @staticmethod
     def _render(tokenizer: Any, prompt: Prompt) -> str:
         if getattr(tokenizer, "chat_template", None):
-            return tokenizer.apply_chat_template(list(prompt.messages), tokenize=False,
-                                                 add_generation_prompt=True)
+            return tokenizer.apply_chat_template(
+                list(prompt.messages), tokenize=False, add_generation_prompt=True
+            )
         return prompt.as_text()
 
     def generate(self, prompts: Sequence[Prompt]) -> Iterator[tuple[int, Generation]]:
@@ -103,15 +119,21 @@ class HFBackend:
         eos_ids = _eos_ids(model, tokenizer)
         config = self._generation_config(model, tokenizer, eos_ids)
         for start in range(0, len(order), self.batch_size):
-            batch = order[start:start + self.batch_size]
-            encoded = tokenizer([texts[i] for i in batch], return_tensors="pt", padding=True,
-                                add_special_tokens=not chat).to(device)
+            batch = order[start : start + self.batch_size]
+            encoded = tokenizer(
+                [texts[i] for i in batch],
+                return_tensors="pt",
+                padding=True,
+                add_special_tokens=not chat,
+            ).to(device)
             if self.temperature > 0:
                 torch.manual_seed(self.seed + start)
             with torch.inference_mode():
                 out = model.generate(**encoded, generation_config=config)
-            scores = model.compute_transition_scores(out.sequences, out.scores, normalize_logits=True)
-            new_tokens = out.sequences[:, encoded["input_ids"].shape[1]:]
+            scores = model.compute_transition_scores(
+                out.sequences, out.scores, normalize_logits=True
+            )
+            new_tokens = out.sequences[:, encoded["input_ids"].shape[1] :]
             self.batches += 1
             for row, index in enumerate(batch):
                 tokens = new_tokens[row].tolist()
@@ -120,10 +142,13 @@ class HFBackend:
                 prompt_tokens = int(encoded["attention_mask"][row].sum())
                 self.usage["prompt_tokens"] += prompt_tokens
                 self.usage["completion_tokens"] += end
-                yield index, Generation(
-                    text=tokenizer.decode(tokens[:end], skip_special_tokens=True).strip(),
-                    confidence=math.exp(logprob) if math.isfinite(logprob) else None,
-                    usage={"prompt_tokens": prompt_tokens, "completion_tokens": end},
+                yield (
+                    index,
+                    Generation(
+                        text=tokenizer.decode(tokens[:end], skip_special_tokens=True).strip(),
+                        confidence=math.exp(logprob) if math.isfinite(logprob) else None,
+                        usage={"prompt_tokens": prompt_tokens, "completion_tokens": end},
+                    ),
                 )
 
     def _generation_config(self, model: Any, tokenizer: Any, eos_ids: set[int]) -> Any:
@@ -131,10 +156,15 @@ class HFBackend:
 
         sampling = self.temperature > 0
         return GenerationConfig(
-            max_new_tokens=self.max_new_tokens, do_sample=sampling,
-            temperature=self.temperature if sampling else None, top_p=None, top_k=None,
-            pad_token_id=tokenizer.pad_token_id, eos_token_id=sorted(eos_ids) or None,
-            output_scores=True, return_dict_in_generate=True,
+            max_new_tokens=self.max_new_tokens,
+            do_sample=sampling,
+            temperature=self.temperature if sampling else None,
+            top_p=None,
+            top_k=None,
+            pad_token_id=tokenizer.pad_token_id,
+            eos_token_id=sorted(eos_ids) or None,
+            output_scores=True,
+            return_dict_in_generate=True,
         )
 
 

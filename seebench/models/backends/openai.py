@@ -45,15 +45,30 @@ class OpenAIBackend:
 
     name = "openai"
 
-    def __init__(self, model: str, *, max_new_tokens: int, temperature: float = 0.0,
-                 base_url: str | None = None, api_key_env: str = API_KEY_ENV, concurrency: int = 4,
-                 timeout_s: float = 60.0, max_retries: int = 5, retry_base_s: float = 1.0,
-                 retry_max_s: float = 60.0, logprobs: bool = True, seed: int | None = None,
-                 price_input: float | None = None, price_output: float | None = None):
+    def __init__(
+        self,
+        model: str,
+        *,
+        max_new_tokens: int,
+        temperature: float = 0.0,
+        base_url: str | None = None,
+        api_key_env: str = API_KEY_ENV,
+        concurrency: int = 4,
+        timeout_s: float = 60.0,
+        max_retries: int = 5,
+        retry_base_s: float = 1.0,
+        retry_max_s: float = 60.0,
+        logprobs: bool = True,
+        seed: int | None = None,
+        price_input: float | None = None,
+        price_output: float | None = None,
+    ):
         try:
             import httpx
         except ImportError:
-            raise ModelError("the openai backend needs httpx: pip install 'seebench[api]'") from None
+            raise ModelError(
+                "the openai backend needs httpx: pip install 'seebench[api]'"
+            ) from None
         self._httpx = httpx
         self.model = model
         self.base_url = (base_url or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL).rstrip("/")
@@ -79,8 +94,12 @@ class OpenAIBackend:
         return {"backend": self.name, "base_url": redact_url(self.base_url)}
 
     def params(self) -> dict[str, Any]:
-        params: dict[str, Any] = {"model": self.model, "max_tokens": self.max_new_tokens,
-                                  "temperature": self.temperature, "logprobs": self.logprobs}
+        params: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": self.max_new_tokens,
+            "temperature": self.temperature,
+            "logprobs": self.logprobs,
+        }
         if self.seed is not None:
             params["seed"] = self.seed
         return params
@@ -90,14 +109,20 @@ class OpenAIBackend:
             usage = {**self._usage, "total_tokens": sum(self._usage.values())}
             cost = None
             if self.prices[0] is not None or self.prices[1] is not None:
-                cost = ((self.prices[0] or 0.0) * usage["prompt_tokens"]
-                        + (self.prices[1] or 0.0) * usage["completion_tokens"]) / 1e6
+                cost = (
+                    (self.prices[0] or 0.0) * usage["prompt_tokens"]
+                    + (self.prices[1] or 0.0) * usage["completion_tokens"]
+                ) / 1e6
             return {
-                "base_url": redact_url(self.base_url), "concurrency": self.concurrency,
-                "timeout_s": self.timeout_s, "requests": self._requests,
+                "base_url": redact_url(self.base_url),
+                "concurrency": self.concurrency,
+                "timeout_s": self.timeout_s,
+                "requests": self._requests,
                 "retries": sum(self._retry_reasons.values()),
                 "retry_reasons": dict(sorted(self._retry_reasons.items())),
-                "failed_requests": self._failed, "usage": usage, "cost_usd": cost,
+                "failed_requests": self._failed,
+                "usage": usage,
+                "cost_usd": cost,
             }
 
     def generate(self, prompts: Sequence[Prompt]) -> Iterator[tuple[int, Generation]]:
@@ -105,8 +130,10 @@ class OpenAIBackend:
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
         timeout = self._httpx.Timeout(self.timeout_s)
-        with self._httpx.Client(headers=headers, timeout=timeout) as client, \
-                ThreadPoolExecutor(max_workers=self.concurrency) as pool:
+        with (
+            self._httpx.Client(headers=headers, timeout=timeout) as client,
+            ThreadPoolExecutor(max_workers=self.concurrency) as pool,
+        ):
             futures = {pool.submit(self._request, client, p): i for i, p in enumerate(prompts)}
             for future in as_completed(futures):
                 yield futures[future], future.result()
@@ -142,7 +169,9 @@ class OpenAIBackend:
                     reason = f"HTTP {response.status_code}"
                     retry_after = _seconds(response.headers.get("retry-after"))
                 else:  # 400, 401, 404...: retrying cannot help
-                    return self._fail(f"HTTP {response.status_code}: {self._scrub(response.text)[:200]}", retries)
+                    return self._fail(
+                        f"HTTP {response.status_code}: {self._scrub(response.text)[:200]}", retries
+                    )
             if attempt == self.max_retries:
                 return self._fail(f"gave up after {attempt + 1} attempts, last: {reason}", retries)
             retries.append(reason)
@@ -170,7 +199,9 @@ class OpenAIBackend:
             with self._lock:
                 for key, value in usage.items():
                     self._usage[key] += value
-        return Generation(text=str(text).strip(), confidence=_confidence(choice.get("logprobs")), usage=usage)
+        return Generation(
+            text=str(text).strip(), confidence=_confidence(choice.get("logprobs")), usage=usage
+        )
 
     def _scrub(self, text: str) -> str:
         return text.replace(self._api_key, "***") if self._api_key else text

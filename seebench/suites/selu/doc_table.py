@@ -22,7 +22,9 @@ def _cell(value: Any) -> str:
     return str(value).replace("|", "\\|").replace("\n", " ")
 
 
-def task_rows(tasks: list[Any], statuses: dict[str, dict[str, Any]] | None = None) -> list[list[str]]:
+def task_rows(
+    tasks: list[Any], statuses: dict[str, dict[str, Any]] | None = None
+) -> list[list[str]]:
     """One table row per task: name, type, labels, source, licence, availability, rows."""
     from seebench.data.manage import split_method
 
@@ -42,21 +44,45 @@ def task_rows(tasks: list[Any], statuses: dict[str, dict[str, Any]] | None = Non
         else:
             labels = "masked words"
         pinned = all(s.get("sha256", UNPINNED) != UNPINNED for s in sources)
-        available = "yes" if found is not None else ("not here (url + sha256 pinned)" if pinned else "not here")
+        available = (
+            "yes"
+            if found is not None
+            else ("not here (url + sha256 pinned)" if pinned else "not here")
+        )
         split = split_method(task)
-        rows.append([
-            task.name, task.type, labels, task.family or "-", task.activity or "-",
-            "<br>".join(homes), ", ".join(licences), available, split,
-            f"{found:,}" if isinstance(found, int) else "-",
-            f"{int(paper):,}" if str(paper).isdigit() else str(paper),
-        ])
+        rows.append(
+            [
+                task.name,
+                task.type,
+                labels,
+                task.family or "-",
+                task.activity or "-",
+                "<br>".join(homes),
+                ", ".join(licences),
+                available,
+                split,
+                f"{found:,}" if isinstance(found, int) else "-",
+                f"{int(paper):,}" if str(paper).isdigit() else str(paper),
+            ]
+        )
     return rows
 
 
 def task_table(tasks: list[Any], statuses: dict[str, dict[str, Any]] | None = None) -> str:
     """The Markdown table of ``tasks``."""
-    head = ["task", "type", "labels", "family", "activity", "source", "licence", "data here",
-            "split", "rows here", "Table I"]
+    head = [
+        "task",
+        "type",
+        "labels",
+        "family",
+        "activity",
+        "source",
+        "licence",
+        "data here",
+        "split",
+        "rows here",
+        "Table I",
+    ]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in task_rows(tasks, statuses):
         lines.append("| " + " | ".join(_cell(c) for c in row) + " |")

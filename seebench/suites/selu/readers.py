@@ -6,6 +6,8 @@ from pathlib import Path
 from typing import Any
 
 
-def read_text(path: Path, *, encoding: str = "utf-8", column: str = "input") -> list[dict[str, Any]]:
+def read_text(
+    path: Path, *, encoding: str = "utf-8", column: str = "input"
+) -> list[dict[str, Any]]:
     """A plain-text document as one row ``{column: whole text}`` (e.g. a raw specification)."""
     return [{column: Path(path).read_text(encoding=encoding, errors="replace")}]

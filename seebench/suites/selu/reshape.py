@@ -35,7 +35,9 @@ def pivot_long_to_multilabel(
     for number, row in enumerate(rows):
         for needed in (key, label, indicator):
             if needed not in row:
-                raise KeyError(f"row {number}: column {needed!r} not found; columns are {sorted(row)}")
+                raise KeyError(
+                    f"row {number}: column {needed!r} not found; columns are {sorted(row)}"
+                )
         row_key = row[key]
         pivoted = out.get(row_key)
         if pivoted is None:

@@ -31,18 +31,53 @@ _MD_LINK = re.compile(r"\[([^\]]+)\]\((?:[^()]|\([^)]*\))*\)")
 _JIRA_LINK = re.compile(r"\[([^\]|\n]+)\|[^\]\n]+\]")
 _JIRA_MENTION = re.compile(r"\[~[^\]\s]+\]")
 _HTML_LINK = re.compile(r"<a\b[^>]*>(.*?)</a>", _FLAGS)
-_URL = re.compile(r"(?:\b(?:https?|ftp|file)://|\bwww\.)[^\s<>\"'`)\]]*[^\s<>\"'`)\].,;:!?]", re.IGNORECASE)
+_URL = re.compile(
+    r"(?:\b(?:https?|ftp|file)://|\bwww\.)[^\s<>\"'`)\]]*[^\s<>\"'`)\].,;:!?]", re.IGNORECASE
+)
 
 _HASH = re.compile(r"\b[0-9a-fA-F]{40}\b")
 _MENTION = re.compile(r"(?<![\w.@/])@([A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?)(?![\w@.(]*\()")
 #: Javadoc / annotation words after "@" that are not user mentions.
-DOC_TAGS = frozenset({
-    "author", "code", "deprecated", "docroot", "exception", "inheritdoc", "link", "linkplain",
-    "literal", "param", "return", "returns", "see", "serial", "serialdata", "serialfield",
-    "since", "throws", "value", "version", "override", "suppresswarnings", "functionalinterface",
-    "safevarargs", "todo", "fixme", "note", "example", "type", "rtype", "raises", "staticmethod",
-    "classmethod", "property", "abstractmethod", "dataclass",
-})
+DOC_TAGS = frozenset(
+    {
+        "author",
+        "code",
+        "deprecated",
+        "docroot",
+        "exception",
+        "inheritdoc",
+        "link",
+        "linkplain",
+        "literal",
+        "param",
+        "return",
+        "returns",
+        "see",
+        "serial",
+        "serialdata",
+        "serialfield",
+        "since",
+        "throws",
+        "value",
+        "version",
+        "override",
+        "suppresswarnings",
+        "functionalinterface",
+        "safevarargs",
+        "todo",
+        "fixme",
+        "note",
+        "example",
+        "type",
+        "rtype",
+        "raises",
+        "staticmethod",
+        "classmethod",
+        "property",
+        "abstractmethod",
+        "dataclass",
+    }
+)
 
 # Markup.
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
@@ -57,7 +92,9 @@ _MD_EM = re.compile(r"(?<![\w*])([*_])(?=\S)([^*_\n]+?)(?<=\S)\1(?![\w*])")
 _MD_STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
 _INLINE_CODE = re.compile(r"`+([^`\n]+?)`+")
 _JIRA_HEADING = re.compile(r"^\s*(?:h[1-6]|bq)\.\s+", re.MULTILINE)
-_JIRA_BRACES = re.compile(r"\{(?:color(?::[^}]*)?|quote|panel(?::[^}]*)?|noformat)\}", re.IGNORECASE)
+_JIRA_BRACES = re.compile(
+    r"\{(?:color(?::[^}]*)?|quote|panel(?::[^}]*)?|noformat)\}", re.IGNORECASE
+)
 _JIRA_STRONG = re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])")
 _JIRA_MONO = re.compile(r"\{\{(.+?)\}\}")
 _JIRA_TABLE = re.compile(r"\|\|")

@@ -14,8 +14,10 @@ VERBS = {"allow", "upload", "notify", "display", "store", "send", "receive", "lo
 def fake_tagger(text: str) -> list[tuple[str, str, str]]:
     """Whitespace tokens; a fixed list of words counts as verbs."""
     words = text.split(" ")
-    return [(w, "VERB" if w.strip(".,").lower() in VERBS else "X", " " if i < len(words) - 1 else "")
-            for i, w in enumerate(words)]
+    return [
+        (w, "VERB" if w.strip(".,").lower() in VERBS else "X", " " if i < len(words) - 1 else "")
+        for i, w in enumerate(words)
+    ]
 
 
 SPEC = """The system shall allow the operator to upload a flight plan.
@@ -26,8 +28,12 @@ The application shall display the current position and store it every second.
 
 
 def test_probability_one_masks_every_verb_and_keeps_the_answers_in_order() -> None:
-    masked, answers = mask_verbs("The system shall allow the operator to upload a plan.",
-                                 fake_tagger, random.Random(0), probability=1.0)
+    masked, answers = mask_verbs(
+        "The system shall allow the operator to upload a plan.",
+        fake_tagger,
+        random.Random(0),
+        probability=1.0,
+    )
     assert masked == "The system shall [MASK] the operator to [MASK] a plan."
     assert answers == ["allow", "upload"]
 
@@ -48,8 +54,12 @@ def test_step_splits_lines_masks_and_drops_rows_without_a_mask() -> None:
     assert len(out) == 3
     assert out[1]["input"] == "The system shall [MASK] the pilot when the battery level is low."
     assert out[1]["target"] == ["notify"]
-    assert [r["target"] for r in mask_verbs_step(split_sentences([{"input": SPEC}]), probability=1.0,
-                                                   tagger=fake_tagger)][2] == ["display", "store"]
+    assert [
+        r["target"]
+        for r in mask_verbs_step(
+            split_sentences([{"input": SPEC}]), probability=1.0, tagger=fake_tagger
+        )
+    ][2] == ["display", "store"]
 
 
 def test_spacy_tagger_masks_real_verbs_when_installed() -> None:
@@ -60,12 +70,18 @@ def test_spacy_tagger_masks_real_verbs_when_installed() -> None:
         tagger = spacy_tagger()
     except TaggerUnavailableError:
         pytest.skip("no spaCy English model installed")
-    _, answers = mask_verbs("The system shall allow the operator to upload a new flight plan.",
-                            tagger, random.Random(0), probability=1.0)
+    _, answers = mask_verbs(
+        "The system shall allow the operator to upload a new flight plan.",
+        tagger,
+        random.Random(0),
+        probability=1.0,
+    )
     assert answers == ["allow", "upload"]
 
 
-def test_requirement_completion_preparation_runs_on_our_own_specification(tmp_path, monkeypatch) -> None:
+def test_requirement_completion_preparation_runs_on_our_own_specification(
+    tmp_path, monkeypatch
+) -> None:
     """The task's own prepare steps, on a shipped text file instead of the unreachable data."""
     import yaml
 
@@ -76,12 +92,21 @@ def test_requirement_completion_preparation_runs_on_our_own_specification(tmp_pa
     from tests.conftest import REPO_ROOT
 
     monkeypatch.setattr(masking, "spacy_tagger", lambda model=None: fake_tagger)
-    real = yaml.safe_load((REPO_ROOT / "seebench/suites/selu/tasks/requirement_completion.yaml").read_text())
+    real = yaml.safe_load(
+        (REPO_ROOT / "seebench/suites/selu/tasks/requirement_completion.yaml").read_text()
+    )
     (tmp_path / "spec.txt").write_text(SPEC)
     doc = {
-        "name": "rc_local", "suite": "test", "version": 1, "type": "mlm",
-        "mask_token": real["mask_token"], "metrics": real["metrics"],
-        "data": {"sources": [{"path": "spec.txt", "format": "text"}], "prepare": real["data"]["prepare"]},
+        "name": "rc_local",
+        "suite": "test",
+        "version": 1,
+        "type": "mlm",
+        "mask_token": real["mask_token"],
+        "metrics": real["metrics"],
+        "data": {
+            "sources": [{"path": "spec.txt", "format": "text"}],
+            "prepare": real["data"]["prepare"],
+        },
     }
     (tmp_path / "rc_local.yaml").write_text(yaml.safe_dump(doc))
     task = load_task(tmp_path / "rc_local.yaml", get_registry())

@@ -52,7 +52,10 @@ def _status(name: str) -> dict:
 
 @pytest.mark.parametrize(
     ("name", "rows"),
-    [("functional_requirement", 956), ("quality_requirement", 956), ("review_type", 1390),
+    [
+        ("functional_requirement", 956),
+        ("quality_requirement", 956),
+        ("review_type", 1390),
     ],
 )
 def test_prepared_rows_match_selu_table_i(imported: None, name: str, rows: int) -> None:
@@ -103,7 +106,9 @@ def test_every_test_sample_of_review_type_has_three_train_shots(imported: None) 
 
 
 def test_status_cli_reports_missing_tasks_with_their_source(imported: None) -> None:
-    result = CliRunner().invoke(build_cli(), ["data", "status", "bug_issue", "review_type", "--json"])
+    result = CliRunner().invoke(
+        build_cli(), ["data", "status", "bug_issue", "review_type", "--json"]
+    )
     assert result.exit_code == 0, result.output
     reports = {r["task"]: r for r in json.loads(result.output)}
     assert reports["bug_issue"]["rows"] is None

@@ -9,18 +9,43 @@ from seebench.tasks.index import get_task_index
 from tests.conftest import REPO_ROOT
 
 EXPECTED_TYPES = {
-    "binary": {"bug_issue", "functional_requirement", "incivility", "quality_requirement",
-               "safety_issue", "security_requirement", "tone_bearing"},
-    "multiclass": {"closed_question", "commit_intention", "issue_intention", "issue_type",
-                   "question_quality", "review_type", "sentiment"},
-    "multilabel": {"comment_type_java", "comment_type_pharo", "comment_type_python",
-                   "review_aspect", "smell_doc"},
+    "binary": {
+        "bug_issue",
+        "functional_requirement",
+        "incivility",
+        "quality_requirement",
+        "safety_issue",
+        "security_requirement",
+        "tone_bearing",
+    },
+    "multiclass": {
+        "closed_question",
+        "commit_intention",
+        "issue_intention",
+        "issue_type",
+        "question_quality",
+        "review_type",
+        "sentiment",
+    },
+    "multilabel": {
+        "comment_type_java",
+        "comment_type_pharo",
+        "comment_type_python",
+        "review_aspect",
+        "smell_doc",
+    },
     "regression": {"story_points"},
     "ner": {"se_entities"},
     "mlm": {"requirement_completion"},
 }
-PRIMARY = {"binary": "f1_macro", "multiclass": "f1_macro", "multilabel": "f1_macro",
-           "regression": "one_minus_smape", "ner": "entity_f1_micro", "mlm": "masked_accuracy"}
+PRIMARY = {
+    "binary": "f1_macro",
+    "multiclass": "f1_macro",
+    "multilabel": "f1_macro",
+    "regression": "one_minus_smape",
+    "ner": "entity_f1_micro",
+    "mlm": "masked_accuracy",
+}
 
 
 def selu_tasks() -> dict:
@@ -31,7 +56,9 @@ def selu_tasks() -> dict:
 
 def test_all_22_tasks_with_type_metric_family_activity_and_prompt() -> None:
     tasks = selu_tasks()
-    assert {k: {n for n, t in tasks.items() if t.type == k} for k in EXPECTED_TYPES} == EXPECTED_TYPES
+    assert {
+        k: {n for n, t in tasks.items() if t.type == k} for k in EXPECTED_TYPES
+    } == EXPECTED_TYPES
     for task in tasks.values():
         assert task.primary_metric == PRIMARY[task.type], task.name
         assert task.family and task.activity, task.name
@@ -39,7 +66,10 @@ def test_all_22_tasks_with_type_metric_family_activity_and_prompt() -> None:
         assert all(label.description for label in task.labels), task.name
         assert all(s.get("url") and s.get("sha256") for s in task.data["sources"]), task.name
     assert Counter(t.family for t in tasks.values()) == {
-        "code-adjacent metadata": 9, "core non-code": 8, "developer communication": 5}
+        "code-adjacent metadata": 9,
+        "core non-code": 8,
+        "developer communication": 5,
+    }
     assert len(tasks["se_entities"].labels) == 20
     assert tasks["story_points"].value_range == (1.0, 100.0)
 

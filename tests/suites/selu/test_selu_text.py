@@ -103,7 +103,9 @@ def test_clean_columns_strips_quote_debris_and_names_a_missing_column() -> None:
 
 
 def test_javadoc_tags_are_not_mentions_and_markdown_escapes_are_removed() -> None:
-    text = r"public int size() Returns: c \- the size, see @link #length and @param n; thanks @octocat"
+    text = (
+        r"public int size() Returns: c \- the size, see @link #length and @param n; thanks @octocat"
+    )
     assert clean_text(text) == (
         "public int size() Returns: c - the size, see @link #length and @param n; thanks [USER]"
     )
