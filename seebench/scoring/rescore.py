@@ -19,7 +19,7 @@ from seebench.registry import Registry
 from seebench.results.io import artifacts_dir, load_result, write_result, write_samples
 from seebench.results.samples import read_samples
 from seebench.scoring.aggregate import DEFAULT_BOOTSTRAP
-from seebench.scoring.unit import score_unit
+from seebench.scoring.unit import score_fields, score_unit
 
 
 @dataclass
@@ -114,12 +114,8 @@ def rescore(
     )
     for record in records:
         repeat, index_ = int(record.get("repeat", 0)), position[record["id"]]
-        named = {name: per[repeat][index_] for name, per in scoring.scores.items()}
-        first = next(iter(named.values()))
-        record["score"] = first.value
         record.pop("scores", None)
-        if len(named) > 1 or first.explanation or first.metadata or first.answer is not None:
-            record["scores"] = {name: score.to_json() for name, score in named.items()}
+        record.update(score_fields(scoring, repeat, index_))
     result["samples_sha256"] = write_samples(samples_path, records)
     from seebench.runner.config import config_hash, scoring_fields
 

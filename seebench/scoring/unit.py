@@ -96,6 +96,17 @@ def score_unit(
     return result
 
 
+def score_fields(scoring: UnitScoring, repeat: int, index: int) -> dict[str, Any]:
+    """A samples-file record's ``score`` (the first scorer's value) and, when there is more
+    than one value to keep, ``scores`` (every scorer's full :class:`Score`)."""
+    named = {name: per[repeat][index] for name, per in scoring.scores.items()}
+    first = next(iter(named.values()))
+    fields: dict[str, Any] = {"score": first.value}
+    if len(named) > 1 or first.explanation or first.metadata or first.answer is not None:
+        fields["scores"] = {name: score.to_json() for name, score in named.items()}
+    return fields
+
+
 def sample_records(
     samples: list[Any], outputs: list[list[Any]], scoring: UnitScoring | None
 ) -> list[dict[str, Any]]:
@@ -115,16 +126,7 @@ def sample_records(
                 }
             )
             if scoring is not None:
-                named = {name: per[repeat][index] for name, per in scoring.scores.items()}
-                first = next(iter(named.values()))
-                record["score"] = first.value
-                if (
-                    len(named) > 1
-                    or first.explanation
-                    or first.metadata
-                    or first.answer is not None
-                ):
-                    record["scores"] = {name: score.to_json() for name, score in named.items()}
+                record.update(score_fields(scoring, repeat, index))
             for key in ("raw", "error", "confidence"):
                 value = getattr(pred, key)
                 if value is not None:
