@@ -284,7 +284,9 @@ class Runner:
             raise
         except Exception as exc:
             detail = traceback.format_exc(limit=8)
-            reason = f"{type(exc).__name__}: {exc}".splitlines()[0]
+            # a SeebenchError already is one line for the user; other exceptions name their class
+            text = str(exc) if isinstance(exc, SeebenchError) else f"{type(exc).__name__}: {exc}"
+            reason = (text.splitlines() or [type(exc).__name__])[0]
             return self._finish_without_metrics(
                 outcome, base, "failed", reason, started, result_path, detail
             )
