@@ -73,16 +73,18 @@ def bwrap_argv(
         argv += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     argv += ["--die-with-parent", "--new-session", "--clearenv", "--hostname", "sandbox"]
     argv += ["--ro-bind", "/usr", "/usr", *_root_links()]
+    argv += ["--proc", "/proc", "--dev", "/dev"]
+    size = str(max(1, disk_mb) * MIB)
+    # the private tmpfs dirs come first: a host mount that lies below one of them (a venv under
+    # /tmp, say) is bound on top of the tmpfs instead of being hidden by it
+    for directory in (*SCRATCH_DIRS, WORK_ROOT):
+        argv += ["--perms", "1777", "--size", size, "--tmpfs", directory]
     # bwrap creates missing parents of mount points as 0700; a dropped uid could not enter them
     parents = {str(p) for path in [*mounts, ZYGOTE_PATH] for p in Path(path).parents}
-    for parent in sorted(parents - {"/"}, key=len):
+    for parent in sorted(parents - {"/", *SCRATCH_DIRS, WORK_ROOT}, key=len):
         argv += ["--perms", "0755", "--dir", parent]
     for path in mounts:
         argv += ["--ro-bind", path, path]
-    argv += ["--proc", "/proc", "--dev", "/dev"]
-    size = str(max(1, disk_mb) * MIB)
-    for directory in (*SCRATCH_DIRS, WORK_ROOT):
-        argv += ["--perms", "1777", "--size", size, "--tmpfs", directory]
     if zygote is not None:
         argv += ["--ro-bind", zygote, ZYGOTE_PATH]
     argv += ["--remount-ro", "/", "--chdir", WORK_ROOT]

