@@ -131,8 +131,15 @@ def test_ctrl_c_says_what_was_kept_and_how_to_resume(tmp_path):
         str(out),
         "--no-progress",
     ]
+    # a shell running this suite in the background ignores SIGINT, and children inherit that:
+    # restore the default so the run gets Ctrl-C as a user's terminal would send it
     process = subprocess.Popen(
-        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        command,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     results = out / "majority" / "slow-echo"
     deadline = time.monotonic() + 60
