@@ -50,6 +50,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "seebench.builtin.annotation",
     "seebench.builtin.codegen",
     "seebench.builtin.judge",
+    "seebench.builtin.copilot",
 )
 
 
