@@ -12,6 +12,7 @@ READERS = {
     "xlsx": "An Excel sheet (openpyxl).",
     "parquet": "Apache Parquet (needs pyarrow).",
     "conll": "CoNLL-style token/tag lines, blank line between sentences.",
+    "json_files": "A file set's JSON members (one object per file; 'pattern' globs the paths).",
 }
 
 

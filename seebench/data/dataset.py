@@ -76,14 +76,21 @@ def read_rows(task: TaskSpec, registry: Registry) -> tuple[list[dict[str, Any]],
         else:
             path = require_local(source)
             reader = registry.data_reader(source.format).load()
+            what: Any = path
+            if source.files is not None:  # a file set: the reader gets every member
+                from seebench.data.file_sets import file_list_sha256, open_file_set
+
+                what = open_file_set(source)
             try:
-                source_rows = reader(path, **source.options)
+                source_rows = reader(what, **source.options)
             except Exception as exc:
                 raise DataError(
                     f"task {task.name!r}: cannot read {path.name} as {source.format}: "
                     f"{type(exc).__name__}: {exc}"
                 ) from None
-            checksums[source.name] = source.sha256 or ""
+            checksums[source.name] = (
+                file_list_sha256(path) if source.files is not None else source.sha256 or ""
+            )
         for row in source_rows:
             row["_source"] = source.name
             if source.split:

@@ -206,6 +206,9 @@ def describe(source: Source) -> str:
         return f"package {source.package['name']}: {source.package['path']}" + (
             f" ({dist})" if dist else ""
         )
+    if source.files is not None:
+        where = source.url or "no upstream url"
+        return f"file set listed in {source.files.name} ({where})"
     return source.url or "no upstream url"
 
 

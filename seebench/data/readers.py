@@ -113,3 +113,28 @@ def read_conll(
     if tokens:
         rows.append({"tokens": tokens, "tags": tags})
     return rows
+
+
+def read_json_files(
+    files: Any, *, pattern: str = "*.json", encoding: str = "utf-8"
+) -> list[dict[str, Any]]:
+    """Read every member of a file set whose upstream path matches ``pattern`` (a glob on the
+    whole path) as one JSON object; the row records the member's path under ``_path``."""
+    from fnmatch import fnmatchcase
+
+    from seebench.data.file_sets import FileSet
+
+    if not isinstance(files, FileSet):
+        raise ValueError("the json_files reader reads a file set (a source with 'files:')")
+    rows = []
+    for name in sorted(files):
+        if not fnmatchcase(name, pattern):
+            continue
+        try:
+            value = json.loads(files.read_text(name, encoding))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ValueError(f"{name}: invalid JSON: {exc}") from None
+        if not isinstance(value, dict):
+            raise ValueError(f"{name}: expected a JSON object, got {type(value).__name__}")
+        rows.append({**value, "_path": name})
+    return rows

@@ -1,8 +1,9 @@
 """Resolving a task's data sources to local files: shipped, cached, imported or fetched.
 
 A source is a file (``url`` + ``sha256`` or a shipped ``path``), a Hugging Face dataset
-(``hf``) or a file inside an installed Python package (``package``); the last two are handled
-in :mod:`seebench.data.external`.
+(``hf``), a file inside an installed Python package (``package``; these two are handled in
+:mod:`seebench.data.external`) or a set of files named in a checksum list (``files``; see
+:mod:`seebench.data.file_sets`).
 """
 
 from __future__ import annotations
@@ -42,11 +43,19 @@ class Source:
     hf: dict[str, Any] | None = None  # {path, name, revision, split}: a Hugging Face dataset
     package: dict[str, Any] | None = None  # {name, path}: a file in an installed package
     base_dir: Path | None = None  # the task file's directory (for relative hf paths)
+    files: Path | None = None  # a shipped checksum list: a file set (many cached files)
 
     @property
     def kind(self) -> str:
-        """``hf``, ``package``, ``path`` (shipped beside the task) or ``url``."""
-        return "hf" if self.hf else "package" if self.package else "path" if self.path else "url"
+        """``hf``, ``package``, ``files`` (a file set), ``path`` (shipped beside the task) or
+        ``url``."""
+        if self.hf:
+            return "hf"
+        if self.package:
+            return "package"
+        if self.files:
+            return "files"
+        return "path" if self.path else "url"
 
     @property
     def pinned(self) -> bool:
@@ -57,6 +66,8 @@ class Source:
     def file_name(self) -> str:
         if self.path is not None:
             return self.path.name
+        if self.files is not None:
+            return self.files.name
         if self.package is not None:
             return PurePosixPath(self.package["path"]).name
         if self.hf is not None:
@@ -73,6 +84,12 @@ class Source:
             from seebench.data.external import package_location
 
             return package_location(self)
+        if self.files is not None:
+            from seebench.data.file_sets import missing_members
+
+            if not self.files.is_file() or missing_members(self):
+                return None
+            return self.files
         if self.path is not None:
             return self.path if self.path.is_file() else None
         return cached_file(self.sha256) if self.sha256 and self.pinned else None
@@ -83,6 +100,7 @@ def task_sources(task: TaskSpec) -> list[Source]:
     sources = []
     for index, raw in enumerate(task.data.get("sources", [])):
         path = (task.path.parent / raw["path"]) if raw.get("path") else None
+        files = (task.path.parent / raw["files"]) if raw.get("files") else None
         sources.append(
             Source(
                 task=task.name,
@@ -97,6 +115,7 @@ def task_sources(task: TaskSpec) -> list[Source]:
                 hf=dict(raw["hf"]) if raw.get("hf") else None,
                 package=dict(raw["package"]) if raw.get("package") else None,
                 base_dir=task.path.parent,
+                files=files,
             )
         )
     return sources
@@ -105,6 +124,8 @@ def task_sources(task: TaskSpec) -> list[Source]:
 def _default_name(raw: dict[str, Any], index: int) -> str:
     if raw.get("path"):
         return Path(raw["path"]).stem
+    if raw.get("files"):
+        return Path(raw["files"]).stem
     if raw.get("package"):
         return PurePosixPath(raw["package"]["path"]).name.split(".")[0]
     if raw.get("hf"):
@@ -122,6 +143,10 @@ def require_local(source: Source) -> Path:
         from seebench.data.external import require_package_file
 
         return require_package_file(source)
+    if source.files is not None:
+        from seebench.data.file_sets import open_file_set
+
+        return open_file_set(source).list_path
     local = source.locate()
     if local is not None:
         return local
@@ -145,7 +170,12 @@ def require_local(source: Source) -> Path:
 
 def fetch_source(source: Source, timeout: float = FETCH_TIMEOUT_S) -> Path:
     """Download ``source`` from its URL, verify its sha256 and store it in the cache (an hf
-    source: load it with ``datasets`` and keep a copy in the cache)."""
+    source: load it with ``datasets`` and keep a copy in the cache). A file set is never
+    fetched: its files are imported from a copy of the upstream data."""
+    if source.files is not None:
+        from seebench.data.file_sets import open_file_set
+
+        return open_file_set(source).list_path  # raises, naming how to import the files
     if source.hf is not None:
         from seebench.data.external import read_hf_source
 

@@ -1,0 +1,152 @@
+"""File-set sources: many upstream files named in a checksum list shipped beside the task.
+
+A dataset made of thousands of files (one JSON per case, source files, repository archives)
+is declared as one source whose ``files`` key names a list in ``sha256sum`` format::
+
+    - name: doc_cases
+      files: data/doc_cases.sha256   # "<sha256>  <upstream path>" per line
+      url: https://github.com/OWNER/REPO/tree/COMMIT   # where the upstream paths live
+      format: copilot_doc
+
+Every listed file is found in the data cache by its checksum (``seebench data import DIR``
+copies them in like any other file), and the source's reader receives a :class:`FileSet`
+instead of one path. The list's own sha256 identifies the source in results.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
+
+from seebench.data.cache import cache_damage, cached_file, sha256_file
+from seebench.errors import DataDamagedError, DataMissingError, SeebenchError
+
+if TYPE_CHECKING:
+    from seebench.data.sources import Source
+
+LINE = re.compile(r"^([0-9a-f]{64}) [ *](.+)$")
+
+
+@dataclass(frozen=True)
+class Member:
+    """One file of a file set: its checksum and its path upstream (relative, POSIX)."""
+
+    sha256: str
+    path: str
+
+    @property
+    def file_name(self) -> str:
+        return PurePosixPath(self.path).name
+
+
+def read_file_list(path: Path) -> list[Member]:
+    """The members listed in ``path``; a malformed line, an unsafe path or a path listed twice
+    is an error naming the file and line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SeebenchError(f"{path}: cannot read the file list: {exc}") from None
+    members: list[Member] = []
+    seen: set[str] = set()
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        match = LINE.match(line)
+        if match is None:
+            raise SeebenchError(f"{path}:{number}: expected '<sha256>  <path>', got {line[:80]!r}")
+        digest, name = match.groups()
+        pure = PurePosixPath(name)
+        if pure.is_absolute() or ".." in pure.parts or name != pure.as_posix():
+            raise SeebenchError(f"{path}:{number}: {name!r} is not a clean relative path")
+        if name in seen:
+            raise SeebenchError(f"{path}:{number}: {name!r} is listed twice")
+        seen.add(name)
+        members.append(Member(digest, name))
+    if not members:
+        raise SeebenchError(f"{path}: the file list is empty")
+    return members
+
+
+def file_list_sha256(path: Path) -> str:
+    """The checksum of the list itself (what results record for the source)."""
+    return sha256_file(path)
+
+
+def member_sources(source: Source) -> list[Source]:
+    """One plain checksum source per member (for ``data import`` and ``data status``)."""
+    assert source.files is not None
+    base = (source.url or "").rstrip("/")
+    return [
+        replace(
+            source,
+            name=member.file_name,
+            url=f"{base}/{member.path}" if base else None,
+            sha256=member.sha256,
+            files=None,
+            path=None,
+        )
+        for member in read_file_list(source.files)
+    ]
+
+
+@dataclass(frozen=True)
+class FileSet(Mapping[str, Path]):
+    """The files of a file-set source: upstream path -> the verified cached file."""
+
+    list_path: Path
+    paths: dict[str, Path]
+
+    def __getitem__(self, name: str) -> Path:
+        return self.paths[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.paths)
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+    def read_text(self, name: str, encoding: str = "utf-8") -> str:
+        """The text of member ``name``."""
+        return self.paths[name].read_text(encoding=encoding)
+
+    def under(self, prefix: str) -> list[str]:
+        """The member paths inside folder ``prefix`` (sorted)."""
+        folder = prefix.rstrip("/") + "/"
+        return sorted(name for name in self.paths if name.startswith(folder))
+
+
+def missing_members(source: Source) -> list[Member]:
+    """The members of ``source`` that are not (intact) in the cache."""
+    assert source.files is not None
+    return [m for m in read_file_list(source.files) if cached_file(m.sha256) is None]
+
+
+def open_file_set(source: Source) -> FileSet:
+    """Every member of ``source`` from the cache; a missing or damaged member is an error
+    that counts them, names the first and says how to import them."""
+    assert source.files is not None
+    if not source.files.is_file():
+        raise DataMissingError(f"task {source.task!r}: file list {source.files} is missing")
+    paths: dict[str, Path] = {}
+    missing: list[Member] = []
+    for member in read_file_list(source.files):
+        local = cached_file(member.sha256)
+        if local is None:
+            missing.append(member)
+        else:
+            paths[member.path] = local
+    if missing:
+        first = missing[0]
+        damage = cache_damage(first.sha256)
+        if damage:
+            raise DataDamagedError(f"task {source.task!r}: {damage}")
+        raise DataMissingError(
+            f"task {source.task!r}: {len(missing)} of {len(missing) + len(paths)} files of "
+            f"source {source.name!r} are not in the cache (first: {first.path}); run "
+            f"'seebench data import DIR' on a copy of the upstream data"
+            + (f" ({source.url})" if source.url else "")
+        )
+    return FileSet(source.files, paths)
