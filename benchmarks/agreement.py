@@ -3,10 +3,12 @@
 Prints, for every task of ``seebench/suites/annotation/tasks`` read from a data mirror, the
 items, raters, pairwise Krippendorff alpha (mean / median over pairs) at every admissible level,
 Fleiss' kappa and the human band (mean pairwise alpha on random halves of the items). Then
-times the band two ways in one run, on the same seeded subsets: the straightforward loop (one
-``krippendorff.alpha`` call per pair per replicate on the raters x items matrix) and the path
-the suite uses (scale positions and per-pair shared items computed once, alpha from value
-counts), and prints both times, the ratio and the largest difference (both must agree).
+times the heavy part of the analysis two ways in one run, on the same seeded draws: the human
+band (1,000 replicates) and the RQ3 replacement curves (2 strategies x 10 fractions x 100
+repetitions, with a seeded stand-in rater) by the straightforward loop (one
+``krippendorff.alpha`` call per pair per replicate) and by the suite (all replicates of a pair
+in one array operation, :mod:`seebench.suites.annotation.batch_alpha`), and prints both times,
+the ratio and the largest difference (both must agree).
 
 Usage::
 
@@ -56,11 +58,12 @@ def main() -> None:
         "--mirror", type=Path, default=DEFAULT_MIRROR, help="data mirror with MANIFEST.tsv"
     )
     parser.add_argument("--repetitions", type=int, default=1000, help="band replicates per task")
+    parser.add_argument("--curve-repetitions", type=int, default=100, help="RQ3 repetitions")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
     from seebench.suites.annotation.agreement import agreement_by_level, fleiss_kappa
-    from seebench.suites.annotation.replacement import _HumanPanel, human_band
+    from seebench.suites.annotation.replacement import human_band, replacement_curves
     from seebench.suites.annotation.task_config import load_task_ratings, task_names
 
     print(
@@ -86,27 +89,80 @@ def main() -> None:
     plain_time = fast_time = 0.0
     largest = 0.0
     for data in tasks.values():
+        model, confidence = stand_in_model(data, args.seed)
         start = time.perf_counter()
         plain = straightforward_band(data, data.level, args.repetitions, args.seed)
+        plain_curves = straightforward_curves(
+            data, model, confidence, data.level, args.curve_repetitions, args.seed
+        )
         plain_time += time.perf_counter() - start
         start = time.perf_counter()
-        panel = _HumanPanel(data, data.level)
-        rng = np.random.default_rng(args.seed)
-        n_items = panel.codes.shape[1]
-        size = max(2, round(0.5 * n_items))
-        fast = []
-        for _ in range(args.repetitions):
-            keep = np.zeros(n_items, dtype=bool)
-            keep[rng.choice(n_items, size=size, replace=False)] = True
-            fast.append(panel.mean_alpha(panel.codes, keep))
+        band = human_band(data, data.level, repetitions=args.repetitions, seed=args.seed)
+        curves = replacement_curves(
+            data, model, confidence, data.level, repetitions=args.curve_repetitions, seed=args.seed
+        )
         fast_time += time.perf_counter() - start
-        largest = max(largest, float(np.nanmax(np.abs(np.array(plain) - np.array(fast)))))
-    print(f"\nhuman band, {len(tasks)} tasks x {args.repetitions} replicates:")
-    print(f"  straightforward (alpha per pair on the rating matrix): {plain_time:.1f} s")
-    print(f"  suite (value counts on precomputed shared items):     {fast_time:.1f} s")
+        low, high = np.nanpercentile(plain, [2.5, 97.5])
+        differences = [abs(low - band.low), abs(high - band.high)]
+        for strategy, curve in curves.items():
+            differences += [
+                abs(a - b) for a, b in zip(plain_curves[strategy], curve.mean, strict=True)
+            ]
+        largest = max(largest, float(np.nanmax(differences)))
+    print(
+        f"\nwhole analysis, {len(tasks)} tasks: human band x {args.repetitions} replicates + "
+        f"replacement curves (2 strategies x 10 fractions x {args.curve_repetitions} repetitions)"
+    )
+    print(f"  straightforward (krippendorff.alpha per pair per replicate): {plain_time:.1f} s")
+    print(f"  suite (all replicates of a pair in one array operation):     {fast_time:.1f} s")
     print(
         f"  ratio: {plain_time / fast_time:.1f}x; largest difference between the two: {largest:.2e}"
     )
+
+
+def stand_in_model(data, seed: int) -> tuple[dict, dict]:
+    """A seeded random rater with random confidences, standing in for a model's ratings (the
+    timing does not depend on what the ratings are)."""
+    rng = np.random.default_rng(seed)
+    values = list(data.scale.values)
+    model = {item: values[rng.integers(len(values))] for item in data.item_ids}
+    confidence = {item: float(rng.random()) for item in data.item_ids}
+    return model, confidence
+
+
+def straightforward_curves(data, model, confidence, level, repetitions, seed) -> dict:
+    """The replacement curves' means, one ``krippendorff.alpha`` call per pair per repetition
+    (the same draws as :func:`replacement_curves`)."""
+    from seebench.suites.annotation.replacement import FRACTIONS, STRATEGIES, _HumanPanel
+
+    panel = _HumanPanel(data, level)
+    column = {item_id: j for j, item_id in enumerate(data.item_ids)}
+    candidates, values, scores = [], [], []
+    for item_id, raw in model.items():
+        j = column.get(item_id)
+        value = data.scale.parse(raw) if j is not None else None
+        if value is None or item_id not in confidence or not len(panel.raters_by_item[j]):
+            continue
+        candidates.append(j)
+        values.append(data.scale.values.index(value))
+        scores.append(float(confidence[item_id]))
+    candidates_arr, values_arr, scores_arr = map(np.asarray, (candidates, values, scores))
+    rng = np.random.default_rng(seed)
+    means: dict[str, list[float]] = {}
+    for strategy in STRATEGIES:
+        for fraction in FRACTIONS:
+            count = round(fraction * len(candidates_arr))
+            draws = []
+            for _ in range(repetitions):
+                if strategy == "confidence":
+                    order = np.lexsort((rng.random(len(scores_arr)), -scores_arr))[:count]
+                else:
+                    order = rng.choice(len(candidates_arr), size=count, replace=False)
+                codes = panel.codes.copy()
+                panel.replace(codes, candidates_arr[order], values_arr[order], rng)
+                draws.append(panel.mean_alpha(codes))
+            means.setdefault(strategy, []).append(float(np.nanmean(draws)))
+    return means
 
 
 if __name__ == "__main__":

@@ -25,10 +25,13 @@ from typing import Any
 import numpy as np
 
 from seebench.suites.annotation.agreement import counts_alpha, rating_matrix, scale_codes
+from seebench.suites.annotation.batch_alpha import pair_alpha_batch
 from seebench.suites.annotation.ratings import HUMAN, RatingData
 
 FRACTIONS: tuple[float, ...] = tuple(round(0.1 * k, 1) for k in range(1, 11))
 STRATEGIES: tuple[str, ...] = ("confidence", "random")
+#: replicates whose alphas are computed in one array operation (bounds the memory)
+BATCH = 250
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,19 @@ class _HumanPanel:
         if not self.pairs:
             raise ValueError("no two human raters share two items: human-human alpha is undefined")
         self.raters_by_item = [np.flatnonzero(rated[:, j]) for j in range(self.codes.shape[1])]
+        self.rater_counts = rated.sum(axis=0)
+        # item -> its raters, padded to a table so that one draw picks a rater for many items
+        self.rater_table = np.zeros((self.codes.shape[1], max(1, self.rater_counts.max())), int)
+        for j, raters in enumerate(self.raters_by_item):
+            self.rater_table[j, : raters.size] = raters
+
+    def replace(
+        self, codes: np.ndarray, items: np.ndarray, values: np.ndarray, rng: np.random.Generator
+    ) -> None:
+        """Give each of ``items`` the model's rating ``values`` in place of one of its human
+        ratings, the rater drawn uniformly among the item's raters (in place, one draw)."""
+        picks = rng.integers(0, self.rater_counts[items])
+        codes[self.rater_table[items, picks], items] = values
 
     def mean_alpha(self, codes: np.ndarray, keep: np.ndarray | None = None) -> float:
         """Mean pairwise alpha; ``keep`` is a boolean mask of the items to use."""
@@ -82,6 +98,29 @@ class _HumanPanel:
             if value is not None:
                 values.append(value)
         return float(np.mean(values)) if values else float("nan")
+
+    def mean_alpha_batch(self, codes: np.ndarray, keep: np.ndarray | None = None) -> np.ndarray:
+        """:meth:`mean_alpha` of R replicates at once: ``codes`` is R x raters x items (or one
+        raters x items array shared by all), ``keep`` an R x items mask (or ``None``)."""
+        codes = codes if codes.ndim == 3 else codes[None]
+        replicates = max(len(codes), 1 if keep is None else len(keep))
+        total = np.zeros(replicates)
+        defined = np.zeros(replicates)
+        for start in range(0, replicates, BATCH):
+            stop = min(start + BATCH, replicates)
+            block = codes if len(codes) == 1 else codes[start:stop]
+            for i, j, shared in self.pairs:
+                first = np.broadcast_to(block[:, i, shared], (stop - start, shared.size))
+                second = np.broadcast_to(block[:, j, shared], (stop - start, shared.size))
+                if keep is not None:
+                    kept = keep[start:stop][:, shared]
+                    first, second = np.where(kept, first, -1), np.where(kept, second, -1)
+                values = pair_alpha_batch(first, second, self.level, self.domain)
+                ok = ~np.isnan(values)
+                total[start:stop] += np.where(ok, values, 0.0)
+                defined[start:stop] += ok
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(defined > 0, total / np.maximum(defined, 1), np.nan)
 
 
 def human_band(
@@ -98,11 +137,10 @@ def human_band(
     rng = np.random.default_rng(seed)
     n_items = panel.codes.shape[1]
     size = max(2, round(share * n_items))
-    draws = []
-    for _ in range(repetitions):
-        keep = np.zeros(n_items, dtype=bool)
-        keep[rng.choice(n_items, size=size, replace=False)] = True
-        draws.append(panel.mean_alpha(panel.codes, keep))
+    keep = np.zeros((repetitions, n_items), dtype=bool)
+    for repetition in range(repetitions):
+        keep[repetition, rng.choice(n_items, size=size, replace=False)] = True
+    draws = panel.mean_alpha_batch(panel.codes, keep)
     low, high = np.nanpercentile(draws, [2.5, 97.5])
     return HumanBand(estimate, float(low), float(high), share, repetitions)
 
@@ -143,18 +181,15 @@ def replacement_curves(
         means, lows, highs, counts = [], [], [], []
         for fraction in fractions:
             count = round(fraction * len(candidates_arr))
-            draws = []
-            for _ in range(repetitions):
+            edited = np.repeat(panel.codes[None], repetitions, axis=0)
+            for repetition in range(repetitions):
                 if strategy == "confidence":
                     # highest confidence first; ties broken at random in each repetition
                     order = np.lexsort((rng.random(len(scores_arr)), -scores_arr))[:count]
                 else:
                     order = rng.choice(len(candidates_arr), size=count, replace=False)
-                codes = panel.codes.copy()
-                for k in order:
-                    j = candidates_arr[k]
-                    codes[rng.choice(panel.raters_by_item[j]), j] = values_arr[k]
-                draws.append(panel.mean_alpha(codes))
+                panel.replace(edited[repetition], candidates_arr[order], values_arr[order], rng)
+            draws = panel.mean_alpha_batch(edited)
             means.append(float(np.nanmean(draws)))
             low, high = np.nanpercentile(draws, [2.5, 97.5])
             lows.append(float(low))
