@@ -53,7 +53,11 @@ def chat_counts(attempts: list[Attempt]) -> dict[str, Any]:
     copied: set[str] = set()
     tasks_with_chat = 0
     for attempt in attempts:
-        sent = [e for e in attempt.of_type("chat_user_message") if isinstance(e["data"].get("text"), str)]
+        sent = [
+            e
+            for e in attempt.of_type("chat_user_message")
+            if isinstance(e["data"].get("text"), str)
+        ]
         messages += [e["data"]["text"] for e in sent]
         tasks_with_chat += bool(sent)
         for event in attempt.of_type("chat_assistant_response"):
@@ -142,7 +146,9 @@ def condition_table(participants: pd.DataFrame) -> pd.DataFrame:
         for column in METRIC_COLUMNS:
             row[column] = group[column].mean(skipna=True)
         sums = group.sum(numeric_only=True)
-        row["pooled_acceptance_rate"] = _rate(sums["suggestions_accepted"], sums["suggestions_shown"])
+        row["pooled_acceptance_rate"] = _rate(
+            sums["suggestions_accepted"], sums["suggestions_shown"]
+        )
         row["pooled_acceptance_rate_requested"] = _rate(
             sums["_requested_accepted"], sums["_requested_shown"]
         )

@@ -65,7 +65,13 @@ def cache_released_chat(path: Path) -> Path:
     """Store the released log found at ``path`` (a file, or a folder searched) in the cache."""
     from seebench.data.cache import sha256_file, store_file
 
-    candidates = [path] if path.is_file() else sorted(path.rglob(RELEASED_CHAT_NAME)) if path.is_dir() else []
+    candidates = (
+        [path]
+        if path.is_file()
+        else sorted(path.rglob(RELEASED_CHAT_NAME))
+        if path.is_dir()
+        else []
+    )
     if not candidates:
         raise SeebenchError(f"{path}: no such file, nor a folder holding {RELEASED_CHAT_NAME}")
     for candidate in candidates:

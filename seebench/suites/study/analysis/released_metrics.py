@@ -85,7 +85,9 @@ def released_chat_summary(
         "chars_per_message": sum(lengths) / len(lengths) if lengths else float("nan"),
         "copy_events": sum(len(m.copies) for m in kept),
         "copy_events_by_type": dict(Counter(str(c.get("type")) for m in kept for c in m.copies)),
-        "copy_events_per_message": sum(len(m.copies) for m in kept) / len(kept) if kept else float("nan"),
+        "copy_events_per_message": sum(len(m.copies) for m in kept) / len(kept)
+        if kept
+        else float("nan"),
         "copy_rate": copy_rates,
         "paper": PAPER,
     }
@@ -93,12 +95,16 @@ def released_chat_summary(
 
 def messages_per_task_counts(messages: list[ChatMessage], conditions=PAPER_CONDITIONS) -> list[int]:
     """Messages sent in each (participant, task) with at least one message (for a histogram)."""
-    return list(Counter((m.participant, m.task) for m in messages if m.condition in conditions).values())
+    return list(
+        Counter((m.participant, m.task) for m in messages if m.condition in conditions).values()
+    )
 
 
 def message_lengths(messages: list[ChatMessage], conditions=PAPER_CONDITIONS) -> list[int]:
     """Characters of each user message (for a histogram)."""
-    return [len(m.user_text) for m in messages if m.condition in conditions and m.user_text is not None]
+    return [
+        len(m.user_text) for m in messages if m.condition in conditions and m.user_text is not None
+    ]
 
 
 def format_summary(summary: dict[str, Any]) -> str:
@@ -113,7 +119,7 @@ def format_summary(summary: dict[str, Any]) -> str:
         f"messages per task (tasks with >= 1 message: {summary['tasks_with_messages']}): "
         f"{summary['messages_per_task']:.2f} (paper: {paper['messages_per_task']})",
         f"characters per user message (last user turn; {summary['messages_without_user_turn']} "
-        f"messages without one left out): {summary["chars_per_message"]:.2f} "
+        f"messages without one left out): {summary['chars_per_message']:.2f} "
         f"(paper: {paper['chars_per_message']})",
         f"copy events: {summary['copy_events']} "
         + str(summary["copy_events_by_type"])

@@ -23,7 +23,9 @@ CONTROL_KIND = "none"
 
 def control_condition(participants: pd.DataFrame) -> str | None:
     """The one condition of kind ``none`` (``None`` when the study has no control)."""
-    controls = sorted(participants.loc[participants["kind"] == CONTROL_KIND, "condition"].dropna().unique())
+    controls = sorted(
+        participants.loc[participants["kind"] == CONTROL_KIND, "condition"].dropna().unique()
+    )
     if len(controls) > 1:
         raise SeebenchError(
             f"more than one no-LLM condition ({', '.join(controls)}); deltas need exactly one"
@@ -76,7 +78,9 @@ def ols_pvalues(participants: pd.DataFrame, column: str, control: str) -> dict[s
     fit = smf.ols(f"y ~ C(condition, Treatment(reference={control!r}))", data=data).fit()
     prefix = f"C(condition, Treatment(reference={control!r}))[T."
     return {
-        name[len(prefix) : -1]: float(p) for name, p in fit.pvalues.items() if name.startswith(prefix)
+        name[len(prefix) : -1]: float(p)
+        for name, p in fit.pvalues.items()
+        if name.startswith(prefix)
     }
 
 
@@ -135,7 +139,9 @@ def compare_with_control(
     result["p_bh"] = math.nan
     result["significant"] = False
     if tested.any():
-        reject, corrected, _, _ = multipletests(result.loc[tested, "p"], alpha=alpha, method="fdr_bh")
+        reject, corrected, _, _ = multipletests(
+            result.loc[tested, "p"], alpha=alpha, method="fdr_bh"
+        )
         result.loc[tested, "p_bh"] = corrected
         result.loc[tested, "significant"] = reject
     return result

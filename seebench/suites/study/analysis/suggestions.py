@@ -62,7 +62,9 @@ def attempt_suggestions(attempt: Attempt) -> list[Suggestion]:
             item.trigger = data.get("trigger") if isinstance(data.get("trigger"), str) else None
             item.prefix = _text(data.get("prefix"))
             item.suffix = _text(data.get("suffix"))
-            item.max_tokens = data.get("max_tokens") if isinstance(data.get("max_tokens"), int) else None
+            item.max_tokens = (
+                data.get("max_tokens") if isinstance(data.get("max_tokens"), int) else None
+            )
         elif kind == "suggestion_shown" and isinstance(data.get("suggestion"), str):
             item.text, item.shown_at = data["suggestion"], event_time(event)
         elif kind == "suggestion_accepted":
@@ -70,7 +72,9 @@ def attempt_suggestions(attempt: Attempt) -> list[Suggestion]:
             if item.text is None and isinstance(data.get("suggestion"), str):
                 item.text = data["suggestion"]
         elif kind == "suggestion_rejected":
-            item.rejected_reason = data.get("reason") if isinstance(data.get("reason"), str) else None
+            item.rejected_reason = (
+                data.get("reason") if isinstance(data.get("reason"), str) else None
+            )
     final = attempt.final_code
     code_states = [
         (event_time(e), e["data"]["code"])
