@@ -120,8 +120,8 @@ def read_released_chat(path: Path) -> tuple[list[ChatMessage], list[str]]:
     if missing:
         raise SeebenchError(f"{path}: column(s) {', '.join(missing)} missing")
     messages, problems = [], []
-    for number, row in enumerate(frame.itertuples(index=False), 2):  # line 1 is the header
-        where = f"{path}: row at line {number}"
+    for number, row in enumerate(frame.itertuples(index=False), 1):
+        where = f"{path}: data row {number}"
         try:
             messages.append(
                 ChatMessage(

@@ -26,7 +26,9 @@ class SessionWriter:
     def __init__(self, session: str, condition: str, kind: str, task_set: int = 0):
         self.session, self.seq, self.clock, self.task = session, 0, 1_700_000_000.0, None
         self.events: list[dict[str, Any]] = []
-        self.emit("session_started", condition=condition, kind=kind, task_set=task_set, user_agent="test")
+        self.emit(
+            "session_started", condition=condition, kind=kind, task_set=task_set, user_agent="test"
+        )
 
     def emit(self, type_: str, **data: Any) -> dict[str, Any]:
         event = {
@@ -51,8 +53,25 @@ class SessionWriter:
         self.task = task
         self.emit("load_task", task=task, index=index)
 
-    def suggest(self, rid: str, text: str, *, trigger: str = "auto", accept: bool, prefix: str = "", suffix: str = "", reason: str = "typing") -> None:
-        self.emit("suggestion_requested", request_id=rid, prefix=prefix, suffix=suffix, trigger=trigger, max_tokens=64)
+    def suggest(
+        self,
+        rid: str,
+        text: str,
+        *,
+        trigger: str = "auto",
+        accept: bool,
+        prefix: str = "",
+        suffix: str = "",
+        reason: str = "typing",
+    ) -> None:
+        self.emit(
+            "suggestion_requested",
+            request_id=rid,
+            prefix=prefix,
+            suffix=suffix,
+            trigger=trigger,
+            max_tokens=64,
+        )
         self.wait(0.5).emit("suggestion_shown", request_id=rid, suggestion=text, latency_ms=500)
         if accept:
             self.wait(1).emit("suggestion_accepted", request_id=rid, suggestion=text)
@@ -61,7 +80,13 @@ class SessionWriter:
 
     def chat(self, mid: str, text: str, reply: str, *, copy: bool) -> None:
         self.emit("chat_user_message", message_id=mid, text=text)
-        self.wait(2).emit("chat_assistant_response", message_id=f"{mid}-r", reply_to=mid, text=reply, latency_ms=2000)
+        self.wait(2).emit(
+            "chat_assistant_response",
+            message_id=f"{mid}-r",
+            reply_to=mid,
+            text=reply,
+            latency_ms=2000,
+        )
         if copy:
             self.wait(3).emit("chat_copy_code", message_id=f"{mid}-r", code=reply)
 
@@ -88,7 +113,11 @@ def simulate_study(seed: int = 0, per_condition: int = 8) -> list[dict[str, Any]
     """
     rng = random.Random(seed)
     events: list[dict[str, Any]] = []
-    conditions = [("no-llm", "none", 300.0), ("auto-m", "autocomplete", 200.0), ("chat-m", "chat", 150.0)]
+    conditions = [
+        ("no-llm", "none", 300.0),
+        ("auto-m", "autocomplete", 200.0),
+        ("chat-m", "chat", 150.0),
+    ]
     for condition, kind, mean_time in conditions:
         for number in range(per_condition):
             writer = SessionWriter(f"s-{condition}-{number}", condition, kind, task_set=number % 2)
@@ -96,10 +125,20 @@ def simulate_study(seed: int = 0, per_condition: int = 8) -> list[dict[str, Any]
                 writer.load(f"task{index}", index)
                 if kind == "autocomplete":
                     for k in range(4):
-                        writer.wait(5).suggest(f"r{index}-{k}", f"x_{k} = {k}\n", trigger=rng.choice(["auto", "hotkey"]), accept=rng.random() < 0.4)
+                        writer.wait(5).suggest(
+                            f"r{index}-{k}",
+                            f"x_{k} = {k}\n",
+                            trigger=rng.choice(["auto", "hotkey"]),
+                            accept=rng.random() < 0.4,
+                        )
                 if kind == "chat":
                     for k in range(rng.randint(1, 3)):
-                        writer.wait(5).chat(f"m{index}-{k}", "how do I sort " * rng.randint(1, 4), "```python\nsorted(x)\n```", copy=rng.random() < 0.5)
+                        writer.wait(5).chat(
+                            f"m{index}-{k}",
+                            "how do I sort " * rng.randint(1, 4),
+                            "```python\nsorted(x)\n```",
+                            copy=rng.random() < 0.5,
+                        )
                 duration = max(30.0, rng.gauss(mean_time, 40.0))
                 writer.wait(duration).submit("def f():\n    return 1\n", passed=rng.random() < 0.8)
             writer.task = None

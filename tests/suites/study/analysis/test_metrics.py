@@ -18,7 +18,9 @@ def test_tasks_time_and_acceptance_split(session_writer):
     w.wait(10).suggest("r1", "a = 1\n", trigger="hotkey", accept=True)
     w.wait(10).suggest("r2", "b = 2\n", trigger="auto", accept=False)
     w.wait(10).suggest("r3", "c = 3\n", trigger="auto", accept=True)
-    w.emit("suggestion_requested", request_id="r4", prefix="", suffix="", trigger="auto", max_tokens=9)  # never shown
+    w.emit(
+        "suggestion_requested", request_id="r4", prefix="", suffix="", trigger="auto", max_tokens=9
+    )  # never shown
     start = w.events[1]["server_time"] / 1000
     w.wait(50).submit("a = 1\n", passed=False)
     w.wait(20).submit("a = 1\nc = 3\n", passed=True)
