@@ -236,3 +236,26 @@ def add_commands(group: click.Group) -> None:
     """Add ``export``, ``analyze`` and ``replay`` to the ``study`` command group."""
     for command in (export_command, analyze_command, replay_command):
         group.add_command(command)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run these commands alone, before the study plugin adds them to ``seebench study``."""
+    import sys
+
+    @click.group("study")
+    def standalone() -> None:
+        """The study analysis commands (python -m seebench.suites.study.analysis_cli)."""
+
+    add_commands(standalone)
+    try:
+        standalone.main(args=argv, prog_name="seebench study", standalone_mode=False)
+    except SeebenchError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

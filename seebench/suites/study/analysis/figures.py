@@ -23,13 +23,15 @@ def delta_figure(comparison: pd.DataFrame, path: Path) -> Path | None:
         return None
     plt = _pyplot()
     metrics = list(dict.fromkeys(comparison["metric"]))
+    columns = min(2, len(metrics))
+    rows_n = math.ceil(len(metrics) / columns)
+    height = 1.2 + 0.45 * comparison["condition"].nunique()
     fig, axes = plt.subplots(
-        1,
-        len(metrics),
-        figsize=(4.2 * len(metrics), 0.5 + 0.45 * comparison["condition"].nunique() + 1),
-        squeeze=False,
+        rows_n, columns, figsize=(5.5 * columns, height * rows_n + 0.4), squeeze=False
     )
-    for ax, metric in zip(axes[0], metrics, strict=True):
+    for ax in axes.flat[len(metrics) :]:
+        ax.set_visible(False)
+    for ax, metric in zip(axes.flat, metrics, strict=False):
         rows = comparison[comparison["metric"] == metric].reset_index(drop=True)
         low = (rows["delta"] - rows["ci_low"]).fillna(0)
         high = (rows["ci_high"] - rows["delta"]).fillna(0)
@@ -60,7 +62,7 @@ def acceptance_figure(conditions: pd.DataFrame, path: Path) -> Path | None:
     if rows.empty:
         return None
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(6, 0.8 + 0.5 * len(rows)))
+    fig, ax = plt.subplots(figsize=(6, 1.4 + 0.6 * len(rows)))
     height = 0.38
     ax.barh(
         rows.index - height / 2,
@@ -76,7 +78,8 @@ def acceptance_figure(conditions: pd.DataFrame, path: Path) -> Path | None:
     )
     ax.set_yticks(rows.index, rows["condition"])
     ax.set_xlabel("share of shown suggestions accepted")
-    ax.legend()
+    ax.set_xlim(0, 1)
+    ax.legend(loc="lower right", fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

@@ -157,4 +157,11 @@ def condition_table(participants: pd.DataFrame) -> pd.DataFrame:
         row["pooled_messages_per_task"] = _rate(sums["chat_messages"], sums["_tasks_with_chat"])
         row["pooled_chars_per_message"] = _rate(sums["_message_chars"], sums["chat_messages"])
         out.append(row)
-    return pd.DataFrame(out)
+    order = {"none": 0, "autocomplete": 1, "chat": 2}
+    return (
+        pd.DataFrame(out)
+        .sort_values(
+            ["kind", "condition"], key=lambda c: c.map(order).fillna(3) if c.name == "kind" else c
+        )
+        .reset_index(drop=True)
+    )

@@ -60,9 +60,15 @@ def analyze(log: EventLog, *, resamples: int = 2000, seed: int = 0) -> StudyAnal
 def _cell(value: Any) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "-"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e9:
+        return str(int(value))
     if isinstance(value, float):
         return f"{value:.3f}" if abs(value) < 10 else f"{value:.1f}"
     return str(value)
+
+
+def _pvalue(value: float) -> str:
+    return "-" if value is None or math.isnan(value) else f"{value:.2g}"
 
 
 def markdown_table(header: list[str], rows: list[list[Any]]) -> str:
@@ -106,8 +112,8 @@ def format_report(analysis: StudyAnalysis) -> str:
                         r.delta,
                         r.ci_low,
                         r.ci_high,
-                        r.p,
-                        r.p_bh,
+                        _pvalue(r.p),
+                        _pvalue(r.p_bh),
                         "yes" if r.significant else "no",
                     ]
                     for r in analysis.comparison.itertuples()

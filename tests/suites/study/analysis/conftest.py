@@ -123,14 +123,20 @@ def simulate_study(seed: int = 0, per_condition: int = 8) -> list[dict[str, Any]
             writer = SessionWriter(f"s-{condition}-{number}", condition, kind, task_set=number % 2)
             for index in range(3):
                 writer.load(f"task{index}", index)
+                kept = []
                 if kind == "autocomplete":
                     for k in range(4):
+                        accept = rng.random() < 0.4
+                        text = f"value_{k} = {k} * {index}\n"
                         writer.wait(5).suggest(
                             f"r{index}-{k}",
-                            f"x_{k} = {k}\n",
+                            text,
                             trigger=rng.choice(["auto", "hotkey"]),
-                            accept=rng.random() < 0.4,
+                            accept=accept,
                         )
+                        if accept or rng.random() < 0.2:  # kept, or typed out by hand
+                            kept.append(text)
+                            writer.wait(2).emit("snapshot", code="".join(kept))
                 if kind == "chat":
                     for k in range(rng.randint(1, 3)):
                         writer.wait(5).chat(
@@ -140,7 +146,9 @@ def simulate_study(seed: int = 0, per_condition: int = 8) -> list[dict[str, Any]
                             copy=rng.random() < 0.5,
                         )
                 duration = max(30.0, rng.gauss(mean_time, 40.0))
-                writer.wait(duration).submit("def f():\n    return 1\n", passed=rng.random() < 0.8)
+                writer.wait(duration).submit(
+                    "".join(kept) + "def f():\n    return 1\n", passed=rng.random() < 0.8
+                )
             writer.task = None
             writer.emit("session_finished", end_code="END")
             events += writer.events
