@@ -9,6 +9,7 @@ first copy, as the store does.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -177,9 +178,28 @@ def read_store(path: Path) -> EventLog:
             f"{path}: reading a study database needs seebench.suites.study.store, which is not "
             f"installed; export the events to JSONL with the app and analyse that"
         ) from None
-    events = list(store.read_events(path))
-    rows = [dict(r) for r in store.read_sessions(path)]
-    return build_log(str(path), ((f"event {i}", e) for i, e in enumerate(events)), rows)
+    try:
+        events = [_as_envelope(e) for e in store.read_events(path)]
+        rows = [dict(r) for r in store.read_sessions(path)]
+    except SeebenchError:
+        raise
+    except Exception as exc:  # a damaged or foreign database
+        raise SeebenchError(
+            f"{path}: cannot be read as a study store ({type(exc).__name__}: {exc})"
+        ) from None
+    return build_log(str(path), ((f"event {i + 1}", e) for i, e in enumerate(events)), rows)
+
+
+def _as_envelope(row: Any) -> Any:
+    """A stored event as a dict, its ``data`` parsed when the store keeps it as JSON text."""
+    try:
+        event = dict(row)
+    except (TypeError, ValueError):
+        return row  # reported by envelope_problem
+    if isinstance(event.get("data"), str):
+        with contextlib.suppress(json.JSONDecodeError):  # else reported: data is not an object
+            event["data"] = json.loads(event["data"])
+    return event
 
 
 def read_events(path: Path) -> EventLog:
