@@ -72,6 +72,7 @@ def _pvalue(value: float) -> str:
 
 
 def markdown_table(header: list[str], rows: list[list[Any]]) -> str:
+    """A Markdown table; NaN and None cells print as ``-``."""
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in rows]
     return "\n".join(lines)

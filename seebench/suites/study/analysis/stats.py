@@ -52,36 +52,52 @@ def zscore_within_task_set(participants: pd.DataFrame, column: str) -> pd.Series
 def bootstrap_delta(
     treated: np.ndarray, control: np.ndarray, *, resamples: int, seed: int, level: float = 0.95
 ) -> tuple[float, float, float]:
-    """Mean difference (treated - control) and its percentile bootstrap interval."""
+    """Mean difference (treated - control) and its percentile bootstrap interval.
+
+    Each group is resampled with replacement on its own (``scipy.stats.bootstrap``, seeded).
+    """
     treated, control = treated[~np.isnan(treated)], control[~np.isnan(control)]
     if len(treated) == 0 or len(control) == 0:
         return math.nan, math.nan, math.nan
     delta = float(treated.mean() - control.mean())
     if len(treated) < 2 or len(control) < 2:
         return delta, math.nan, math.nan
-    rng = np.random.default_rng(seed)
-    t_means = treated[rng.integers(0, len(treated), (resamples, len(treated)))].mean(axis=1)
-    c_means = control[rng.integers(0, len(control), (resamples, len(control)))].mean(axis=1)
-    tail = (1 - level) / 2 * 100
-    low, high = np.percentile(t_means - c_means, [tail, 100 - tail])
+    from scipy.stats import bootstrap
+
+    def mean_difference(t: np.ndarray, c: np.ndarray, axis: int = -1) -> np.ndarray:
+        return t.mean(axis=axis) - c.mean(axis=axis)
+
+    interval = bootstrap(
+        (treated, control),
+        mean_difference,
+        n_resamples=resamples,
+        confidence_level=level,
+        method="percentile",
+        vectorized=True,
+        rng=np.random.default_rng(seed),
+    ).confidence_interval
+    low, high = interval.low, interval.high
     return delta, float(low), float(high)
 
 
 def ols_pvalues(participants: pd.DataFrame, column: str, control: str) -> dict[str, float]:
-    """p-value of each condition's coefficient in OLS ``column ~ C(condition)`` (vs control)."""
-    import statsmodels.formula.api as smf
+    """p-value of each condition's coefficient in OLS ``column ~ condition`` (vs ``control``).
+
+    The design matrix is an intercept and one 0/1 column per non-control condition (treatment
+    coding), built directly so that no condition name is ever parsed as a formula.
+    """
+    import statsmodels.api as sm
 
     data = participants[["condition", column]].dropna()
-    data = data.rename(columns={column: "y"})
-    if data["condition"].nunique() < 2 or len(data) <= data["condition"].nunique():
+    others = sorted(c for c in data["condition"].unique() if c != control)
+    if control not in set(data["condition"]) or not others or len(data) <= len(others) + 1:
         return {}
-    fit = smf.ols(f"y ~ C(condition, Treatment(reference={control!r}))", data=data).fit()
-    prefix = f"C(condition, Treatment(reference={control!r}))[T."
-    return {
-        name[len(prefix) : -1]: float(p)
-        for name, p in fit.pvalues.items()
-        if name.startswith(prefix)
-    }
+    design = pd.DataFrame(
+        {f"x{i}": (data["condition"] == c).astype(float) for i, c in enumerate(others)},
+        index=data.index,
+    )
+    fit = sm.OLS(data[column].astype(float), sm.add_constant(design, has_constant="add")).fit()
+    return {c: float(fit.pvalues[f"x{i}"]) for i, c in enumerate(others)}
 
 
 def compare_with_control(

@@ -98,3 +98,10 @@ def test_simulated_study_shows_faster_assisted_participants(simulated_study):
     time = result[result.metric == "time_to_success_s"].set_index("condition")
     assert time.loc["chat-m", "delta"] < 0 and time.loc["chat-m", "ci_high"] < 0
     assert time.loc["chat-m", "significant"]
+
+
+def test_condition_names_are_data_not_code():
+    name = "x') + __import__('os').getpid() + ('"
+    table = _table({"ctl": [1, 2, 3, 2], name: [3, 4, 5, 4]})
+    assert set(ols_pvalues(table, "y", "ctl")) == {name}
+    assert ols_pvalues(table, "y", "missing-control") == {}
