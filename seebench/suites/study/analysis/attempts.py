@@ -2,7 +2,9 @@
 
 An attempt is one (session, task) pair. It starts at the first ``load_task`` of that task (a
 reload that loads it again does not restart the clock) and is *passed* at its first ``submit``
-with ``passed: true``. Events are assigned to the attempt named by their ``task`` key.
+with ``passed: true``. Events are assigned to the attempt named by their ``task`` key; an event
+with no task (other than the session-level ones) goes to the task loaded last, until that
+task's ``task_finished``.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from typing import Any
 from seebench.suites.study.analysis.events import Session, event_time
 
 CODE_EVENTS = ("snapshot", "run", "submit")
+#: Events about the whole session, never about a task.
+SESSION_EVENTS = ("session_started", "consent", "survey_answer", "session_finished")
 
 
 @dataclass
@@ -53,12 +57,16 @@ class Attempt:
 def session_attempts(session: Session) -> list[Attempt]:
     """The attempts of one session, in the order their tasks were first seen."""
     attempts: dict[str, Attempt] = {}
+    current: str | None = None
     for event in session.events:
         task = event["task"]
         if event["type"] == "load_task" and isinstance(event["data"].get("task"), str):
             task = task or event["data"]["task"]
+        elif task is None and event["type"] not in SESSION_EVENTS:
+            task = current
         if not task:
             continue
+        current = None if event["type"] == "task_finished" else task
         attempt = attempts.setdefault(task, Attempt(session.id, task))
         attempt.events.append(event)
         kind, data = event["type"], event["data"]

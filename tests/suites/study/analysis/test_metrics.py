@@ -82,3 +82,17 @@ def test_condition_table_pools_and_averages(session_writer):
     assert row["participants"] == 2
     assert row["acceptance_rate"] == 0.5  # mean of 1.0 and 0.0
     assert row["pooled_acceptance_rate"] == 0.25  # 1 of 4 suggestions
+
+
+def test_events_without_a_task_go_to_the_task_loaded_last(session_writer):
+    w = session_writer("s-n", "auto", "autocomplete")
+    w.load("t1", 0)
+    w.task = None  # an app that only names the task in load_task
+    w.suggest("r1", "a = 1\n", accept=True)
+    w.submit("a = 1\n", passed=True)  # task_finished closes t1
+    w.suggest("r2", "b = 2\n", accept=True)  # no open task: not counted
+    w.emit("survey_answer", survey="post", item="helpful", answer=7)
+    table, attempts, _ = participant_table(_log(w))
+    assert [a.task for a in attempts] == ["t1"]
+    assert table.iloc[0]["tasks_completed"] == 1
+    assert table.iloc[0]["suggestions_shown"] == 1
