@@ -209,8 +209,7 @@ def replay_command(
     from seebench.models.client import ModelClient
     from seebench.suites.study.analysis.attempts import session_attempts
     from seebench.suites.study.analysis.events import read_events
-    from seebench.suites.study.analysis.export import export_events
-    from seebench.suites.study.analysis.replay import replay, replay_summary
+    from seebench.suites.study.analysis.replay import iter_replay, replay_summary
 
     parsed = {}
     for item in options:
@@ -226,8 +225,13 @@ def replay_command(
     model, _ = resolve_model(model_spec)
     client = ModelClient(model, parsed)
     attempts = [a for s in log.sessions.values() for a in session_attempts(s)]
-    records = replay(attempts, client, limit=limit)
-    export_events(records, output, "jsonl")
+    records = []
+    output.parent.mkdir(parents=True, exist_ok=True)
+    with open(output, "w", encoding="utf-8") as handle:  # each record saved as it arrives
+        for record in iter_replay(attempts, client, limit=limit):
+            handle.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+            handle.flush()
+            records.append(record)
     click.echo(json.dumps(replay_summary(records), indent=2))
     click.echo(f"wrote {len(records)} records to {output}")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, Protocol
 
 from seebench.suites.study.analysis.attempts import Attempt
@@ -55,59 +55,69 @@ def similarity(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
 
 
-def replay(
+def iter_replay(
     attempts: Iterable[Attempt],
     client: ChatClient,
     *,
     limit: int | None = None,
-    advance: Callable[[int], None] = lambda n: None,
-) -> list[dict[str, Any]]:
-    """One record per replayed request (shown suggestions only, at most ``limit``).
+) -> Iterator[dict[str, Any]]:
+    """One record per replayed request (shown suggestions only, at most ``limit``), as each
+    reply arrives, so that a caller can save it before the next call.
 
     A record holds the original and replayed suggestion, whether the original was accepted,
     their similarity, whether they are identical (ignoring surrounding whitespace), and the
     line survival of both in the task's final code.
     """
-    records: list[dict[str, Any]] = []
+    count = 0
     for attempt in attempts:
         final = attempt.final_code
         for item in attempt_suggestions(attempt):
-            if not item.shown or (limit is not None and len(records) >= limit):
+            if not item.shown:
                 continue
-            record: dict[str, Any] = {
-                "session": item.session,
-                "task": item.task,
-                "request_id": item.request_id,
-                "trigger": item.trigger,
-                "accepted": item.accepted,
-                "original": item.text,
-            }
-            try:
-                reply = client.chat(
-                    replay_prompt(item),
-                    max_new_tokens=item.max_tokens or DEFAULT_MAX_TOKENS,
-                    item_id=f"{item.session}/{item.request_id}",
-                )
-                text = getattr(reply, "text", None)
-                if not isinstance(text, str):
-                    raise ValueError("the model returned no text")
-            except Exception as exc:  # one failed request must not stop the replay
-                record["error"] = f"{type(exc).__name__}: {exc}"
-                records.append(record)
-                advance(1)
-                continue
-            replayed = clean_completion(text)
-            original = item.text or ""
-            record.update(
-                replayed=replayed,
-                identical=replayed.strip() == original.strip(),
-                similarity=similarity(replayed, original),
-                original_survival=line_survival(original, final) if final is not None else None,
-                replayed_survival=line_survival(replayed, final) if final is not None else None,
-            )
-            records.append(record)
-            advance(1)
-    return records
+            if limit is not None and count >= limit:
+                return
+            count += 1
+            yield _replay_one(item, final, client)
+
+
+def _replay_one(item: Suggestion, final: str | None, client: ChatClient) -> dict[str, Any]:
+    record: dict[str, Any] = {
+        "session": item.session,
+        "task": item.task,
+        "request_id": item.request_id,
+        "trigger": item.trigger,
+        "accepted": item.accepted,
+        "original": item.text,
+    }
+    try:
+        reply = client.chat(
+            replay_prompt(item),
+            max_new_tokens=item.max_tokens or DEFAULT_MAX_TOKENS,
+            item_id=f"{item.session}/{item.request_id}",
+        )
+        text = getattr(reply, "text", None)
+        if not isinstance(text, str):
+            raise ValueError("the model returned no text")
+    except Exception as exc:  # one failed request must not stop the replay
+        record["error"] = f"{type(exc).__name__}: {exc}"
+        return record
+    replayed = clean_completion(text)
+    original = item.text or ""
+    record.update(
+        replayed=replayed,
+        identical=replayed.strip() == original.strip(),
+        similarity=similarity(replayed, original),
+        original_survival=line_survival(original, final) if final is not None else None,
+        replayed_survival=line_survival(replayed, final) if final is not None else None,
+    )
+    return record
+
+
+def replay(
+    attempts: Iterable[Attempt], client: ChatClient, *, limit: int | None = None
+) -> list[dict[str, Any]]:
+    """All records of :func:`iter_replay` as a list."""
+    return list(iter_replay(attempts, client, limit=limit))
 
 
 def replay_summary(records: list[dict[str, Any]]) -> dict[str, Any]:
