@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -26,7 +27,6 @@ def _report_problems(problems: list[str], shown: int = 20) -> None:
 @click.command("export")
 @_SOURCE
 @click.option(
-    "-o",
     "--output",
     type=click.Path(path_type=Path, dir_okay=False),
     required=True,
@@ -92,11 +92,12 @@ def export_command(source: Path, output: Path, fmt: str | None, what: str) -> No
     help="Also write the results as JSON.",
 )
 @click.option(
-    "--resamples",
+    "--bootstrap",
+    "resamples",
     type=click.IntRange(100, 100_000),
     default=2000,
     show_default=True,
-    help="Bootstrap resamples.",
+    help="Bootstrap resamples for the deltas' 95% intervals.",
 )
 @click.option("--seed", type=int, default=0, show_default=True)
 def analyze_command(
@@ -184,14 +185,12 @@ def _write_json(path: Path, document: dict) -> None:
 @click.command("replay")
 @_SOURCE
 @click.option(
-    "-m",
     "--model",
     "model_spec",
     required=True,
     help="The model to replay the suggestion requests against.",
 )
 @click.option(
-    "-o",
     "--output",
     type=click.Path(path_type=Path, dir_okay=False),
     required=True,
@@ -200,7 +199,9 @@ def _write_json(path: Path, document: dict) -> None:
 @click.option(
     "--limit", type=click.IntRange(1), default=None, help="Replay at most this many requests."
 )
-@click.option("-O", "--option", "options", multiple=True, help="Model client option KEY=VALUE.")
+@click.option(
+    "-o", "--option", "options", multiple=True, help="Model client option KEY=VALUE (repeatable)."
+)
 def replay_command(
     source: Path, model_spec: str, output: Path, limit: int | None, options: tuple[str, ...]
 ) -> None:
@@ -211,15 +212,7 @@ def replay_command(
     from seebench.suites.study.analysis.events import read_events
     from seebench.suites.study.analysis.replay import iter_replay, replay_summary
 
-    parsed = {}
-    for item in options:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise SeebenchError(f"option {item!r} is not KEY=VALUE")
-        try:
-            parsed[key] = json.loads(value)
-        except json.JSONDecodeError:
-            parsed[key] = value
+    parsed = client_options(options)
     log = read_events(source)
     _report_problems(log.problems)
     model, _ = resolve_model(model_spec)
@@ -234,6 +227,38 @@ def replay_command(
             records.append(record)
     click.echo(json.dumps(replay_summary(records), indent=2))
     click.echo(f"wrote {len(records)} records to {output}")
+
+
+def client_options(items: tuple[str, ...]) -> dict[str, Any]:
+    """``KEY=VALUE`` items (values read as YAML) checked against the model client's options."""
+    import jsonschema
+    import yaml
+
+    from seebench.errors import did_you_mean
+    from seebench.models.client import CLIENT_OPTIONS
+
+    parsed: dict[str, Any] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep or not key:
+            raise SeebenchError(f"--option {item!r}: expected KEY=VALUE")
+        if key not in CLIENT_OPTIONS:
+            raise SeebenchError(
+                f"--option {key!r}: not a model client option{did_you_mean(key, CLIENT_OPTIONS)}"
+            )
+        try:
+            value = yaml.safe_load(raw)
+        except yaml.YAMLError:
+            value = raw
+        schema = {k: v for k, v in CLIENT_OPTIONS[key].items() if k != "description"}
+        try:
+            jsonschema.validate(value, schema)
+        except jsonschema.ValidationError:
+            raise SeebenchError(
+                f"--option {key}={raw}: expected {CLIENT_OPTIONS[key]['description']}"
+            ) from None
+        parsed[key] = value
+    return parsed
 
 
 def add_commands(group: click.Group) -> None:

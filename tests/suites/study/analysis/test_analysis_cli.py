@@ -39,7 +39,7 @@ def test_analyze_prints_table_writes_figures_and_json(study, simulated_study, tm
             str(figures),
             "--json",
             str(out),
-            "--resamples",
+            "--bootstrap",
             "300",
         ],
     )
@@ -60,7 +60,7 @@ def test_analyze_prints_table_writes_figures_and_json(study, simulated_study, tm
 def test_bad_lines_are_warnings_and_the_rest_is_analysed(study, simulated_study, tmp_path):
     broken = tmp_path / "broken.jsonl"
     broken.write_text(simulated_study.read_text() + "{oops\n", encoding="utf-8")
-    result = CliRunner().invoke(study, ["analyze", str(broken), "--resamples", "100"])
+    result = CliRunner().invoke(study, ["analyze", str(broken), "--bootstrap", "100"])
     assert result.exit_code == 0
     assert (
         f"warning: {broken}: line {len(simulated_study.read_text().splitlines()) + 1}: invalid JSON"
@@ -80,7 +80,7 @@ def test_analyze_needs_exactly_one_source(study, simulated_study):
 def test_export(study, simulated_study, tmp_path, what):
     out = tmp_path / f"{what}.parquet"
     result = CliRunner().invoke(
-        study, ["export", str(simulated_study), "-o", str(out), "--what", what]
+        study, ["export", str(simulated_study), "--output", str(out), "--what", what]
     )
     assert result.exit_code == 0, result.output
     frame = pd.read_parquet(out)
@@ -100,10 +100,35 @@ def test_replay_through_the_model_client(study, session_writer, tmp_path, monkey
     events = tmp_path / "e.jsonl"
     events.write_text("".join(json.dumps(e) + "\n" for e in w.events), encoding="utf-8")
     out = tmp_path / "replay.jsonl"
-    args = ["replay", str(events), "-m", f"hf:{model}", "-o", str(out), "-O", "max_new_tokens=8"]
+    args = [
+        "replay",
+        str(events),
+        "--model",
+        f"hf:{model}",
+        "--output",
+        str(out),
+        "-o",
+        "max_new_tokens=8",
+    ]
     result = CliRunner().invoke(study, args)
     assert result.exit_code == 0, result.output
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["request_id"] for r in records] == ["r1", "r2"]
     assert all("error" not in r and isinstance(r["replayed"], str) for r in records)
     assert records[0]["accepted"] and not records[1]["accepted"]
+
+
+def test_replay_options_are_checked_before_any_call(study, simulated_study, tmp_path):
+    base = [
+        "replay",
+        str(simulated_study),
+        "--model",
+        "smollm2",
+        "--output",
+        str(tmp_path / "r.jsonl"),
+    ]
+    result = CliRunner().invoke(study, [*base, "-o", "temprature=0"])
+    assert "not a model client option (did you mean 'temperature'?)" in str(result.exception)
+    result = CliRunner().invoke(study, [*base, "-o", "max_new_tokens=many"])
+    assert "--option max_new_tokens=many: expected an integer >= 1" in str(result.exception)
+    assert not (tmp_path / "r.jsonl").exists()
