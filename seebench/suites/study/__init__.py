@@ -1,0 +1,1 @@
+"""The human-study suite (RealHumanEval): web app, telemetry store and analysis."""

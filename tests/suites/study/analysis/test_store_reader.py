@@ -1,0 +1,58 @@
+"""Reading the study app's store through ``seebench.suites.study.store`` (a stand-in here)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+
+import pytest
+
+from seebench.errors import SeebenchError
+from seebench.suites.study.analysis.events import read_events
+
+
+@pytest.fixture
+def fake_store(monkeypatch):
+    module = types.ModuleType("seebench.suites.study.store")
+    monkeypatch.setitem(sys.modules, "seebench.suites.study.store", module)
+    import seebench.suites.study as package
+
+    monkeypatch.setattr(package, "store", module, raising=False)
+    return module
+
+
+def test_events_and_session_rows_from_the_store(fake_store, session_writer, tmp_path):
+    writer = session_writer("s-1", "ignored", "none")
+    writer.load("t", 0)
+    stored = [{**e, "data": json.dumps(e["data"])} for e in writer.events]  # data kept as text
+    stored.append({**writer.events[0], "seq": 9, "data": "{broken"})
+    fake_store.read_events = lambda db: iter(stored)
+    fake_store.read_sessions = lambda db: [
+        {
+            "session_id": "s-1",
+            "condition_id": "chat-x",
+            "condition_kind": "chat",
+            "task_set_index": 2,
+        },
+        {"session_id": "s-unknown", "condition_id": "y"},
+    ]
+    db = tmp_path / "study.db"
+    db.write_bytes(b"")
+    log = read_events(db)
+    session = log.sessions["s-1"]
+    assert (session.condition, session.kind, session.task_set) == ("chat-x", "chat", 2)
+    assert len(session.events) == 2
+    assert log.problems == [f"{db}: event 3: key 'data' is '{{broken', expected an object"]
+
+
+def test_a_store_that_fails_is_one_line(fake_store, tmp_path):
+    def boom(db):
+        raise RuntimeError("file is not a database")
+
+    fake_store.read_events = boom
+    fake_store.read_sessions = boom
+    db = tmp_path / "study.sqlite"
+    db.write_bytes(b"junk")
+    with pytest.raises(SeebenchError, match="cannot be read as a study store.*not a database"):
+        read_events(db)
