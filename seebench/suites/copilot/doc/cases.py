@@ -98,7 +98,11 @@ def build_case(case: dict[str, Any], source: str) -> dict[str, Any]:
     if again is None or function_name(again, language) != name:
         return {**record, "excluded": "the function without its doc comment does not parse"}
     if removed is not None:
-        oracle_rows = lines[min(removed[0], first) : last + 1]
+        # the doc's lines, then the function's (decorators between them stay in the file)
+        if removed[0] < first:
+            oracle_rows = lines[removed[0] : removed[1] + 1] + lines[first : last + 1]
+        else:
+            oracle_rows = lines[first : last + 1]
         record["oracle"] = "\n".join(split_margin(oracle_rows)[1])
     return {
         **record,
