@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from seebench.data.file_sets import read_file_list
 from scripts.copilot_doc_file_list import DEFAULT_OUT, file_list_lines, main
+from seebench.data.file_sets import read_file_list
 
 HEADER = "path\tsuite\ttask\tfile\tsource_repo\tsource_path\tcommit\tbytes\tsha256\tstatus\tcount\tunit\n"
 MANIFEST = Path(__file__).resolve().parents[4] / ".." / "shared" / "data" / "MANIFEST.tsv"
