@@ -143,11 +143,19 @@ def main() -> int:
         f"cases: {len(records)} ({excluded} excluded); answers: {len(work)} "
         f"({len(work) - oracles} null, {oracles} oracle); checks per answer: {len(CHECKS)}"
     )
-    print(f"seebench: prepare {prepared:.2f} s (once, at data load); scoring {ours_s:.2f} s")
-    print(f"reference (per check: files read, fresh parser, full parse): {theirs_s:.2f} s")
     print(
-        f"ratio reference / seebench scoring: {theirs_s / ours_s:.1f}x; "
-        f"including seebench's preparation: {theirs_s / (ours_s + prepared):.1f}x"
+        f"seebench: prepare {prepared:.2f} s wall / {prepared_cpu:.2f} s CPU (once, at data "
+        f"load); scoring {ours_s:.2f} s wall / {ours_cpu:.2f} s CPU"
+    )
+    print(
+        f"reference (per check: files read, fresh parser, full parse): {theirs_s:.2f} s wall "
+        f"/ {theirs_cpu:.2f} s CPU"
+    )
+    print(
+        f"ratio reference / seebench scoring: {theirs_s / ours_s:.1f}x wall, "
+        f"{theirs_cpu / ours_cpu:.1f}x CPU; including seebench's preparation: "
+        f"{theirs_s / (ours_s + prepared):.1f}x wall, "
+        f"{theirs_cpu / (ours_cpu + prepared_cpu):.1f}x CPU"
     )
     print(f"verdicts that differ: {differ} of {len(work) * len(CHECKS)}")
     as_file, shown, total = first_string_rule(folders, records)
