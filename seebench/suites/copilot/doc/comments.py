@@ -214,7 +214,7 @@ def _xml_facts(content: str) -> DocFacts:
     try:
         root = ElementTree.fromstring(f"<doc>{content}</doc>")
     except ElementTree.ParseError:
-        return DocFacts(False, frozenset(), 0, False)
+        return _loose_xml_facts(content)
 
     def has_text(element: ElementTree.Element | None) -> bool:
         return element is not None and bool(re.search(r"\w\w", "".join(element.itertext())))
@@ -226,6 +226,20 @@ def _xml_facts(content: str) -> DocFacts:
         len(names),
         has_text(root.find("returns")),
     )
+
+
+def _loose_xml_facts(content: str) -> DocFacts:
+    """C# XML documentation that is not well-formed (a bare ``<`` or ``&`` in the text): the
+    same three facts read by pattern."""
+
+    def has_text(tag: str) -> bool:
+        match = re.search(rf"<{tag}\b[^>]*>(.*?)</{tag}\s*>", content, re.S)
+        return match is not None and bool(
+            re.search(r"\w\w", re.sub(r"<[^>]*>", "", match.group(1)))
+        )
+
+    names = re.findall(r"<param\s+name\s*=\s*[\"']([^\"']+)[\"']", content)
+    return DocFacts(has_text("summary"), frozenset(names), len(names), has_text("returns"))
 
 
 SECTION = re.compile(

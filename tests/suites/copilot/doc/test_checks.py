@@ -149,3 +149,14 @@ def test_typescript_doc_before_the_decorator_of_a_method_counts():
     assert target["oracle"].startswith("/** Saves it.") and "@Log" not in target["oracle"]
     verdict = check_answer(target, target["oracle"])  # now between decorator and method
     assert verdict.passed, verdict.problems
+
+
+def test_csharp_xml_doc_that_is_not_well_formed_is_still_read():
+    body = CASES["csharp"]["answers"]["good"].split("</returns>\n", 1)[1]
+    doc = (
+        CASES["csharp"]["answers"]["good"]
+        .split(body)[0]
+        .replace("Clamps a value", "Clamps a < b & c")
+    )
+    verdict = check_answer(_target("csharp"), doc + body)
+    assert verdict.passed, verdict.problems
