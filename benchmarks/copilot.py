@@ -102,7 +102,7 @@ def reference_side(folders: list[Path], work: list[tuple[int, str, str]]) -> lis
 def first_string_rule(folders: list[Path], records: list[dict]) -> tuple[int, int, int]:
     """Python cases whose function, as in the file and as the model is shown it, holds a string
     literal anywhere (the public harness's docstring test), and the number of such cases."""
-    from seebench.suites.copilot.doc.functions import function_at, walk
+    from seebench.suites.copilot.doc.functions import function_at, kind, walk
     from seebench.suites.copilot.languages import parser
 
     as_file = shown = total = 0
@@ -113,9 +113,9 @@ def first_string_rule(folders: list[Path], records: list[dict]) -> tuple[int, in
         case, source = read_case(folder)
         tree = parser("python").parse(source.encode("utf-8"))
         function = function_at(tree.root_node, "python", *case["line_range"])
-        as_file += any(n.type == "string" for n in walk(function))
+        as_file += any(kind(n) == "string" for n in walk(function))
         stripped = parser("python").parse(record["function"].encode("utf-8"))
-        shown += any(n.type == "string" for n in walk(stripped.root_node))
+        shown += any(kind(n) == "string" for n in walk(stripped.root_node))
     return as_file, shown, total
 
 
@@ -125,7 +125,7 @@ def main() -> int:
     options.add_argument("--limit", type=int, default=None, help="only the first N cases")
     args = options.parse_args()
     if not args.data.is_dir():
-        print(f"error: {args.data} is not a folder of doc cases", file=sys.stderr)
+        print(f"doc cases unavailable: {args.data} is not a folder (the data mirror)")
         return 1
     folders = case_dirs(args.data.resolve(), args.limit)
     clock = Clock()

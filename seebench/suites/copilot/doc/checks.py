@@ -32,6 +32,7 @@ from seebench.suites.copilot.doc.functions import (
     COMMENT_TYPES,
     function_name,
     functions_in,
+    kind,
     nodes_of,
     parameters,
     returns_value,
@@ -112,7 +113,7 @@ def code_digest(
         cut.append(skip)
     hasher = hashlib.sha256()
     for node in nodes:
-        if node.type in COMMENT_TYPES:
+        if kind(node) in COMMENT_TYPES:
             continue
         tree = _sexp(node)
         if skip is not None and node.start_byte <= skip.start_byte < node.end_byte:
@@ -131,7 +132,7 @@ def parameter_list(function: tree_sitter.Node, language: str) -> tree_sitter.Nod
     holder: tree_sitter.Node | None = function
     if language == "cpp":
         holder = function.child_by_field_name("declarator")
-        while holder is not None and holder.type != "function_declarator":
+        while holder is not None and kind(holder) != "function_declarator":
             holder = holder.child_by_field_name("declarator")
     return holder.child_by_field_name("parameters") if holder is not None else None
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import tree_sitter
 
-from seebench.suites.copilot.doc.functions import COMMENT_TYPES, outer_node, text
+from seebench.suites.copilot.doc.functions import COMMENT_TYPES, kind, outer_node, text
 
 #: the doc-comment styles each language accepts: "docstring", "block" (/** */), "lines" (///)
 STYLES: dict[str, tuple[str, ...]] = {
@@ -71,19 +71,19 @@ def _python_docstring(function: tree_sitter.Node) -> tree_sitter.Node | None:
     body = function.child_by_field_name("body")
     if body is None:
         return None
-    first = next((c for c in body.named_children if c.type not in COMMENT_TYPES), None)
-    if first is None or first.type != "expression_statement" or first.named_child_count != 1:
+    first = next((c for c in body.named_children if kind(c) not in COMMENT_TYPES), None)
+    if first is None or kind(first) != "expression_statement" or first.named_child_count != 1:
         return None
     literal = first.named_children[0]
-    if literal.type == "concatenated_string":
+    if kind(literal) == "concatenated_string":
         parts = literal.named_children
-    elif literal.type == "string":
+    elif kind(literal) == "string":
         parts = [literal]
     else:
         return None
     for part in parts:
         prefix = text(part.child(0)).rstrip("'\"").lower()
-        if set(prefix) - {"r", "u"} or any(c.type == "interpolation" for c in part.children):
+        if set(prefix) - {"r", "u"} or any(kind(c) == "interpolation" for c in part.children):
             return None  # bytes and f-strings are not docstrings
     return first
 
@@ -91,10 +91,10 @@ def _python_docstring(function: tree_sitter.Node) -> tree_sitter.Node | None:
 def _string_value(statement: tree_sitter.Node) -> str:
     pieces = []
     for node in statement.named_children[0].named_children or [statement.named_children[0]]:
-        if node.type == "string_content":
+        if kind(node) == "string_content":
             pieces.append(text(node))
-        elif node.type == "string":
-            pieces.extend(text(c) for c in node.named_children if c.type == "string_content")
+        elif kind(node) == "string":
+            pieces.extend(text(c) for c in node.named_children if kind(c) == "string_content")
     return inspect.cleandoc("".join(pieces))
 
 
@@ -104,7 +104,7 @@ def _comments_before(anchor: tree_sitter.Node, source: bytes) -> list[tree_sitte
     run: list[tree_sitter.Node] = []
     position = anchor.start_byte
     node = anchor.prev_sibling
-    while node is not None and node.type in COMMENT_TYPES:
+    while node is not None and kind(node) in COMMENT_TYPES:
         if source[node.end_byte : position].strip():
             break
         run.insert(0, node)
@@ -119,7 +119,7 @@ def _anchor(function: tree_sitter.Node, language: str) -> list[tree_sitter.Node]
     anchor = outer_node(function, language)
     anchors = [anchor]
     previous = anchor.prev_named_sibling
-    while previous is not None and previous.type == "decorator":
+    while previous is not None and kind(previous) == "decorator":
         anchors.append(previous)
         previous = previous.prev_named_sibling
     return anchors

@@ -39,6 +39,12 @@ NESTED_SCOPES = frozenset(
 )
 
 
+def kind(node: tree_sitter.Node) -> str:
+    """The grammar symbol of a tree-sitter node (``"function_definition"``): a syntax node's
+    kind, not a task type."""
+    return node.type
+
+
 def text(node: tree_sitter.Node | None) -> str:
     return "" if node is None else node.text.decode("utf-8", "replace")
 
@@ -61,17 +67,17 @@ def _body_nodes(function: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(c for c in reversed(current.children) if c.type not in NESTED_SCOPES)
+        stack.extend(c for c in reversed(current.children) if kind(c) not in NESTED_SCOPES)
 
 
 def _returns_in_body(function: tree_sitter.Node, no_value: frozenset[str]) -> bool:
     """Whether the body returns (or yields) a value: a return with an expression other than
     ``no_value`` literals, or a yield."""
     for node in _body_nodes(function):
-        if node.type in ("yield", "yield_expression", "yield_statement"):
+        if kind(node) in ("yield", "yield_expression", "yield_statement"):
             return True
-        if node.type == "return_statement":
-            values = [c for c in node.named_children if c.type not in COMMENT_TYPES]
+        if kind(node) == "return_statement":
+            values = [c for c in node.named_children if kind(c) not in COMMENT_TYPES]
             if values and text(values[0]) not in no_value:
                 return True
     return False
@@ -83,7 +89,7 @@ def _returns_in_body(function: tree_sitter.Node, no_value: frozenset[str]) -> bo
 def _declarator_name(node: tree_sitter.Node | None) -> tree_sitter.Node | None:
     """The identifier node inside a C/C++ declarator (through pointers, references, arrays)."""
     while node is not None:
-        if node.type in (
+        if kind(node) in (
             "identifier",
             "field_identifier",
             "qualified_identifier",
@@ -96,8 +102,8 @@ def _declarator_name(node: tree_sitter.Node | None) -> tree_sitter.Node | None:
         inner = node.child_by_field_name("declarator")
         if inner is None:
             inner = next(
-                (c for c in node.named_children if c.type.endswith("declarator")),
-                next((c for c in node.named_children if c.type == "identifier"), None),
+                (c for c in node.named_children if kind(c).endswith("declarator")),
+                next((c for c in node.named_children if kind(c) == "identifier"), None),
             )
         node = inner
     return None
@@ -105,7 +111,7 @@ def _declarator_name(node: tree_sitter.Node | None) -> tree_sitter.Node | None:
 
 def _cpp_function_declarator(function: tree_sitter.Node) -> tree_sitter.Node | None:
     node = function.child_by_field_name("declarator")
-    while node is not None and node.type != "function_declarator":
+    while node is not None and kind(node) != "function_declarator":
         node = node.child_by_field_name("declarator")
     return node
 
@@ -124,21 +130,21 @@ def function_name(function: tree_sitter.Node, language: str) -> str:
 
 
 def _python_parameter(node: tree_sitter.Node) -> str | None:
-    if node.type == "identifier":
+    if kind(node) == "identifier":
         return text(node)
     for child in walk(node):
-        if child.type == "identifier":
+        if kind(child) == "identifier":
             return text(child)
     return None
 
 
 def _js_parameter(node: tree_sitter.Node) -> str | None:
     target = node.child_by_field_name("pattern") or node  # TypeScript wraps parameters
-    if target.type == "assignment_pattern":
+    if kind(target) == "assignment_pattern":
         target = target.child_by_field_name("left") or target
-    if target.type == "rest_pattern":
-        target = next((c for c in target.named_children if c.type == "identifier"), target)
-    if target.type in ("identifier", "this"):
+    if kind(target) == "rest_pattern":
+        target = next((c for c in target.named_children if kind(c) == "identifier"), target)
+    if kind(target) in ("identifier", "this"):
         return text(target)
     return None  # a destructured parameter: {a, b} or [a, b]
 
@@ -146,7 +152,9 @@ def _js_parameter(node: tree_sitter.Node) -> str | None:
 def _named_field_parameter(node: tree_sitter.Node) -> str | None:
     name = node.child_by_field_name("name")
     if name is None:
-        declarator = next((c for c in node.named_children if c.type == "variable_declarator"), None)
+        declarator = next(
+            (c for c in node.named_children if kind(c) == "variable_declarator"), None
+        )
         name = declarator.child_by_field_name("name") if declarator else None
     return text(name) if name is not None else None
 
@@ -174,8 +182,8 @@ def parameters(function: tree_sitter.Node, language: str) -> list[Parameter]:
     if plist is None:
         return []
     out: list[Parameter] = []
-    for index, node in enumerate(c for c in plist.named_children if c.type not in COMMENT_TYPES):
-        if node.type in ("positional_separator", "keyword_separator", "receiver_parameter"):
+    for index, node in enumerate(c for c in plist.named_children if kind(c) not in COMMENT_TYPES):
+        if kind(node) in ("positional_separator", "keyword_separator", "receiver_parameter"):
             continue
         if language == "python":
             name = _python_parameter(node)
@@ -235,7 +243,7 @@ def _cpp_returns(function: tree_sitter.Node) -> bool:
     if declared is None:
         return False
     declarator = function.child_by_field_name("declarator")
-    pointer = declarator is not None and declarator.type != "function_declarator"
+    pointer = declarator is not None and kind(declarator) != "function_declarator"
     if text(declared) == "void" and not pointer:
         return False
     if text(declared) in ("auto", "decltype(auto)"):
@@ -255,7 +263,7 @@ def outer_node(function: tree_sitter.Node, language: str) -> tree_sitter.Node:
         "typescript": ("export_statement",),
         "cpp": ("template_declaration", "linkage_specification"),
     }.get(language, ())
-    while node.parent is not None and node.parent.type in wrappers:
+    while node.parent is not None and kind(node.parent) in wrappers:
         node = node.parent
     return node
 
