@@ -58,6 +58,8 @@ def _whole_lines(source: bytes, start: int, end: int) -> bool:
 
 def build_case(case: dict[str, Any], source: str) -> dict[str, Any]:
     """The target record of one case from its JSON and its file's text (see the module doc)."""
+    from seebench.suites.copilot.doc.checks import reference_facts  # checks imports this module
+
     language = canonical_language(str(case["language"]))
     first, last = (int(n) for n in case["line_range"])
     record: dict[str, Any] = {
@@ -114,12 +116,6 @@ def build_case(case: dict[str, Any], source: str) -> dict[str, Any]:
         "function": "\n".join(function_lines),
         "reference": reference_facts(check.root_node, again, language, stripped_data, start, end),
     }
-
-
-def reference_facts(*args: Any) -> dict[str, Any]:
-    from seebench.suites.copilot.doc.checks import reference_facts as facts
-
-    return facts(*args)
 
 
 def _row(data: bytes, offset: int) -> int:
