@@ -1,0 +1,94 @@
+"""The study's model calls, made on the server through seebench's model client.
+
+One :class:`Assistant` per condition with a model; requests to one model run one at a time
+(a local model is not thread-safe) in a worker thread. No key or model option is ever sent to
+the browser: it gets the suggestion or reply text only.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from typing import Any
+
+from seebench.errors import SeebenchError
+from seebench.suites.study.definition import Condition
+
+#: Written for seebench; the first line of a completion prompt follows the paper's practice of
+#: naming the file and language.
+COMPLETION_SYSTEM = (
+    "You are a code completion engine inside a Python editor. Continue the code exactly at "
+    "<CURSOR>. Reply with only the text to insert there: no explanation, no repetition of the "
+    "code before the cursor, no Markdown fences."
+)
+CHAT_SYSTEM = (
+    "You are an experienced Python programmer helping a user. Answer helpfully and write any "
+    "code in Python."
+)
+_FENCE = re.compile(r"^```[A-Za-z0-9_+-]*\n?|\n?```\s*$")
+#: The longest prefix/suffix sent to the model (characters nearest the cursor).
+CONTEXT_CHARS = 6000
+
+
+def completion_messages(prefix: str, suffix: str) -> list[dict[str, str]]:
+    """The chat request that asks a chat model for the text at the cursor."""
+    code = "# file is main.py, only Python in this file\n" + prefix[-CONTEXT_CHARS:]
+    return [
+        {"role": "system", "content": COMPLETION_SYSTEM},
+        {"role": "user", "content": f"{code}<CURSOR>{suffix[:CONTEXT_CHARS]}"},
+    ]
+
+
+def clean_completion(text: str, prefix: str) -> str:
+    """The model's reply as text to insert: fences dropped, an echoed current line removed."""
+    text = _FENCE.sub("", text.strip("\n"))
+    current_line = prefix.rsplit("\n", 1)[-1]
+    if current_line.strip() and text.startswith(current_line):
+        text = text[len(current_line) :]
+    return text.rstrip()
+
+
+class Assistant:
+    """The model of one condition: suggestions (autocomplete) or replies (chat)."""
+
+    def __init__(self, condition: Condition) -> None:
+        self.condition = condition
+        self._client: Any = None
+        self._lock = threading.Lock()
+
+    def client(self) -> Any:
+        """The model client, resolved and built on first use."""
+        if self._client is None:
+            from seebench.models import resolve_model
+            from seebench.models.client import ModelClient
+
+            model, _ = resolve_model(str(self.condition.model))
+            options = {"cache": False, **self.condition.options}
+            self._client = ModelClient(model, options)
+        return self._client
+
+    def _generate(
+        self, messages: list[dict[str, str]], max_tokens: int, temperature: float
+    ) -> tuple[str, int]:
+        started = time.monotonic()
+        with self._lock:
+            generation = self.client().chat(
+                messages, max_new_tokens=max_tokens, temperature=temperature, item_id="study"
+            )
+        if generation.text is None:
+            raise SeebenchError(f"model {self.condition.model}: {generation.error or 'no reply'}")
+        return generation.text, int((time.monotonic() - started) * 1000)
+
+    def suggest(self, prefix: str, suffix: str, max_tokens: int, temperature: float) -> str:
+        text, _ = self._generate(completion_messages(prefix, suffix), max_tokens, temperature)
+        return clean_completion(text, prefix)
+
+    def reply(self, history: list[dict[str, str]], max_tokens: int, temperature: float) -> str:
+        messages = [{"role": "system", "content": CHAT_SYSTEM}, *history]
+        text, _ = self._generate(messages, max_tokens, temperature)
+        return text.strip()
+
+    def warm_up(self) -> None:
+        """Load the model now (a local model takes seconds), so participants do not wait."""
+        self.client()
