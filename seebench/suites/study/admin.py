@@ -25,9 +25,7 @@ def admin_page(study: Study, progress: list[dict[str, Any]], token: str) -> str:
             row.get("skipped", 0),
             row.get("events", 0),
         ]
-        rows.append(
-            "<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in cells) + "</tr>"
-        )
+        rows.append("<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in cells) + "</tr>")
     header = "".join(
         f"<th>{h}</th>"
         for h in (

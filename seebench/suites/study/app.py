@@ -119,9 +119,7 @@ class StudyApp:
             balanced_pick({c.id: used.get(c.id, 0) for c in study.conditions}, self.rng)
         )
         sets = self.store.counts("task_set")
-        task_set = balanced_pick(
-            {i: sets.get(i, 0) for i in range(len(study.task_sets))}, self.rng
-        )
+        task_set = balanced_pick({i: sets.get(i, 0) for i in range(len(study.task_sets))}, self.rng)
         row = {
             "session": f"s-{uuid.uuid4()}",
             "study": study.name,
@@ -244,7 +242,9 @@ class StudyApp:
         return StreamingResponse(
             lines(),
             media_type="application/x-ndjson",
-            headers={"Content-Disposition": f'attachment; filename="{self.study.name}-events.jsonl"'},
+            headers={
+                "Content-Disposition": f'attachment; filename="{self.study.name}-events.jsonl"'
+            },
         )
 
 
@@ -288,6 +288,7 @@ def create_app(state: StudyApp) -> Starlette:
         Route("/admin/events.jsonl", _page_route(state.export)),
         Mount("/static", StaticFiles(directory=static_dir()), name="static"),
     ]
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
         yield

@@ -154,11 +154,11 @@ def _consistency_problems(document: dict[str, Any], path: Path) -> list[str]:
     for duplicate in sorted({i for i in ids if ids.count(i) > 1}, key=str):
         problems.append(f"{path}: conditions: condition id {duplicate!r} is used twice")
     for index, condition in enumerate(document.get("conditions", [])):
-        if isinstance(condition, dict) and condition.get("kind") in ("autocomplete", "chat"):
-            if not condition.get("model"):
-                problems.append(
-                    f"{path}: conditions.{index}: a {condition['kind']} condition needs a model"
-                )
+        needs_model = isinstance(condition, dict) and condition.get("kind") in KINDS[1:]
+        if needs_model and not condition.get("model"):
+            problems.append(
+                f"{path}: conditions.{index}: a {condition['kind']} condition needs a model"
+            )
     for survey, items in (document.get("surveys") or {}).items():
         for index, item in enumerate(items or []):
             if not isinstance(item, dict):

@@ -178,7 +178,7 @@ class Participant:
 
     async def send_pending(self, client: Any) -> None:
         pending = [e for s, e in self.events.items() if s not in self.acked][:50]
-        if self.acked and self.rng.random() < 0.1:  # a retry of something already stored
+        if self.acked and self.posts % 5 == 1:  # a retry of something already stored
             pending.append(self.events[self.rng.choice(sorted(self.acked))])
             self.resent += 1
         if not pending:
@@ -291,9 +291,7 @@ def run_load(
     server.start()
     started = time.monotonic()
     try:
-        report.kills = asyncio.run(
-            _simulate(people, server, seconds, kill_at, interval_s, drain_s)
-        )
+        report.kills = asyncio.run(_simulate(people, server, seconds, kill_at, interval_s, drain_s))
     finally:
         server.stop()
     report.seconds = time.monotonic() - started
@@ -312,15 +310,28 @@ def direct_store_rate(folder: Path, events: int = 2000, batch: int = 3) -> float
 
     store = StudyStore(folder / "direct.sqlite")
     store.create_session(
-        {"session": "s-00000000-0000-0000-0000-000000000000", "study": "load",
-         "participant": "", "condition": "c", "kind": "none", "model": None,
-         "task_set": 0, "started": 0}
+        {
+            "session": "s-00000000-0000-0000-0000-000000000000",
+            "study": "load",
+            "participant": "",
+            "condition": "c",
+            "kind": "none",
+            "model": None,
+            "task_set": 0,
+            "started": 0,
+        }
     )
     rng = random.Random(0)
     made = [
-        {"schema": 1, "session": "s-00000000-0000-0000-0000-000000000000", "seq": i,
-         "type": "snapshot", "task": "double", "client_time": i,
-         "data": {"code": "x = 1\n" * rng.randint(0, 40)}}
+        {
+            "schema": 1,
+            "session": "s-00000000-0000-0000-0000-000000000000",
+            "seq": i,
+            "type": "snapshot",
+            "task": "double",
+            "client_time": i,
+            "data": {"code": "x = 1\n" * rng.randint(0, 40)},
+        }
         for i in range(events)
     ]
     started = time.perf_counter()

@@ -166,9 +166,7 @@ class StudyStore:
             before = self._db.total_changes
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                self._db.executemany(
-                    "INSERT OR IGNORE INTO events VALUES (?,?,?,?,?,?,?,?)", rows
-                )
+                self._db.executemany("INSERT OR IGNORE INTO events VALUES (?,?,?,?,?,?,?,?)", rows)
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")

@@ -148,6 +148,7 @@ class Player:
         self.expect("suggestion_requested", trigger="hotkey")
         self.expect("suggestion_shown", suggestion=COMPLETION)
         if accept:
+            self.shot("autocomplete")
             self.type_in_editor(self.Keys.TAB)
             self.expect("suggestion_accepted", suggestion=COMPLETION)
         else:
@@ -225,7 +226,6 @@ def test_two_participants_play_the_study(browser, serve, fake_model, rhe_tasks, 
             player.suggestion(accept=False)
             player.find("#editor .cm-content").send_keys(player.Keys.CONTROL, player.Keys.ENTER)
             player.visible(".cm-ghost")
-            player.shot("autocomplete")
             player.expect("suggestion_requested", trigger="hotkey")
             player.expect("suggestion_shown", suggestion=COMPLETION)
             player.find("#editor .cm-content").send_keys("x")  # typing rejects it

@@ -1,0 +1,28 @@
+"""A short load and crash test: participants send events while the server is killed and
+restarted; nothing acknowledged is lost and nothing is stored twice (the full run:
+``python benchmarks/study_load.py``)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from seebench.suites.study.loadtest import run_load
+
+
+@pytest.mark.parametrize("kills", [0, 1])
+def test_no_event_is_lost_or_duplicated(tmp_path, isolated_home, kills) -> None:
+    report = run_load(
+        tmp_path,
+        participants=50,
+        seconds=5.0,
+        kills=kills,
+        interval_s=0.3,
+        drain_s=30.0,
+        env={"SEEBENCH_HOME": os.environ["SEEBENCH_HOME"]},
+    )
+    assert report.kills == kills
+    assert report.sent > 100 and report.resent > 0
+    assert report.lost == 0 and report.duplicated == 0 and report.unacked == 0, report.errors
+    assert report.stored == report.sent == report.acked
