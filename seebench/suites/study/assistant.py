@@ -90,5 +90,11 @@ class Assistant:
         return text.strip()
 
     def warm_up(self) -> None:
-        """Load the model now (a local model takes seconds), so participants do not wait."""
-        self.client()
+        """Load the model now (a local model takes seconds), so participants do not wait.
+
+        A local model generates one token to load its weights; an API model is not called.
+        """
+        client = self.client()
+        if client.model.kind == "hf":
+            with self._lock:
+                client.chat([{"role": "user", "content": "hi"}], max_new_tokens=1)

@@ -3,6 +3,7 @@ model server, a test study definition and the study app served in-process on 127
 
 from __future__ import annotations
 
+import os
 import textwrap
 import threading
 import time
@@ -29,20 +30,43 @@ def rhe_tasks(isolated_home) -> Path:
     return MIRROR.resolve()
 
 
+@pytest.fixture(scope="session")
+def sandbox_ready() -> None:
+    """Skip where no sandbox can start (fail under ``SEEBENCH_REQUIRE_SANDBOX=1``, as in CI)."""
+    from seebench.sandbox import SandboxUnavailable, detect
+
+    try:
+        detect()
+    except SandboxUnavailable as error:
+        if os.environ.get("SEEBENCH_REQUIRE_SANDBOX") == "1":
+            pytest.fail(f"SEEBENCH_REQUIRE_SANDBOX=1 but no sandbox: {error}")
+        pytest.skip(f"no sandbox: {error}")
+
+
 @pytest.fixture
 def fake_model() -> Iterator[FakeModelServer]:
     with FakeModelServer() as server:
         yield server
 
 
-def write_test_study(folder: Path, base_url: str, **overrides: str) -> Path:
-    """A two-task RealHumanEval study with an autocomplete and a chat condition on the fake."""
+def write_test_study(
+    folder: Path, base_url: str, conditions: tuple[str, ...] = ("ac", "chat"), **overrides: str
+) -> Path:
+    """A two-task RealHumanEval study with an autocomplete (``ac``) and a chat condition on
+    the fake model; ``overrides`` change the timing keys."""
     settings = {
+        "session_minutes": "35",
         "skip_after_minutes": "0",
         "snapshot_seconds": "3600",
         "pause_ms": "600000",
         **overrides,
     }
+    options = f'{{base_url: "{base_url}", api_key_env: STUDY_TEST_KEY, max_retries: 0}}'
+    arms = {
+        "ac": f'{{id: ac, kind: autocomplete, model: "openai:fake-coder", options: {options}}}',
+        "chat": f'{{id: chat, kind: chat, model: "openai:fake-chat", options: {options}}}',
+    }
+    condition_lines = "\n".join(f"      - {arms[c]}" for c in conditions)
     text = f"""
     name: rhe-test
     title: Test study
@@ -54,9 +78,8 @@ def write_test_study(folder: Path, base_url: str, **overrides: str) -> Path:
     tutorial: sum_product
     task_sets: [[even_odd_count]]
     conditions:
-      - {{id: ac, kind: autocomplete, model: "openai:fake-coder", options: {{base_url: "{base_url}", api_key_env: STUDY_TEST_KEY, max_retries: 0}}}}
-      - {{id: chat, kind: chat, model: "openai:fake-chat", options: {{base_url: "{base_url}", api_key_env: STUDY_TEST_KEY, max_retries: 0}}}}
-    session_minutes: 35
+{condition_lines}
+    session_minutes: {settings["session_minutes"]}
     skip_after_minutes: {settings["skip_after_minutes"]}
     snapshot_seconds: {settings["snapshot_seconds"]}
     suggestion: {{pause_ms: {settings["pause_ms"]}, max_tokens: {{mean: 64, sd: 15, min: 10, max: 120}}}}

@@ -95,7 +95,7 @@ def test_model_routes_follow_the_condition(client, fake_model) -> None:
     assert bad.status_code == 400
 
 
-def test_run_and_submit_in_the_sandbox(client) -> None:
+def test_run_and_submit_in_the_sandbox(client, sandbox_ready) -> None:
     (view,) = _sessions(client, 1)
 
     def execute(code: str, mode: str, task: str = "sum_product") -> dict:

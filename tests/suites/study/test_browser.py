@@ -201,7 +201,9 @@ def _check_events(db: Path, session: str, player: Player) -> None:
             assert event["data"][key] == value, (type_, key, event["data"][key], value)
 
 
-def test_two_participants_play_the_study(browser, serve, fake_model, rhe_tasks, tmp_path):
+def test_two_participants_play_the_study(
+    browser, serve, fake_model, rhe_tasks, sandbox_ready, tmp_path
+):
     study = serve(write_test_study(tmp_path, fake_model.base_url))
     players = {}
     for participant in ("P1", "P2"):
@@ -274,3 +276,47 @@ def test_two_participants_play_the_study(browser, serve, fake_model, rhe_tasks, 
     player.shot("admin")
     browser.get(f"{study.base_url}/admin?token=wrong")
     assert "admin token missing or wrong" in browser.page_source
+
+
+def test_pause_triggers_suggestions_snapshots_and_the_session_times_out(
+    browser, serve, fake_model, rhe_tasks, tmp_path
+):
+    study = serve(
+        write_test_study(
+            tmp_path,
+            fake_model.base_url,
+            conditions=("ac",),
+            pause_ms="800",
+            snapshot_seconds="1",
+            session_minutes="0.2",
+        )
+    )
+    browser.get(study.base_url + "/static/study.css")
+    browser.execute_script("localStorage.clear()")
+    player = Player(browser, study.base_url)
+    assert player.start("P3") == "autocomplete"
+    player.end_of_first_line()
+    player.type_in_editor(player.Keys.ENTER)
+    player.visible(".cm-ghost")  # no key pressed: the pause asked for it
+    player.type_in_editor(player.Keys.TAB)
+    player.visible("#q-helpfulness")  # 12 s later the session is over
+    player.find("#survey-submit").click()
+    player.visible("#end-code")
+    player.wait.until(lambda d: player.find("#pending").text == "saved")
+    session = browser.execute_script("return document.body.dataset.session")
+    events = [e for e in read_events(study.db) if e["session"] == session]
+    assert [e["seq"] for e in events] == list(range(len(events)))
+    logged = [e for e in events if e["type"] != "snapshot"]
+    types = [e["type"] for e in logged]
+    first = types.index("suggestion_requested")
+    assert logged[first]["data"]["trigger"] == "auto"
+    assert types[first : first + 3] == [
+        "suggestion_requested",
+        "suggestion_shown",
+        "suggestion_accepted",
+    ]
+    snapshots = [e for e in events if e["type"] == "snapshot"]
+    assert len(snapshots) >= 5 and COMPLETION in snapshots[-1]["data"]["code"]
+    finished = [e["data"]["outcome"] for e in events if e["type"] == "task_finished"]
+    assert finished == ["timeout"]
+    assert types[-2:] == ["survey_answer", "session_finished"]
