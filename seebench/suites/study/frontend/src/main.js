@@ -167,7 +167,10 @@ function clearTimers() {
 
 function openTask(index, resumed = false) {
   clearTimers();
-  if (index >= config.tasks.length) return renderSurvey("post");
+  if (index >= config.tasks.length) {
+    telemetry.task = null;
+    return renderSurvey("post");
+  }
   const task = config.tasks[index];
   state.taskIndex = index;
   if (!state.startedAt) state.startedAt = Date.now();
@@ -292,9 +295,7 @@ async function requestSuggestion(trigger) {
   }
   pendingRequest = null;
   $("suggest-status").textContent = "";
-  const requested = telemetry.log("suggestion_requested", { request_id: requestId, prefix, suffix, trigger, max_tokens: reply.max_tokens });
-  requested.client_time = started;
-  telemetry.save();
+  telemetry.log("suggestion_requested", { request_id: requestId, prefix, suffix, trigger, max_tokens: reply.max_tokens }, started);
   const stale = editor.state.doc.toString() !== doc || editor.state.selection.main.head !== pos;
   if (stale || !reply.suggestion) return;
   telemetry.log("suggestion_shown", { request_id: requestId, suggestion: reply.suggestion, latency_ms: Date.now() - started });

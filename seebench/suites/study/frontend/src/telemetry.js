@@ -16,14 +16,14 @@ export class Telemetry {
   save() {
     localStorage.setItem(this.key, JSON.stringify({ session: this.session, seq: this.seq, queue: this.queue }));
   }
-  log(type, data) {
+  log(type, data, clientTime = Date.now()) {
     const event = {
       schema: 1,
       session: this.session,
       seq: this.seq++,
       type,
       task: this.task,
-      client_time: Date.now(),
+      client_time: clientTime,
       data,
     };
     this.queue.push(event);
