@@ -240,14 +240,17 @@ def test_two_participants_play_the_study(
             player.expect("chat_assistant_response")
             player.expect("chat_copy_code", code=CHAT_CODE)
             player.shot("chat")
+            browser.refresh()  # a reload resumes the session, its chat and its clipboard
+            player.visible("#editor .cm-content")
+            assert browser.execute_script("return document.body.dataset.session") == session
+            assert CHAT_CODE in player.find("#chat-log .msg.assistant pre").text
             player.find("#editor .cm-content").click()
             player.type_in_editor(player.Keys.CONTROL, "a")
             player.paste(CHAT_CODE, "app")
             assert player.code().strip() == CHAT_CODE
-            browser.refresh()  # a reload resumes the session where it was
+            browser.refresh()
             player.visible("#editor .cm-content")
-            assert browser.execute_script("return document.body.dataset.session") == session
-            assert player.code().strip() == CHAT_CODE
+            assert player.code().strip() == CHAT_CODE  # the code typed so far is kept
             player.execute("run", passes=True)
             player.submit_and_advance("even_odd_count", 1)
         player.skip()

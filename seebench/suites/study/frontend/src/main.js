@@ -15,8 +15,14 @@ let config = null;
 let state = null;
 let telemetry = null;
 let editor = null;
-let appClipboard = new Set();
-let chatHistory = [];
+// Text copied inside the page (editor or chat), the only text that may be pasted; kept in the
+// saved state with the chat, so both survive a reload.
+const CLIPBOARD_KEEP = 50;
+
+function rememberCopy(text) {
+  state.copied = [...(state.copied || []).filter((t) => t !== text), text].slice(-CLIPBOARD_KEEP);
+  saveState();
+}
 let timers = [];
 
 function saveState() {
@@ -79,6 +85,10 @@ async function start() {
       task_set: config.task_set,
       user_agent: navigator.userAgent,
     });
+  }
+  for (const message of state.chat || []) {
+    if (message.role === "user") $("chat-log").append(el("div", { class: "msg user" }, message.content));
+    else renderReply(message.content, message.id);
   }
   document.body.dataset.kind = config.kind;
   document.body.dataset.session = state.session;
@@ -244,13 +254,13 @@ function makeEditor(code) {
 
 function onCopy(event, view) {
   const text = view.state.sliceDoc(view.state.selection.main.from, view.state.selection.main.to);
-  if (text) appClipboard.add(text);
+  if (text) rememberCopy(text);
   return false;
 }
 
 function onPaste(event) {
   const text = event.clipboardData ? event.clipboardData.getData("text/plain") : "";
-  const fromApp = appClipboard.has(text);
+  const fromApp = (state.copied || []).includes(text);
   telemetry.log("paste", { length: text.length, blocked: !fromApp, source: fromApp ? "app" : "external" });
   if (fromApp) return false; // the editor pastes it
   event.preventDefault();
@@ -323,7 +333,7 @@ function renderReply(text, messageId) {
     const code = part.replace(/\n$/, "");
     const copy = el("button", { class: "copy", type: "button" }, "Copy");
     copy.onclick = () => {
-      appClipboard.add(code);
+      rememberCopy(code);
       if (navigator.clipboard) navigator.clipboard.writeText(code).catch(() => {});
       telemetry.log("chat_copy_code", { message_id: messageId, code });
       copy.textContent = "Copied";
@@ -343,13 +353,16 @@ async function sendChat(event) {
   const messageId = `m-${crypto.randomUUID()}`;
   telemetry.log("chat_user_message", { message_id: messageId, text });
   $("chat-log").append(el("div", { class: "msg user" }, text));
-  chatHistory.push({ role: "user", content: text });
+  state.chat = [...(state.chat || []), { role: "user", content: text }];
+  saveState();
   const started = Date.now();
   $("chat-send").disabled = true;
   try {
-    const reply = await api("api/chat", { session: state.session, messages: chatHistory });
+    const messages = state.chat.map(({ role, content }) => ({ role, content }));
+    const reply = await api("api/chat", { session: state.session, messages });
     const replyId = `m-${crypto.randomUUID()}`;
-    chatHistory.push({ role: "assistant", content: reply.text });
+    state.chat.push({ role: "assistant", content: reply.text, id: replyId });
+    saveState();
     telemetry.log("chat_assistant_response", { message_id: replyId, reply_to: messageId, text: reply.text, latency_ms: Date.now() - started });
     renderReply(reply.text, replyId);
   } catch (error) {
