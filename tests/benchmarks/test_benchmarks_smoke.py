@@ -70,9 +70,9 @@ SMOKES: dict[str, Smoke] = {
         ("--mb", "1", "--samples", "100", "--repeat", "1"), prints="ratio stamp/reference"
     ),
     "study_load.py": Smoke(
-        ("--participants", "3", "--seconds", "1.5", "--kills", "1"),
+        ("--participants", "3", "--seconds", "1.5", "--kills", "1", "--burst-seconds", "1"),
         ("starlette", "uvicorn", "httpx"),
-        prints="lost 0, duplicated 0",
+        prints="ratio server / direct",
     ),
     "sandbox.py": Smoke(
         ("--limit", "2", "--workers", "1"),

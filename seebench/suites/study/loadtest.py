@@ -191,7 +191,6 @@ class Participant:
             self.acked.update(reply["acked"])
 
     async def run(self, client: Any, until: float, interval_s: float) -> None:
-        await self.open(client)
         while time.monotonic() < until:
             for _ in range(self.rng.randint(1, 3)):
                 self.make_event()
@@ -215,9 +214,10 @@ async def _simulate(
 ) -> int:
     import httpx
 
-    start = time.monotonic()
     limits = httpx.Limits(max_connections=len(participants))
     async with httpx.AsyncClient(limits=limits) as client:
+        await asyncio.gather(*(p.open(client) for p in participants))
+        start = time.monotonic()  # the clock runs once every participant has a session
         tasks = [
             asyncio.create_task(p.run(client, start + seconds, interval_s)) for p in participants
         ]
