@@ -6,6 +6,7 @@ hidden tests and passes only when the whole program returns normally.
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,16 @@ OUTPUT_CHARS = 4000
 class Outcome:
     passed: bool
     output: str
+
+
+_HARNESS_FRAME = re.compile(r'  File "/opt/seebench/[^"]*", line \d+, in \w+\n(    .*\n)?')
+
+
+def participant_traceback(stderr: str) -> str:
+    """``stderr`` as the participant should see it: the sandbox's own frames left out and
+    the program called ``main.py``."""
+    stderr = _HARNESS_FRAME.sub("", stderr)
+    return stderr.replace('File "/sandbox/run/main.py"', 'File "main.py"')
 
 
 def _clip(text: str) -> str:
@@ -63,7 +74,7 @@ class CodeRunner:
         result = sandbox.run(request)
         output = result.stdout
         if not result.passed:
-            output += result.stderr.replace('File "/sandbox/run/main.py"', 'File "main.py"')
+            output += participant_traceback(result.stderr)
             if result.verdict != "failed":
                 output += f"\n[{result.verdict}] {result.reason}"
         if mode == "submit":

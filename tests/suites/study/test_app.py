@@ -110,6 +110,7 @@ def test_run_and_submit_in_the_sandbox(client, sandbox_ready) -> None:
     assert not failed["passed"] and "AssertionError" in failed["output"]
     crashed = execute("1/0", "run")
     assert not crashed["passed"] and "ZeroDivisionError" in crashed["output"]
+    assert 'File "main.py", line 1' in crashed["output"] and "zygote" not in crashed["output"]
     assert (
         client.post(
             "/api/execute",
