@@ -33,3 +33,18 @@ def test_import_data_names_a_folder_without_the_table(tmp_path) -> None:
     result = CliRunner().invoke(_cli(), ["study", "import-data", "realhumaneval", str(tmp_path)])
     assert result.exit_code != 0
     assert "no file with the sha256" in str(result.exception)
+
+
+def test_serve_without_the_task_table_says_how_to_import_it() -> None:
+    result = CliRunner().invoke(_cli(), ["study", "serve", "realhumaneval", "--no-warm"])
+    assert result.exit_code != 0
+    message = str(result.exception)
+    assert "tasks.source" in message and "seebench study import-data realhumaneval" in message
+    assert len(message.splitlines()) == 1
+
+
+def test_a_bad_study_file_is_named(tmp_path) -> None:
+    bad = tmp_path / "mine.yaml"
+    bad.write_text("name: [unclosed\n")
+    result = CliRunner().invoke(_cli(), ["study", "serve", str(bad), "--no-warm"])
+    assert result.exit_code != 0 and str(result.exception).startswith(f"{bad}: cannot read")
