@@ -15,38 +15,60 @@ from typing import Any
 from seebench.errors import SeebenchError
 from seebench.suites.study.definition import Condition
 
-#: Written for seebench; the first line of a completion prompt follows the paper's practice of
-#: naming the file and language.
+#: Prompts written for seebench. A chat model is asked for the code at the cursor; small models
+#: often answer with a fenced block that repeats the line before the cursor, which
+#: :func:`clean_completion` removes.
 COMPLETION_SYSTEM = (
-    "You are a code completion engine inside a Python editor. Continue the code exactly at "
-    "<CURSOR>. Reply with only the text to insert there: no explanation, no repetition of the "
-    "code before the cursor, no Markdown fences."
+    "You complete Python code. The user shows a Python file with the marker <CURSOR> where "
+    "the cursor is. Reply with only the code that belongs at <CURSOR>, nothing else."
 )
 CHAT_SYSTEM = (
     "You are an experienced Python programmer helping a user. Answer helpfully and write any "
     "code in Python."
 )
-_FENCE = re.compile(r"^```[A-Za-z0-9_+-]*\n?|\n?```\s*$")
+_FENCED = re.compile(r"```[A-Za-z0-9_+-]*[ \t]*\n(.*?)(?:```|$)", re.S)
 #: The longest prefix/suffix sent to the model (characters nearest the cursor).
 CONTEXT_CHARS = 6000
 
 
 def completion_messages(prefix: str, suffix: str) -> list[dict[str, str]]:
     """The chat request that asks a chat model for the text at the cursor."""
-    code = "# file is main.py, only Python in this file\n" + prefix[-CONTEXT_CHARS:]
+    code = f"{prefix[-CONTEXT_CHARS:]}<CURSOR>{suffix[:CONTEXT_CHARS]}"
     return [
         {"role": "system", "content": COMPLETION_SYSTEM},
-        {"role": "user", "content": f"{code}<CURSOR>{suffix[:CONTEXT_CHARS]}"},
+        {"role": "user", "content": f"```python\n{code}\n```"},
     ]
 
 
 def clean_completion(text: str, prefix: str) -> str:
-    """The model's reply as text to insert: fences dropped, an echoed current line removed."""
-    text = _FENCE.sub("", text.strip("\n"))
-    current_line = prefix.rsplit("\n", 1)[-1]
-    if current_line.strip() and text.startswith(current_line):
-        text = text[len(current_line) :]
-    return text.rstrip()
+    """The model's reply as text to insert at the cursor.
+
+    The first fenced block is taken when there is one; a repetition of the code before the
+    cursor (up to its last non-blank line) is cut, and so is the indentation the cursor's
+    line already has.
+    """
+    fenced = _FENCED.search(text)
+    if fenced:
+        text = fenced.group(1)
+    text = text.replace("<CURSOR>", "").rstrip()
+    current = prefix.rsplit("\n", 1)[-1]
+    lines = text.split("\n")
+    if current.strip():
+        if text.startswith(current):
+            return text[len(current) :]
+        if text.lstrip().startswith(current.lstrip()):
+            return text.lstrip()[len(current.lstrip()) :]
+        return text
+    before = [line.strip() for line in prefix.split("\n") if line.strip()]
+    if before and before[-1] in (line.strip() for line in lines):
+        cut = max(i for i, line in enumerate(lines) if line.strip() == before[-1])
+        lines = lines[cut + 1 :]
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    if lines and current:  # the cursor's line already has its indentation
+        first = lines[0]
+        lines[0] = first[len(current) :] if first.startswith(current) else first.lstrip()
+    return "\n".join(lines)
 
 
 class Assistant:
