@@ -31,11 +31,19 @@ _FENCED = re.compile(r"```[A-Za-z0-9_+-]*[ \t]*\n(.*?)(?:```|$)", re.S)
 CONTEXT_CHARS = 6000
 
 
+#: One worked exchange shown before the real request: small chat models copy its form.
+COMPLETION_EXAMPLE = (
+    {"role": "user", "content": "```python\ndef area(width, height):\n    <CURSOR>\n```"},
+    {"role": "assistant", "content": "```python\nreturn width * height\n```"},
+)
+
+
 def completion_messages(prefix: str, suffix: str) -> list[dict[str, str]]:
     """The chat request that asks a chat model for the text at the cursor."""
     code = f"{prefix[-CONTEXT_CHARS:]}<CURSOR>{suffix[:CONTEXT_CHARS]}"
     return [
         {"role": "system", "content": COMPLETION_SYSTEM},
+        *COMPLETION_EXAMPLE,
         {"role": "user", "content": f"```python\n{code}\n```"},
     ]
 

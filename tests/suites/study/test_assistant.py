@@ -35,4 +35,5 @@ def test_clean_completion(reply: str, prefix: str, expected: str) -> None:
 def test_completion_messages_mark_the_cursor() -> None:
     messages = completion_messages("a = 1\n", "\nb = 2")
     assert messages[0]["role"] == "system"
-    assert "a = 1\n<CURSOR>\nb = 2" in messages[1]["content"]
+    assert "a = 1\n<CURSOR>\nb = 2" in messages[-1]["content"]
+    assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
