@@ -47,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
             seconds=args.seconds,
             kills=args.kills,
             interval_s=args.interval,
+            drain_s=60.0,
         )
         burst = run_load(
             folder / "burst",

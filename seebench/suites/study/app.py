@@ -149,17 +149,22 @@ class StudyApp:
         events = body.get("events")
         if not isinstance(events, list) or len(events) > MAX_EVENTS_PER_POST:
             raise ApiError(400, f"events must be a list of at most {MAX_EVENTS_PER_POST}")
+        return await run_in_threadpool(self.accept_events, row["session"], events)
+
+    def accept_events(self, session: str, events: list[Any]) -> dict[str, Any]:
+        """Validate each event, store the valid ones in one transaction, and say which seqs
+        are acknowledged (stored now or before) and which are rejected, with the reason."""
         valid, rejected = [], []
         for event in events:
             problem = event_problem(event)
-            if problem is None and event["session"] != row["session"]:
+            if problem is None and event["session"] != session:
                 problem = "session: does not match the request's session"
             if problem is None:
                 valid.append(event)
             else:
                 seq = event.get("seq") if isinstance(event, dict) else None
                 rejected.append({"seq": seq, "error": problem})
-        stored = await run_in_threadpool(self.store.add_events, valid) if valid else 0
+        stored = self.store.add_events(valid) if valid else 0
         return {"acked": [e["seq"] for e in valid], "stored": stored, "rejected": rejected}
 
     def assistant_for(self, row: dict[str, Any], kind: str) -> Assistant:

@@ -163,7 +163,8 @@ class Participant:
 
     async def post(self, client: Any, path: str, body: dict) -> dict | None:
         try:
-            response = await client.post(self.base + path, json=body, timeout=5.0)
+            # a browser's fetch waits as long as the server takes; a long timeout mirrors it
+            response = await client.post(self.base + path, json=body, timeout=60.0)
         except Exception:  # the server is down or restarting: try again later
             return None
         return response.json() if response.status_code == 200 else None

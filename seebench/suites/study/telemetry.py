@@ -67,8 +67,7 @@ DATA_SCHEMAS: dict[str, dict[str, Any]] = {
 EVENT_TYPES = tuple(DATA_SCHEMAS)
 
 
-def event_schema() -> dict[str, Any]:
-    """The whole envelope schema: common fields, then ``data`` chosen by ``type``."""
+def _envelope_schema() -> dict[str, Any]:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": f"https://seebench.dev/schemas/study-event-v{SCHEMA_VERSION}.json",
@@ -86,6 +85,13 @@ def event_schema() -> dict[str, Any]:
             "server_time": _INT0,
             "data": {"type": "object"},
         },
+    }
+
+
+def event_schema() -> dict[str, Any]:
+    """The whole envelope schema: common fields, then ``data`` chosen by ``type``."""
+    return {
+        **_envelope_schema(),
         "allOf": [
             {
                 "if": {"properties": {"type": {"const": name}}, "required": ["type"]},
@@ -97,20 +103,35 @@ def event_schema() -> dict[str, Any]:
 
 
 @cache
-def _validator() -> Any:
+def _validators() -> tuple[Any, dict[str, Any]]:
+    """The envelope's validator and one per type for ``data`` (checking ``data`` against its
+    type's schema alone is much faster than the whole schema's 18 conditionals)."""
     import jsonschema
 
-    return jsonschema.Draft202012Validator(event_schema())
+    make = jsonschema.Draft202012Validator
+    return make(_envelope_schema()), {name: make(s) for name, s in DATA_SCHEMAS.items()}
+
+
+def _first_problem(validator: Any, instance: Any, prefix: str) -> str | None:
+    errors = sorted(validator.iter_errors(instance), key=lambda e: len(list(e.absolute_path)))
+    if not errors:
+        return None
+    error = errors[-1]
+    where = ".".join(
+        [prefix, *map(str, error.absolute_path)] if prefix else map(str, error.absolute_path)
+    )
+    message = error.message if len(error.message) < 160 else error.message[:157] + "..."
+    return f"{where or '<event>'}: {message}"
 
 
 def event_problem(event: Any) -> str | None:
     """One line saying why ``event`` breaks the schema, or ``None`` when it is valid."""
     if not isinstance(event, dict):
         return "an event must be a JSON object"
-    errors = sorted(_validator().iter_errors(event), key=lambda e: len(list(e.absolute_path)))
-    if not errors:
+    envelope, data = _validators()
+    if not envelope.is_valid(event):
+        return _first_problem(envelope, event, "")
+    validator = data[event["type"]]
+    if validator.is_valid(event["data"]):
         return None
-    error = errors[-1]
-    where = ".".join(str(p) for p in error.absolute_path) or "<event>"
-    message = error.message if len(error.message) < 160 else error.message[:157] + "..."
-    return f"{where}: {message}"
+    return _first_problem(validator, event["data"], "data")
