@@ -63,9 +63,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {line}")
     for error in report.errors + burst.errors:
         print(f"error: {error}")
-    served = burst.stored / burst.seconds if burst.seconds else 0.0
+    served = burst.stored / burst.send_seconds if burst.send_seconds else 0.0
     print(
-        f"burst: {burst.stored} events in {burst.seconds:.1f} s, lost {burst.lost}, "
+        f"burst: {burst.stored} events in {burst.send_seconds:.1f} s, lost {burst.lost}, "
         f"duplicated {burst.duplicated}"
     )
     print(f"stored events/s through the server: {served:.0f}")

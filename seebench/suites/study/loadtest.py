@@ -44,7 +44,8 @@ class LoadReport:
     duplicated: int = 0  # stored more than once, or stored with other content than sent
     unacked: int = 0  # never acknowledged before the deadline (the browser would keep them)
     kills: int = 0
-    seconds: float = 0.0
+    seconds: float = 0.0  # the whole run: server start, sessions, sending, draining
+    send_seconds: float = 0.0  # from the first event to the last acknowledgement
     errors: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
@@ -212,7 +213,9 @@ async def _simulate(
     kill_at: list[float],
     interval_s: float,
     drain_s: float,
-) -> int:
+) -> tuple[int, float]:
+    """Run the participants (killing the server at ``kill_at`` seconds); returns the number
+    of kills and the seconds from the first event to the last acknowledgement."""
     import httpx
 
     limits = httpx.Limits(max_connections=len(participants))
@@ -232,7 +235,7 @@ async def _simulate(
         await asyncio.gather(*tasks)
         until = time.monotonic() + drain_s
         await asyncio.gather(*(p.drain(client, until) for p in participants))
-    return kills
+    return kills, time.monotonic() - start
 
 
 def check_database(db: Path, participants: list[Participant], report: LoadReport) -> None:
@@ -292,7 +295,9 @@ def run_load(
     server.start()
     started = time.monotonic()
     try:
-        report.kills = asyncio.run(_simulate(people, server, seconds, kill_at, interval_s, drain_s))
+        report.kills, report.send_seconds = asyncio.run(
+            _simulate(people, server, seconds, kill_at, interval_s, drain_s)
+        )
     finally:
         server.stop()
     report.seconds = time.monotonic() - started
