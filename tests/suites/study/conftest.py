@@ -3,6 +3,7 @@ model server, a test study definition and the study app served in-process on 127
 
 from __future__ import annotations
 
+import json
 import os
 import textwrap
 import threading
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from seebench.suites.study.definition import find_study, import_study_data
+from seebench.suites.study.definition import find_study, import_study_data, read_document
 from tests.suites.study.fake_model import FakeModelServer
 
 MIRROR = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "realhumaneval"
@@ -67,11 +68,12 @@ def write_test_study(
         "chat": f'{{id: chat, kind: chat, model: "openai:fake-chat", options: {options}}}',
     }
     condition_lines = "\n".join(f"      - {arms[c]}" for c in conditions)
+    shipped = read_document(find_study("realhumaneval"))  # its texts, for the screenshots
     text = f"""
     name: rhe-test
-    title: Test study
-    instructions: Solve the tasks.
-    consent: You agree to take part.
+    title: {json.dumps(shipped["title"])}
+    instructions: {json.dumps(shipped["instructions"])}
+    consent: {json.dumps(shipped["consent"])}
     tasks:
       source: {{sha256: {SHA256}, format: csv, file_name: tasks_data.csv}}
       include: [sum_product, even_odd_count]
