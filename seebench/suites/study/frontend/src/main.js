@@ -173,6 +173,7 @@ function renderSurvey(which) {
 function clearTimers() {
   for (const t of timers) clearInterval(t);
   timers = [];
+  $("timer").textContent = "";
 }
 
 function openTask(index, resumed = false) {
