@@ -292,12 +292,14 @@ def test_pause_triggers_suggestions_snapshots_and_the_session_times_out(
             pause_ms="800",
             snapshot_seconds="1",
             session_minutes="0.2",
+            skip_after_minutes="10",
         )
     )
     browser.get(study.base_url + "/static/study.css")
     browser.execute_script("localStorage.clear()")
     player = Player(browser, study.base_url)
     assert player.start("P3") == "autocomplete"
+    assert not player.find("#skip").is_displayed()  # only after 10 minutes on a task
     player.end_of_first_line()
     player.type_in_editor(player.Keys.ENTER)
     player.visible(".cm-ghost")  # no key pressed: the pause asked for it
