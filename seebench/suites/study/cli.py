@@ -1,0 +1,106 @@
+"""``seebench study``: serve a study, import its data, print the telemetry schema."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from pathlib import Path
+
+import click
+
+from seebench.errors import SeebenchError
+
+LOOPBACK = "127.0.0.1"
+TOKEN_ENV = "SEEBENCH_STUDY_ADMIN_TOKEN"
+
+
+@click.group("study")
+def study_group() -> None:
+    """Human studies of coding assistants (RealHumanEval): serve the participant app."""
+
+
+@study_group.command("serve")
+@click.argument("study")
+@click.option(
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The SQLite database of the study (default: ./<study>.study.sqlite).",
+)
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option(
+    "--data",
+    "data_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Import the study's task table from this folder into the data cache first.",
+)
+@click.option(
+    "--unsafe-host-exec",
+    is_flag=True,
+    help="Run participants' code on the host with rlimits only (no sandbox).",
+)
+@click.option("--seed", type=int, default=None, help="Seed of the condition assignment.")
+@click.option("--warm/--no-warm", default=True, help="Load the models before serving.")
+def serve_command(
+    study: str,
+    db_path: Path | None,
+    port: int,
+    data_dir: Path | None,
+    unsafe_host_exec: bool,
+    seed: int | None,
+    warm: bool,
+) -> None:
+    """Serve STUDY (a shipped study name or a YAML file) on 127.0.0.1:PORT.
+
+    The admin token is read from $SEEBENCH_STUDY_ADMIN_TOKEN or made up and printed once.
+    """
+    try:
+        import uvicorn
+
+        from seebench.suites.study.app import StudyApp, create_app
+    except ImportError as exc:
+        raise SeebenchError(
+            f"seebench study serve needs the study extra ({exc.name} is missing): "
+            "pip install 'seebench[study]'"
+        ) from None
+    from seebench.suites.study.definition import find_study, import_study_data, load_study
+    from seebench.suites.study.store import StudyStore
+
+    if data_dir is not None:
+        import_study_data(find_study(study), data_dir)
+    definition = load_study(study)
+    store = StudyStore(db_path or Path(f"{definition.name}.study.sqlite"))
+    token = os.environ.get(TOKEN_ENV) or secrets.token_urlsafe(16)
+    state = StudyApp(definition, store, token, unsafe_host_exec=unsafe_host_exec, seed=seed)
+    if warm:
+        for condition_id, assistant in state.assistants.items():
+            click.echo(f"loading the model of condition {condition_id} ...", err=True)
+            assistant.warm_up()
+        state.runner.sandbox()
+    base = f"http://{LOOPBACK}:{port}"
+    click.echo(f"study {definition.name}: {base}/  (database {store.path})")
+    if TOKEN_ENV in os.environ:
+        click.echo(f"admin: {base}/admin?token=<${TOKEN_ENV}>")
+    else:
+        click.echo(f"admin: {base}/admin?token={token}")
+    uvicorn.run(create_app(state), host=LOOPBACK, port=port, log_level="warning")
+
+
+@study_group.command("import-data")
+@click.argument("study")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+def import_data_command(study: str, directory: Path) -> None:
+    """Copy STUDY's task table from DIRECTORY into the data cache (found by its sha256)."""
+    from seebench.suites.study.definition import find_study, import_study_data
+
+    imported = import_study_data(find_study(study), directory)
+    click.echo(f"imported {imported[0]}" if imported else "already in the data cache")
+
+
+@study_group.command("schema")
+def schema_command() -> None:
+    """Print the JSON Schema of the study telemetry events (version 1)."""
+    from seebench.suites.study.telemetry import event_schema
+
+    click.echo(json.dumps(event_schema(), indent=2))
