@@ -56,3 +56,41 @@ def test_a_store_that_fails_is_one_line(fake_store, tmp_path):
     db.write_bytes(b"junk")
     with pytest.raises(SeebenchError, match="cannot be read as a study store.*not a database"):
         read_events(db)
+
+
+def test_the_real_store_round_trips_into_the_analysis(tmp_path):
+    """Sessions and events written by the app's store are what the analysis reads back."""
+    from seebench.suites.study.analysis.metrics import participant_table
+    from seebench.suites.study.store import StudyStore
+    from tests.suites.study.analysis.conftest import simulate_study
+
+    events = simulate_study(seed=3, per_condition=2)
+    db = tmp_path / "study.sqlite"
+    store = StudyStore(db)
+    try:
+        for event in events:
+            if event["type"] == "session_started":
+                store.create_session(
+                    {
+                        "session": event["session"],
+                        "study": "test",
+                        "participant": event["session"],
+                        "condition": event["data"]["condition"],
+                        "kind": event["data"]["kind"],
+                        "model": None,
+                        "task_set": event["data"]["task_set"],
+                        "started": event["client_time"],
+                    }
+                )
+        assert store.add_events(events) == len(events)
+        assert store.add_events(events[:5]) == 0  # a retry stores nothing twice
+    finally:
+        store.close()
+    log = read_events(db)
+    assert log.problems == []
+    assert sorted(log.sessions) == sorted({e["session"] for e in events})
+    assert sum(len(s.events) for s in log.sessions.values()) == len(events)
+    kinds = {s.kind for s in log.sessions.values()}
+    assert kinds == {"none", "autocomplete", "chat"}
+    participants, _, _ = participant_table(log)
+    assert len(participants) == len(log.sessions)
