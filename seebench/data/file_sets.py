@@ -15,13 +15,16 @@ instead of one path. The list's own sha256 identifies the source in results.
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from seebench.data.cache import cache_damage, cached_file, sha256_file
+from seebench.data.cache import cache_damage, cached_file, data_dir, sha256_file
 from seebench.errors import DataDamagedError, DataMissingError, SeebenchError
 
 if TYPE_CHECKING:
@@ -39,7 +42,7 @@ class Member:
 
     @property
     def file_name(self) -> str:
-        return PurePosixPath(self.path).name
+        return self.path.rsplit("/", 1)[-1]
 
 
 def read_file_list(path: Path) -> list[Member]:
@@ -58,8 +61,7 @@ def read_file_list(path: Path) -> list[Member]:
         if match is None:
             raise SeebenchError(f"{path}:{number}: expected '<sha256>  <path>', got {line[:80]!r}")
         digest, name = match.groups()
-        pure = PurePosixPath(name)
-        if pure.is_absolute() or ".." in pure.parts or name != pure.as_posix():
+        if any(part in ("", ".", "..") for part in name.split("/")):
             raise SeebenchError(f"{path}:{number}: {name!r} is not a clean relative path")
         if name in seen:
             raise SeebenchError(f"{path}:{number}: {name!r} is listed twice")
@@ -118,10 +120,88 @@ class FileSet(Mapping[str, Path]):
         return sorted(name for name in self.paths if name.startswith(folder))
 
 
+def _stamp_path(list_sha256: str) -> Path:
+    return data_dir() / "file-sets" / f"{list_sha256}.json"
+
+
+def _read_stamp(path: Path) -> dict[str, list]:
+    """sha256 -> [cached path, size, mtime_ns] of members verified earlier ({} if unusable)."""
+    try:
+        recorded = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return recorded if isinstance(recorded, dict) else {}
+
+
+def _still_verified(entry: object, root: str) -> str | None:
+    """The cached file (under ``root``) of a stamp entry if it is unchanged since it was
+    hashed (plain strings: this runs for every member of large sets)."""
+    if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], str)):
+        return None
+    if not entry[0].startswith(root) or "/../" in entry[0]:
+        return None
+    try:
+        stat = os.stat(entry[0])
+    except OSError:
+        return None
+    if stat.st_size == entry[1] and stat.st_mtime_ns == entry[2]:
+        return entry[0]
+    return None
+
+
+def _write_stamp(path: Path, located: dict[str, Path]) -> None:
+    record = {}
+    for digest, local in located.items():
+        stat = local.stat()
+        record[digest] = [str(local), stat.st_size, stat.st_mtime_ns]
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(record, handle)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only cache still works; members are verified one by one next time
+
+
+def locate_members(source: Source) -> tuple[dict[str, Path], list[Member]]:
+    """The cached file of every member found intact (by upstream path) and the members that
+    are missing or damaged.
+
+    Verifying thousands of files one stamp at a time is slow, so the list remembers, in
+    ``$SEEBENCH_HOME/data/file-sets/<list sha256>.json``, each member's cached file with the
+    size and modification time it had when its content was hashed; an unchanged file is
+    trusted, any other is verified again by :func:`~seebench.data.cache.cached_file`.
+    """
+    assert source.files is not None
+    members = read_file_list(source.files)
+    stamp = _stamp_path(file_list_sha256(source.files))
+    recorded = _read_stamp(stamp)
+    root = str(data_dir()) + os.sep
+    found: dict[str, Path] = {}
+    by_digest: dict[str, Path] = {}
+    missing: list[Member] = []
+    hashed_again = False
+    for member in members:
+        local = by_digest.get(member.sha256)
+        if local is None:
+            trusted = _still_verified(recorded.get(member.sha256), root)
+            local = Path(trusted) if trusted else None
+        if local is None:
+            local = cached_file(member.sha256)
+            hashed_again = True
+        if local is None:
+            missing.append(member)
+            continue
+        found[member.path] = by_digest[member.sha256] = local
+    if hashed_again and not missing:
+        _write_stamp(stamp, by_digest)
+    return found, missing
+
+
 def missing_members(source: Source) -> list[Member]:
     """The members of ``source`` that are not (intact) in the cache."""
-    assert source.files is not None
-    return [m for m in read_file_list(source.files) if cached_file(m.sha256) is None]
+    return locate_members(source)[1]
 
 
 def open_file_set(source: Source) -> FileSet:
@@ -130,14 +210,7 @@ def open_file_set(source: Source) -> FileSet:
     assert source.files is not None
     if not source.files.is_file():
         raise DataMissingError(f"task {source.task!r}: file list {source.files} is missing")
-    paths: dict[str, Path] = {}
-    missing: list[Member] = []
-    for member in read_file_list(source.files):
-        local = cached_file(member.sha256)
-        if local is None:
-            missing.append(member)
-        else:
-            paths[member.path] = local
+    paths, missing = locate_members(source)
     if missing:
         first = missing[0]
         damage = cache_damage(first.sha256)

@@ -86,6 +86,8 @@ def test_a_damaged_member_is_named(tmp_path, monkeypatch):
     upstream = tmp_path / "upstream"
     task = load_task(_task(tmp_path, _upstream(upstream)), get_registry())
     import_directory(upstream, [task])
+    assert len(read_rows(task, get_registry())[0]) == 2  # verified once: remembered by the list
+    assert list((tmp_path / "home" / "data" / "file-sets").glob("*.json"))
     cached = next((tmp_path / "home" / "data").rglob("case-1.json"))
     cached.write_text('{"title": "tampered", "bug": 0}')
     with pytest.raises(SeebenchError, match="case-1.json is damaged"):
