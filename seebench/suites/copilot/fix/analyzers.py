@@ -142,7 +142,7 @@ class Analyzer:
         cpu = self.startup_cpu_s + self.cpu_per_file_s * files
         return Limits(
             cpu_s=cpu,
-            wall_s=3 * cpu + 30,
+            wall_s=6 * cpu + 60,  # a backstop: a busy machine stretches wall time
             memory_mb=self.memory_mb,
             address_space_mb=self.memory_mb + 2048 if self.npm else None,
             processes=64,
@@ -189,7 +189,8 @@ def _per_file(data: Any, names: list[str], what: str) -> dict[str, Any]:
 class Pylint(Analyzer):
     name = "pylint"
     language = "python"
-    batch_size = 10
+    batch_size = 5
+    cpu_per_file_s = 40.0  # pylint's inference takes tens of seconds on a large module
 
     def settings(self) -> Any:
         return {"driver": _hash(_driver("pylint_driver.py"))}
@@ -220,7 +221,7 @@ class Pyright(Analyzer):
     name = "pyright"
     language = "python"
     npm = ("pyright",)
-    batch_size = 40
+    batch_size = 20
     cpu_per_file_s = 4.0
 
     def settings(self) -> Any:

@@ -20,8 +20,8 @@ from typing import Any
 
 from seebench.suites.copilot.fix.analyzers import Diagnostic
 
-#: rule names in the data that the pinned analyzer spells differently
-RULE_ALIASES = {"reportPossiblyUnboundVariable": "reportPossiblyUnbound"}
+#: rule names in the data that the pinned analyzer spells differently (none so far)
+RULE_ALIASES: dict[str, str] = {}
 #: eslint's message for a rule named in an inline comment whose plugin is not loaded
 ESLINT_ARTEFACT = re.compile(r"^Definition for rule '[^']+' was not found\.?$")
 TSC_RULE = re.compile(r"^Error (TS\d+):")

@@ -21,7 +21,7 @@ from seebench.errors import SeebenchError
 
 #: npm packages (exact versions) installed into the tools folder
 NPM_PACKAGES: dict[str, str] = {
-    "pyright": "1.1.376",
+    "pyright": "1.1.378",
     "eslint": "9.9.0",
     "@eslint/js": "9.9.0",
     "globals": "15.9.0",

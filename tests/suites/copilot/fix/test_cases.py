@@ -26,7 +26,7 @@ def test_rules_are_the_analyzers_own_ids():
     assert analyzer_rule("pylint", "pylint-undefined-variable") == "undefined-variable"
     assert analyzer_rule("pyright", "pyright-reportOptionalCall") == "reportOptionalCall"
     assert analyzer_rule("pyright", "pyright-reportPossiblyUnboundVariable") == (
-        "reportPossiblyUnbound"
+        "reportPossiblyUnboundVariable"
     )
     assert analyzer_rule("tsc", "tsc-Error TS2304: Cannot find name '{0}'.") == "TS2304"
     assert analyzer_rule("eslint", "eslint-@typescript-eslint/no-this-alias") == (
