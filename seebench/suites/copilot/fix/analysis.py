@@ -19,6 +19,10 @@ from typing import Any
 from seebench.suites.copilot.fix.analyzers import Analyzer, AnalyzerError, Diagnostic, folder_name
 
 
+#: batches sent to the sandbox together (and cached together)
+ROUND = 4
+
+
 @dataclass(frozen=True)
 class Analysis:
     """What an analyzer said about one file: its diagnostics, or why it could not say."""
@@ -95,11 +99,14 @@ class AnalysisRunner:
                 results[position] = cached
         size = max(1, self.analyzer.batch_size)
         batches = [todo[i : i + size] for i in range(0, len(todo), size)]
-        for batch, outcome in zip(batches, self._run_batches(files, batches), strict=True):
-            for position, analysis in zip(batch, outcome, strict=True):
-                results[position] = analysis
-                if analysis.ok and self.use_cache:
-                    _write_entry(self._path(keys[position]), keys[position], analysis)
+        # a few batches at a time (one per worker or so), each cached as soon as it is done
+        for start in range(0, len(batches), ROUND):
+            group = batches[start : start + ROUND]
+            for batch, outcome in zip(group, self._run_batches(files, group), strict=True):
+                for position, analysis in zip(batch, outcome, strict=True):
+                    results[position] = analysis
+                    if analysis.ok and self.use_cache:
+                        _write_entry(self._path(keys[position]), keys[position], analysis)
         return [r if r is not None else Analysis(error="not analysed") for r in results]
 
     def _path(self, key: str) -> Path:
