@@ -18,7 +18,6 @@ from typing import Any
 
 from seebench.suites.copilot.fix.analyzers import Analyzer, AnalyzerError, Diagnostic, folder_name
 
-
 #: batches sent to the sandbox together (and cached together)
 ROUND = 4
 
