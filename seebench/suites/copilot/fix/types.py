@@ -86,8 +86,12 @@ def copilot_fix_reproducible(rows: list[dict[str, Any]]) -> list[dict[str, Any]]
     by_analyzer: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         by_analyzer.setdefault(row["analyzer"], []).append(row)
-    for group in by_analyzer.values():
-        for row, verdict in zip(group, case_verdicts(group), strict=True):
+    for name, group in by_analyzer.items():
+        verdicts = case_verdicts(group)
+        failed = [v for v in verdicts if v.verdict == "analyzer_error"]
+        if failed and len(failed) == sum(1 for r in group if r.get("file") is not None):
+            raise SeebenchError(f"{name} could analyse no case: {failed[0].reason}")
+        for row, verdict in zip(group, verdicts, strict=True):
             if verdict.verdict != "reproduced":
                 continue
             assert verdict.line is not None and verdict.warnings is not None

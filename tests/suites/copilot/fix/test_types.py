@@ -58,3 +58,27 @@ def test_the_prompt_holds_the_path_the_file_and_the_diagnostic():
     text = prompt_input(row, 2)
     assert text.startswith("File pkg/mod.py (python):\n```python\nimport os\nprint(x)\n```\n")
     assert text.endswith("pylint reports undefined-variable at line 2: Undefined variable 'x'")
+
+
+def test_without_a_sandbox_the_prepare_step_says_why_instead_of_keeping_nothing(monkeypatch):
+    from seebench.errors import SeebenchError
+    from seebench.sandbox import UnavailableSandbox
+    from seebench.suites.copilot.fix import reproduce
+    from seebench.suites.copilot.fix.types import copilot_fix_reproducible
+
+    monkeypatch.setattr(
+        reproduce, "open_analyzer_sandbox", lambda *a, **k: UnavailableSandbox("no bwrap here")
+    )
+    row = {
+        "case_id": "case-1",
+        "analyzer": "pylint",
+        "rule": "undefined-variable",
+        "message": "Undefined variable 'x'",
+        "language": "python",
+        "file_path": "pkg/mod.py",
+        "recorded_line": 2,
+        "file": "import os\nprint(x)\n",
+        "file_error": None,
+    }
+    with pytest.raises(SeebenchError, match="pylint could analyse no case: sandbox_unavailable"):
+        copilot_fix_reproducible([row])
