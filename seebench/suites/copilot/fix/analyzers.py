@@ -163,8 +163,9 @@ class Analyzer:
         return [tools.node_executable(), f"--max-old-space-size={heap}", script]
 
 
-def _load_json(stdout: str, what: str) -> Any:
-    start = stdout.find("{") if what != "eslint" else stdout.find("[")
+def _load_json(stdout: str, what: str, opener: str = "{") -> Any:
+    """The JSON document an analyzer printed (anything before its first ``opener`` skipped)."""
+    start = stdout.find(opener)
     try:
         return json.loads(stdout[start:] if start >= 0 else stdout)
     except ValueError as exc:
@@ -278,7 +279,7 @@ class Eslint(Analyzer):
         return SandboxRequest(files=files, command=argv, limits=self.limits(len(batch)))
 
     def parse(self, stdout: str, names: list[str]) -> dict[str, list[Diagnostic]]:
-        data = _load_json(stdout, "eslint")
+        data = _load_json(stdout, "eslint", opener="[")
         if not isinstance(data, list):
             raise AnalyzerError("eslint output is not a list")
         out: dict[str, list[Diagnostic]] = {}
