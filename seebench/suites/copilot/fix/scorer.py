@@ -1,0 +1,213 @@
+"""The ``copilot_fix`` scorer: analyse the edited file in the sandbox exactly as the original.
+
+Per sample (the answer is the whole edited file):
+
+- ``syntax_ok``: the edited file parses (tree-sitter, the case's language);
+- ``fixed`` (the paper's fix rate, the score's value): syntax ok and strictly fewer warnings
+  than the original;
+- ``target_fixed``: syntax ok and no warning of the case's rule left at the target's place,
+  the target line mapped into the edited file through the diff (``difflib``): an unchanged
+  line maps to its new number, a changed or deleted one to the lines that replaced it;
+- ``new_warnings``: a (rule, message) pair occurs more often than in the original.
+
+Artifacts per sample (``copilot_fix/<sample id>-<answer hash>/``): the edited file, the
+unified diff and the analyzer output on both files.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from seebench.scoring.core import Score, ScoreContext
+from seebench.scoring.run import stable_hash
+from seebench.suites.copilot.fix.analysis import Analysis, AnalysisRunner
+from seebench.suites.copilot.fix.analyzers import ANALYZERS, Diagnostic, analyzer
+
+OPTIONS: dict[str, Any] = {
+    "analyzer": {
+        "type": "string",
+        "enum": sorted(ANALYZERS),
+        "description": "the analyzer that judges the fix (pylint, pyright, eslint, tsc)",
+    },
+    "workers": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 16,
+        "description": "sandbox workers running analyzer batches in parallel",
+    },
+}
+
+
+def mapped_lines(original: str, edited: str, line: int) -> tuple[int, int]:
+    """The 1-based line span of ``edited`` that stands where ``line`` of ``original`` was."""
+    before, after = original.splitlines(), edited.splitlines()
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if not i1 <= line - 1 < i2:  # inserts (i1 == i2) hold no original line
+            continue
+        if tag == "equal":
+            moved = j1 + (line - 1 - i1) + 1
+            return moved, moved
+        return j1 + 1, max(j2, j1 + 1)  # replaced (or deleted: the line now in its place)
+    last = max(1, len(after))
+    return last, last
+
+
+def new_warnings(before: Sequence[Diagnostic], after: Sequence[Diagnostic]) -> list[Diagnostic]:
+    """Warnings of ``after`` whose (rule, message) occurs more often than in ``before``."""
+    budget = Counter((d.rule, d.message) for d in before)
+    extra = []
+    for diagnostic in after:
+        key = (diagnostic.rule, diagnostic.message)
+        if budget[key] > 0:
+            budget[key] -= 1
+        else:
+            extra.append(diagnostic)
+    return extra
+
+
+def judge(target: dict[str, Any], edited: str, before: Analysis, after: Analysis) -> dict[str, Any]:
+    """The verdicts of one edited file (see the module docstring)."""
+    from seebench.suites.copilot.languages import check_syntax
+
+    syntax = check_syntax(edited, target["language"])
+    start, end = mapped_lines(target["original"], edited, target["line"])
+    left = [d for d in after.diagnostics if d.rule == target["rule"] and start <= d.line <= end]
+    added = new_warnings(before.diagnostics, after.diagnostics)
+    return {
+        "syntax_ok": syntax.ok,
+        "syntax_error": None if syntax.ok else syntax.message,
+        "warnings_before": len(before.diagnostics),
+        "warnings_after": len(after.diagnostics),
+        "fixed": syntax.ok and len(after.diagnostics) < len(before.diagnostics),
+        "target_fixed": syntax.ok and not left,
+        "target_span": [start, end],
+        "new_warnings": bool(added),
+        "new_warning_list": [d.as_dict() for d in added[:20]],
+    }
+
+
+class FixScorer:
+    """Scores an edited file 1.0 when the paper's fix rule holds (syntax ok, strictly fewer
+    warnings), 0.0 otherwise; unscored when the analyzer could not run (no sandbox, a tool
+    missing). Metrics read the other verdicts from the metadata."""
+
+    def __init__(self, analyzer: str, workers: int = 2) -> None:
+        self.tool = _analyzer(analyzer)
+        self.workers = workers
+        self.unsafe_host_exec = False
+        self._sandbox: Any = None
+
+    def configure(self, run_options: dict[str, Any]) -> None:
+        """Take the run's ``unsafe_host_exec`` (the ``--unsafe-host-exec`` flag)."""
+        self.unsafe_host_exec = bool(run_options.get("unsafe_host_exec", False))
+
+    def identity(self) -> dict[str, Any]:
+        return {**self.tool.identity(), "sandbox": "none" if self.unsafe_host_exec else "bwrap"}
+
+    def score(self, sample: Any, prediction: Any, context: ScoreContext) -> Score:
+        return self.score_many([(sample, prediction)], context)[0]
+
+    def score_many(self, items: Sequence[tuple[Any, Any]], context: ScoreContext) -> list[Score]:
+        """Score ``(sample, edited file)`` pairs; originals and edits analysed in batches."""
+        from seebench.suites.copilot.fix.reproduce import LazySandbox
+
+        scores: list[Score | None] = [None] * len(items)
+        files: list[tuple[str, str]] = []
+        runnable: list[int] = []
+        for position, (sample, prediction) in enumerate(items):
+            if not isinstance(prediction, str) or not prediction.strip():
+                scores[position] = Score(
+                    0.0,
+                    explanation="no file to analyse (invalid answer)",
+                    metadata={"syntax_ok": False, "fixed": False, "target_fixed": False},
+                )
+                continue
+            runnable.append(position)
+            name = sample.target["file_name"]
+            files += [(name, sample.target["original"]), (name, prediction)]
+        if runnable:
+            if self._sandbox is None:
+                self._sandbox = LazySandbox(self.tool, self.workers, self.unsafe_host_exec)
+            try:
+                self.tool.check_installed()
+                analyses = AnalysisRunner(self.tool, self._sandbox).analyse(files)
+            except Exception as exc:  # a missing tool: every sample unscored, with the reason
+                from seebench.errors import SeebenchError
+
+                if not isinstance(exc, SeebenchError):
+                    raise
+                analyses = [Analysis(error=str(exc))] * len(files)
+            for index, position in enumerate(runnable):
+                before, after = analyses[2 * index], analyses[2 * index + 1]
+                scores[position] = self._score_one(items[position], before, after, context)
+        return [s for s in scores if s is not None]
+
+    def _score_one(
+        self, item: tuple[Any, Any], before: Analysis, after: Analysis, context: ScoreContext
+    ) -> Score:
+        sample, edited = item
+        folder = self._write_artifacts(context.artifacts, sample, edited, before, after)
+        if not before.ok or not after.ok:
+            reason = before.error or after.error or "analysis failed"
+            return Score(None, explanation=reason, metadata={"artifacts": folder})
+        verdicts = judge(sample.target, edited, before, after)
+        explanation = None
+        if not verdicts["fixed"]:
+            explanation = (
+                f"syntax error: {verdicts['syntax_error']}"
+                if not verdicts["syntax_ok"]
+                else f"{verdicts['warnings_before']} -> {verdicts['warnings_after']} warnings"
+            )
+        return Score(
+            1.0 if verdicts["fixed"] else 0.0,
+            explanation=explanation,
+            metadata={**verdicts, "artifacts": folder},
+        )
+
+    def _write_artifacts(
+        self, artifacts: Path, sample: Any, edited: str, before: Analysis, after: Analysis
+    ) -> str:
+        name = f"copilot_fix/{sample.id}-{stable_hash(edited, 8)}"
+        folder = artifacts / name
+        folder.mkdir(parents=True, exist_ok=True)
+        file_name = PurePosixPath(sample.target["file_name"]).name
+        original = sample.target["original"]
+        diff = difflib.unified_diff(
+            original.splitlines(keepends=True),
+            edited.splitlines(keepends=True),
+            f"a/{sample.target['file_name']}",
+            f"b/{sample.target['file_name']}",
+        )
+        analysis = {
+            "analyzer": self.tool.identity(),
+            "target": {k: v for k, v in sample.target.items() if k != "original"},
+            "original": {**before.as_dict(), "run": before.output},
+            "edited": {**after.as_dict(), "run": after.output},
+        }
+        _write(folder / f"edited-{file_name}", edited)
+        _write(folder / "diff.patch", "".join(diff))
+        _write(folder / "analysis.json", json.dumps(analysis, ensure_ascii=False, indent=1))
+        return name
+
+    def close(self) -> None:
+        """Stop the sandbox workers (called when the unit is scored)."""
+        if self._sandbox is not None:
+            self._sandbox.close()
+            self._sandbox = None
+
+
+def _analyzer(name: str) -> Any:
+    return analyzer(name)
+
+
+def _write(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)

@@ -1,0 +1,130 @@
+"""Each analyzer in the sandbox on hand-made files: the warning is found on the original,
+gone on a fix, kept by the null answer; artifacts are written per sample."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from seebench.data.dataset import Sample
+from seebench.scoring.core import ScoreContext
+from seebench.suites.copilot.fix.analysis import AnalysisRunner
+from seebench.suites.copilot.fix.analyzers import analyzer
+from seebench.suites.copilot.fix.cases import locate
+from seebench.suites.copilot.fix.reproduce import LazySandbox
+from seebench.suites.copilot.fix.scorer import FixScorer
+
+CASES = {
+    "pylint": (
+        "pkg/text.py",
+        "python",
+        "import os\n\n\ndef f():\n    return unicode(os.sep)\n",
+        ("undefined-variable", "Undefined variable 'unicode'", 5),
+        "import os\n\n\ndef f():\n    return str(os.sep)\n",
+    ),
+    "pyright": (
+        "pkg/opt.py",
+        "python",
+        "from typing import Optional\n\n\ndef f(x: Optional[str]) -> int:\n"
+        "    return len(x.strip())\n",
+        ("reportOptionalMemberAccess", '"strip" is not a known attribute of "None"', 5),
+        "from typing import Optional\n\n\ndef f(x: Optional[str]) -> int:\n"
+        '    return len((x or "").strip())\n',
+    ),
+    "eslint": (
+        "lib/has.js",
+        "javascript",
+        "const o = {};\nif (o.hasOwnProperty('a')) {\n  console.log(1);\n}\n",
+        (
+            "no-prototype-builtins",
+            "Do not access Object.prototype method 'hasOwnProperty' from target object.",
+            2,
+        ),
+        "const o = {};\nif (Object.prototype.hasOwnProperty.call(o, 'a')) {\n  console.log(1);\n}\n",
+    ),
+    "tsc": (
+        "src/id.ts",
+        "typescript",
+        "export function f(x) {\n  return x;\n}\n",
+        ("TS7006", "Parameter 'x' implicitly has an 'any' type.", 1),
+        "export function f(x: number): number {\n  return x;\n}\n",
+    ),
+}
+
+
+def _sample(name: str) -> Sample:
+    file_name, language, original, (rule, message, line), _ = CASES[name]
+    target = {
+        "case_id": f"hand-{name}",
+        "analyzer": name,
+        "rule": rule,
+        "message": message,
+        "line": line,
+        "language": language,
+        "file_name": file_name,
+        "original": original,
+        "warnings": 1,
+    }
+    return Sample(f"hand-{name}", "prompt", target)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_warning_is_found_fixed_and_kept_by_the_null_answer(name, analyzers_ok, tmp_path):
+    sample = _sample(name)
+    fixed = CASES[name][4]
+    scorer = FixScorer(name)
+    context = ScoreContext(task=None, artifacts=tmp_path)  # type: ignore[arg-type]
+    try:
+        null, fix = scorer.score_many(
+            [(sample, sample.target["original"]), (sample, fixed)], context
+        )
+    finally:
+        scorer.close()
+    assert null.value == 0.0, null.explanation
+    assert null.metadata["warnings_before"] >= 1 and not null.metadata["target_fixed"]
+    assert fix.value == 1.0, fix.explanation
+    assert fix.metadata["target_fixed"] and not fix.metadata["new_warnings"]
+    folder = tmp_path / fix.metadata["artifacts"]
+    assert "+" in (folder / "diff.patch").read_text()
+    analysis = json.loads((folder / "analysis.json").read_text())
+    found = [d for d in analysis["original"]["diagnostics"] if d["rule"] == sample.target["rule"]]
+    assert found and found[0]["line"] == sample.target["line"]
+    assert (folder / f"edited-{sample.target['file_name'].rsplit('/', 1)[-1]}").read_text() == fixed
+
+
+def test_files_are_analysed_alone_and_cached(analyzers_ok, tmp_path):
+    """Two files of one batch cannot see each other; a second run reads the cache."""
+    tool = analyzer("pylint")
+    files = [
+        ("helper.py", "VALUE = 1\n"),
+        ("main.py", "import helper\n\nprint(helper.VALUE, undefined_name)\n"),
+    ]
+    sandbox = LazySandbox(tool, workers=1)
+    try:
+        runner = AnalysisRunner(tool, sandbox)
+        first = runner.analyse(files)
+        assert runner.ran == 2
+        rules = {d.rule for d in first[1].diagnostics}
+        assert "import-error" in rules and "undefined-variable" in rules
+        again = AnalysisRunner(tool, sandbox)
+        assert again.analyse(files) == [type(a)(a.diagnostics) for a in first] and again.ran == 0
+    finally:
+        sandbox.close()
+    assert (
+        locate(
+            first[1].diagnostics, "undefined-variable", "Undefined variable 'undefined_name'", 1
+        ).line
+        == 3
+    )
+
+
+def test_a_missing_tool_leaves_samples_unscored_with_the_reason(tmp_path, monkeypatch):
+    monkeypatch.setenv("SEEBENCH_COPILOT_TOOLS", str(tmp_path / "no-tools"))
+    sample = _sample("eslint")
+    scorer = FixScorer("eslint")
+    context = ScoreContext(task=None, artifacts=tmp_path)  # type: ignore[arg-type]
+    (score,) = scorer.score_many([(sample, CASES["eslint"][4])], context)
+    scorer.close()
+    assert score.value is None
+    assert "seebench copilot tools install" in score.explanation
