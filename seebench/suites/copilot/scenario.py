@@ -33,6 +33,11 @@ class ScenarioType(TaskType):
         """A known-good answer (the ceiling); ``None`` when the item has none."""
         return None
 
+    def no_oracle(self, task: TaskSpec) -> str | None:
+        """Why no item of ``task`` can have an oracle answer (then ``--model oracle`` is not
+        applicable instead of scoring every item as wrong); ``None`` when some can."""
+        return None
+
 
 def resolve_rule(spec: str) -> ModelRef:
     """Model resolver for ``null`` and ``oracle``."""
@@ -51,6 +56,8 @@ class ReferenceAnswers:
             return f"the {self.rule} method answers for the {self.rule!r} model, not {model.spec!r}"
         if not isinstance(task.behaviour, ScenarioType):
             return f"task {task.name!r} is not a Copilot scenario (no {self.rule} answer)"
+        if self.rule == "oracle":
+            return task.behaviour.no_oracle(task)
         return None
 
     def run(self, context: RunContext) -> MethodOutput:

@@ -174,3 +174,6 @@ class FixType(ScenarioType):
 
     def oracle_answer(self, task: TaskSpec, sample: Sample) -> Any:
         return None
+
+    def no_oracle(self, task: TaskSpec) -> str | None:
+        return "the fix cases carry no fixed file, so there is no oracle answer"
