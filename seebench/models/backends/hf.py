@@ -17,6 +17,13 @@ from typing import Any
 
 from seebench.errors import ModelError
 from seebench.models.backends.base import Generation
+from seebench.models.backends.batching import (
+    MIN_SHARED_PREFIX,
+    length_sorted_batches,
+    pad_batch,
+    prefill,
+    shared_prefix_length,
+)
 from seebench.models.chat import Prompt
 
 DEFAULT_BATCH_SIZE = 8
@@ -60,6 +67,7 @@ class HFBackend:
         dtype: str = "float32",
         device: str = "auto",
         seed: int = 0,
+        prefix_cache: bool = True,
     ):
         self._model_dir = model_dir  # a callable prepares the directory on first use
         self.max_new_tokens = int(max_new_tokens)
@@ -68,6 +76,8 @@ class HFBackend:
         self.dtype = dtype
         self.device = device
         self.seed = seed
+        self.prefix_cache = bool(prefix_cache)
+        self.prefix_tokens = 0  # shared prompt tokens read once (0: no prefix cache used)
         self.batches = 0
         self.usage = {"prompt_tokens": 0, "completion_tokens": 0}
 
@@ -90,7 +100,12 @@ class HFBackend:
         return params
 
     def info(self) -> dict[str, Any]:
-        return {"batch_size": self.batch_size, "batches": self.batches, "usage": dict(self.usage)}
+        return {
+            "batch_size": self.batch_size,
+            "batches": self.batches,
+            "prefix_tokens": self.prefix_tokens,
+            "usage": dict(self.usage),
+        }
 
     def render(self, prompt: Prompt) -> str:
         """The exact text the model is given for ``prompt`` (chat template applied)."""
@@ -112,34 +127,49 @@ class HFBackend:
 
         model, tokenizer, device = load_model(self.model_dir, self.dtype, self.device)
         chat = bool(getattr(tokenizer, "chat_template", None))
-        texts = [self._render(tokenizer, p) for p in prompts]
-        lengths = [len(tokenizer(t, add_special_tokens=not chat)["input_ids"]) for t in texts]
-        # similar lengths in a batch waste less compute on padding
-        order = sorted(range(len(texts)), key=lambda i: -lengths[i])
+        token_ids = [
+            tokenizer(self._render(tokenizer, p), add_special_tokens=not chat)["input_ids"]
+            for p in prompts
+        ]
+        shared = shared_prefix_length(token_ids) if self.prefix_cache else 0
+        prefix_cache = None
+        if shared >= MIN_SHARED_PREFIX and len(prompts) > 1:
+            prefix_cache = prefill(model, token_ids[0][:shared], device)
+            self.prefix_tokens = shared
+        else:
+            shared = 0
         eos_ids = _eos_ids(model, tokenizer)
         config = self._generation_config(model, tokenizer, eos_ids)
-        for start in range(0, len(order), self.batch_size):
-            batch = order[start : start + self.batch_size]
-            encoded = tokenizer(
-                [texts[i] for i in batch],
-                return_tensors="pt",
-                padding=True,
-                add_special_tokens=not chat,
-            ).to(device)
+        for number, batch in enumerate(
+            length_sorted_batches([len(ids) for ids in token_ids], self.batch_size)
+        ):
+            inputs = pad_batch(
+                [token_ids[i] for i in batch],
+                tokenizer.pad_token_id,
+                device,
+                prefix_length=shared,
+                prefix_cache=prefix_cache,
+            )
             if self.temperature > 0:
-                torch.manual_seed(self.seed + start)
+                torch.manual_seed(self.seed + number * self.batch_size)
+            extra = {"past_key_values": inputs.prefix_cache} if prefix_cache is not None else {}
             with torch.inference_mode():
-                out = model.generate(**encoded, generation_config=config)
+                out = model.generate(
+                    input_ids=inputs.input_ids,
+                    attention_mask=inputs.attention_mask,
+                    generation_config=config,
+                    **extra,
+                )
             scores = model.compute_transition_scores(
                 out.sequences, out.scores, normalize_logits=True
             )
-            new_tokens = out.sequences[:, encoded["input_ids"].shape[1] :]
+            new_tokens = out.sequences[:, inputs.input_ids.shape[1] :]
             self.batches += 1
             for row, index in enumerate(batch):
                 tokens = new_tokens[row].tolist()
                 end = next((n for n, t in enumerate(tokens) if t in eos_ids), len(tokens))
                 logprob = float(scores[row, :end].sum()) if end else 0.0
-                prompt_tokens = int(encoded["attention_mask"][row].sum())
+                prompt_tokens = len(token_ids[index])
                 self.usage["prompt_tokens"] += prompt_tokens
                 self.usage["completion_tokens"] += end
                 yield (
