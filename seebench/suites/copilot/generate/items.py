@@ -34,12 +34,10 @@ def definition_pattern(name: str) -> re.Pattern[str]:
 def split_definition(source: str, name: str) -> tuple[str, str, str] | None:
     """``(before, definition, after)``: the top-level definition of ``name`` in ``source`` (found
     by lines, so the file need not parse) and the text around it; ``None`` when absent."""
-    match = None
-    for match in definition_pattern(name).finditer(source):
-        pass  # the last definition wins, as it does when Python runs the file
-    if match is None:
+    matches = list(definition_pattern(name).finditer(source))
+    if not matches:
         return None
-    start = match.start()
+    start = matches[-1].start()  # the last definition wins, as it does when Python runs it
     lines = source[start:].splitlines(keepends=True)
     length = len(lines[0])
     pending = 0  # blank or comment lines at column 0 that may still belong to the block
@@ -163,7 +161,9 @@ def realhumaneval_entry_point(name: str, start: str, solution: str, tests: str) 
     try:
         module = ast.parse(solution)
     except SyntaxError as exc:
-        raise ValueError(f"{name}: the solution does not parse: {exc.msg} (line {exc.lineno})")
+        raise ValueError(
+            f"{name}: the solution does not parse: {exc.msg} (line {exc.lineno})"
+        ) from None
     defined = [
         node.name
         for node in module.body
