@@ -9,7 +9,7 @@ variant followed by a test file (the paper appends the test to the focal method'
 - ``test_mutant_NN.py``: a mutant + the generated test (killed when any of its tests fails).
 
 One in-process ``pytest.main`` runs them all (plugin autoloading off); each test's call and
-each module's import run under a real-time alarm, so a mutant that loops is killed, not hung.
+each module's import run under a CPU-time alarm (``ITIMER_PROF``), so a mutant that loops is killed, not hung.
 The driver prints one report line, ``REPORT_MARK`` + JSON, after pytest's own output (which it
 keeps to a bounded tail inside the report).
 """
@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 REPORT_MARK = "@@seebench-testgen-report@@ "
+#: changes when the driver judges differently (part of the scorer's identity)
+DRIVER_VERSION = 2
 TRIVIAL_TEST = "\n\ndef test_seebench_trivial():\n    assert True\n"
 TRIVIAL_FILE = "test_trivial.py"
 ORIGINAL_FILE = "test_original.py"
@@ -41,7 +43,7 @@ def _alarm(signum, frame):
     raise SeebenchTimeout("time limit of one test or module import reached")
 
 
-signal.signal(signal.SIGALRM, _alarm)
+signal.signal(signal.SIGPROF, _alarm)
 
 
 class Recorder:
@@ -67,7 +69,7 @@ class Recorder:
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item):
         traced = item.nodeid.split("::")[0] == CONFIG["original"]
-        signal.setitimer(signal.ITIMER_REAL, CONFIG["test_timeout_s"])
+        signal.setitimer(signal.ITIMER_PROF, CONFIG["test_timeout_s"])
         if traced:
             sys.setprofile(self.profile)
         try:
@@ -75,15 +77,15 @@ class Recorder:
         finally:
             if traced:
                 sys.setprofile(None)
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.setitimer(signal.ITIMER_PROF, 0)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_make_collect_report(self, collector):
-        signal.setitimer(signal.ITIMER_REAL, CONFIG["import_timeout_s"])
+        signal.setitimer(signal.ITIMER_PROF, CONFIG["import_timeout_s"])
         try:
             return (yield)
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.setitimer(signal.ITIMER_PROF, 0)
 
     def pytest_collectreport(self, report):
         if report.failed and report.nodeid:
@@ -132,21 +134,21 @@ def _alarm(signum, frame):
     raise SeebenchTimeout("time limit reached")
 
 
-signal.signal(signal.SIGALRM, _alarm)
+signal.signal(signal.SIGPROF, _alarm)
 report_fd = os.dup(1)
 null_fd = os.open(os.devnull, os.O_WRONLY)
 os.dup2(null_fd, 1)
 verdicts = []
 for source in CONFIG["candidates"]:
     program = CONFIG["prelude"] + source + "\n\n" + CONFIG["tests"]
-    signal.setitimer(signal.ITIMER_REAL, CONFIG["timeout_s"])
+    signal.setitimer(signal.ITIMER_PROF, CONFIG["timeout_s"])
     try:
         exec(compile(program, "<candidate>", "exec"), {"__name__": "__main__"})
         verdicts.append("passed")
     except BaseException as error:
         verdicts.append(type(error).__name__)
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
 sys.stdout.flush()
 data = ("\n" + __MARK__ + json.dumps(verdicts) + "\n").encode("utf-8")
 while data:
@@ -156,7 +158,7 @@ while data:
 
 def filter_source(prelude: str, candidates: list[str], tests: str, timeout_s: float) -> str:
     """A program that runs the hidden tests on each candidate (the solution first) in a fresh
-    namespace under a real-time alarm, and reports one verdict per candidate."""
+    namespace under a CPU-time alarm, and reports one verdict per candidate."""
     config = {"prelude": prelude, "candidates": candidates, "tests": tests, "timeout_s": timeout_s}
     return FILTER.replace("__CONFIG__", repr(json.dumps(config))).replace(
         "__MARK__", repr(REPORT_MARK)

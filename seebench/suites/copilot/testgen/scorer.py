@@ -27,7 +27,7 @@ OPTIONS: dict[str, Any] = {
     "test_timeout_s": {
         "type": "number",
         "exclusiveMinimum": 0,
-        "description": "real-time limit of one test (a mutant that loops is killed)",
+        "description": "CPU-time limit of one test (a mutant that loops is killed)",
     },
     "max_mutants": {"type": "integer", "minimum": 0, "maximum": 50, "description": "kept per item"},
     "max_candidates": {
@@ -108,6 +108,8 @@ class GeneratedTestScorer:
             **facts,
             "limits": self.limits.as_dict(),
             "test_timeout_s": self.test_timeout_s,
+            "timer": "cpu",
+            "driver": driver.DRIVER_VERSION,
             "mutants": {
                 "max": self.max_mutants,
                 "candidates": self.max_candidates,
