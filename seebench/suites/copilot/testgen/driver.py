@@ -138,10 +138,14 @@ signal.signal(signal.SIGPROF, _alarm)
 report_fd = os.dup(1)
 null_fd = os.open(os.devnull, os.O_WRONLY)
 os.dup2(null_fd, 1)
+import time
+
 verdicts = []
-for source in CONFIG["candidates"]:
+timeout = CONFIG["timeout_s"]
+for number, source in enumerate(CONFIG["candidates"]):
     program = CONFIG["prelude"] + source + "\n\n" + CONFIG["tests"]
-    signal.setitimer(signal.ITIMER_PROF, CONFIG["timeout_s"])
+    started = time.process_time()
+    signal.setitimer(signal.ITIMER_PROF, timeout)
     try:
         exec(compile(program, "<candidate>", "exec"), {"__name__": "__main__"})
         verdicts.append("passed")
@@ -149,6 +153,9 @@ for source in CONFIG["candidates"]:
         verdicts.append(type(error).__name__)
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
+    if number == 0:  # the solution: a mutant may take at most ten times as long
+        spent = time.process_time() - started
+        timeout = min(CONFIG["timeout_s"], max(CONFIG["floor_s"], 10 * spent))
 sys.stdout.flush()
 data = ("\n" + __MARK__ + json.dumps(verdicts) + "\n").encode("utf-8")
 while data:
@@ -156,10 +163,20 @@ while data:
 """
 
 
-def filter_source(prelude: str, candidates: list[str], tests: str, timeout_s: float) -> str:
+def filter_source(
+    prelude: str, candidates: list[str], tests: str, timeout_s: float, floor_s: float = 1.0
+) -> str:
     """A program that runs the hidden tests on each candidate (the solution first) in a fresh
-    namespace under a CPU-time alarm, and reports one verdict per candidate."""
-    config = {"prelude": prelude, "candidates": candidates, "tests": tests, "timeout_s": timeout_s}
+    namespace under a CPU-time alarm, and reports one verdict per candidate. The solution gets
+    ``timeout_s``; a mutant ten times the solution's CPU time (at least ``floor_s``, at most
+    ``timeout_s``): a mutant slower than that is noticed (it loops, or nearly)."""
+    config = {
+        "prelude": prelude,
+        "candidates": candidates,
+        "tests": tests,
+        "timeout_s": timeout_s,
+        "floor_s": floor_s,
+    }
     return FILTER.replace("__CONFIG__", repr(json.dumps(config))).replace(
         "__MARK__", repr(REPORT_MARK)
     )
@@ -276,6 +293,8 @@ def summary(report: DriverReport, mutants: int) -> dict[str, Any]:
     """The facts a score keeps: validity, pass, invocation and kills."""
     original = report.outcome(ORIGINAL_FILE)
     killed = [report.outcome(mutant_file(n)).any_failure for n in range(1, mutants + 1)]
+    # a mutant file that was not run (or an answer without tests) kills nothing: its outcome
+    # is empty, so ``any_failure`` is false
     return {
         "valid": report.outcome(TRIVIAL_FILE).clean_pass,
         "passed": original.clean_pass,

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 #: the store's file format (a change regenerates every stored set)
-FORMAT = 2
+FORMAT = 3
 
 BINARY_SWAPS: dict[type, type] = {
     ast.Add: ast.Sub,

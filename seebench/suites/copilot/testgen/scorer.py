@@ -172,7 +172,10 @@ class GeneratedTestScorer:
             program = driver.filter_source(
                 self.prelude, sources, targets[sid]["tests"], self.test_timeout_s
             )
-            limits = self.limits.replace(cpu_s=self.limits.cpu_s * 2, wall_s=self.limits.wall_s * 2)
+            budget = self.test_timeout_s + len(drawn) * self.test_timeout_s + 10
+            limits = self.limits.replace(
+                cpu_s=max(self.limits.cpu_s, budget), wall_s=max(self.limits.wall_s, 3 * budget)
+            )
             requests.append(
                 SandboxRequest(program=PythonProgram(program, filename="filter.py"), limits=limits)
             )
@@ -218,9 +221,10 @@ class GeneratedTestScorer:
                 scores[position] = Score(None, explanation=made)
                 continue
             test = prediction if isinstance(prediction, str) else ""
-            sources = [m.source for m in made.mutants]
+            # no test code kills no mutant: only the validity check and the original run
+            sources = [m.source for m in made.mutants] if test.strip() else []
             files = driver.run_files(self.prelude, sample.target["solution"], test, sources)
-            runs.append((position, files, len(sources)))
+            runs.append((position, files, len(made.mutants)))
         if runs:
             sandbox = self._open()
             requests = []
