@@ -22,12 +22,15 @@ def _result(outcome) -> dict:
 def test_oracle_passes_and_null_fails_realhumaneval(home):
     sandbox_or_skip()
     tasks = "copilot_generate_realhumaneval"
-    (oracle,) = evaluate("oracle", tasks, home / "out", limit=6)
+    (oracle,) = evaluate("oracle", tasks, home / "out", limit=6, method_options={"repeats": 2})
     (null,) = evaluate("null", tasks, home / "out", limit=6)
     assert oracle.status == "ok" and null.status == "ok", (oracle.reason, null.reason)
     assert oracle.metrics["pass_rate"] == 1.0 and oracle.metrics["generate_syntax_rate"] == 1.0
     assert null.metrics["pass_rate"] == 0.0
-    info = _result(oracle)["metric_info"]
+    result = _result(oracle)
+    assert result["repeat_metrics"]["pass@1"] == 1.0  # pass@k from the repeats
+    assert [row["passed"] for row in result["item_spread"]] == [2] * 6
+    info = result["metric_info"]
     assert info["pass_rate"]["ci95"] == [1.0, 1.0] and "ci95" in info["generate_syntax_rate"]
 
 
