@@ -22,13 +22,13 @@ from typing import Any
 
 REPORT_MARK = "@@seebench-testgen-report@@ "
 #: changes when the driver judges differently (part of the scorer's identity)
-DRIVER_VERSION = 2
+DRIVER_VERSION = 3
 TRIVIAL_TEST = "\n\ndef test_seebench_trivial():\n    assert True\n"
 TRIVIAL_FILE = "test_trivial.py"
 ORIGINAL_FILE = "test_original.py"
 
 DRIVER = r"""
-import contextlib, io, json, os, signal, sys
+import contextlib, io, json, os, signal, sys, time
 
 os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
 CONFIG = json.loads(__CONFIG__)
@@ -50,6 +50,7 @@ class Recorder:
     def __init__(self):
         self.files = {}
         self.invoked = False
+        self.slowest = 0.0  # CPU seconds of the slowest test of the original file
         self.entry = CONFIG["entry_point"]
 
     def file(self, nodeid):
@@ -68,8 +69,13 @@ class Recorder:
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item):
-        traced = item.nodeid.split("::")[0] == CONFIG["original"]
-        signal.setitimer(signal.ITIMER_PROF, CONFIG["test_timeout_s"])
+        name = item.nodeid.split("::")[0]
+        traced = name == CONFIG["original"]
+        limit = CONFIG["test_timeout_s"]
+        if name.startswith("test_mutant_"):  # ten times the slowest original test, or less
+            limit = min(limit, max(CONFIG["floor_s"], 10 * self.slowest))
+        started = time.process_time()
+        signal.setitimer(signal.ITIMER_PROF, limit)
         if traced:
             sys.setprofile(self.profile)
         try:
@@ -78,6 +84,8 @@ class Recorder:
             if traced:
                 sys.setprofile(None)
             signal.setitimer(signal.ITIMER_PROF, 0)
+            if name in (CONFIG["original"], CONFIG["trivial"]):
+                self.slowest = max(self.slowest, time.process_time() - started)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_make_collect_report(self, collector):
@@ -204,15 +212,20 @@ def driver_source(
     files: list[str],
     *,
     test_timeout_s: float = 5.0,
+    floor_s: float = 1.0,
     import_timeout_s: float = 20.0,
     output_chars: int = 4000,
 ) -> str:
-    """The driver program for one run over ``files`` (pytest files in the work directory)."""
+    """The driver program for one run over ``files`` (pytest files in the work directory, run
+    in that order: the trivial and original files first). A test gets ``test_timeout_s`` CPU
+    seconds; on a mutant, ten times the slowest original test (at least ``floor_s``)."""
     config = {
         "entry_point": entry_point,
         "files": files,
         "original": ORIGINAL_FILE,
+        "trivial": TRIVIAL_FILE,
         "test_timeout_s": test_timeout_s,
+        "floor_s": floor_s,
         "import_timeout_s": import_timeout_s,
         "output_chars": output_chars,
     }
@@ -275,6 +288,12 @@ def read_report(stdout: str) -> DriverReport | None:
 
 def mutant_file(number: int) -> str:
     return f"test_mutant_{number:02d}.py"
+
+
+def run_order(files: dict[str, str]) -> list[str]:
+    """The files in the order pytest runs them: trivial, original, then the mutants."""
+    first = [TRIVIAL_FILE, ORIGINAL_FILE]
+    return [name for name in first if name in files] + sorted(set(files) - set(first))
 
 
 def run_files(prelude: str, solution: str, test: str, mutants: list[str]) -> dict[str, str]:

@@ -231,7 +231,7 @@ class GeneratedTestScorer:
             for position, files, _ in runs:
                 entry = items[position][0].target["entry_point"]
                 source = driver.driver_source(
-                    entry, sorted(files), test_timeout_s=self.test_timeout_s
+                    entry, driver.run_order(files), test_timeout_s=self.test_timeout_s
                 )
                 requests.append(
                     SandboxRequest(
