@@ -59,6 +59,7 @@ def build_tiny_gpt2(
     seed: int = 0,
     n_embd: int = 32,
     n_layer: int = 2,
+    n_positions: int = 1024,
 ) -> Path:
     """Save a random tiny GPT-2 and its tokenizer in ``directory``; returns ``directory``."""
     import torch
@@ -72,7 +73,7 @@ def build_tiny_gpt2(
     eos_id = tokenizer.convert_tokens_to_ids(EOS)
     config = GPT2Config(
         vocab_size=len(tokenizer),
-        n_positions=1024,
+        n_positions=n_positions,
         n_embd=n_embd,
         n_layer=n_layer,
         n_head=2,

@@ -124,3 +124,21 @@ def test_reading_the_shared_prompt_start_once_gives_the_same_replies(tiny_gpt2):
         assert generation.text == without[index].text
         assert generation.confidence == pytest.approx(without[index].confidence, rel=1e-3)
         assert generation.usage == without[index].usage
+
+
+def test_prompts_longer_than_the_context_get_an_error_and_the_rest_fit(tmp_path):
+    from tests.tiny_models import build_tiny_gpt2
+
+    model = build_tiny_gpt2(tmp_path / "short-context", n_positions=130)
+    backend = HFBackend(model, max_new_tokens=30, batch_size=2)
+    long_text = " ".join(["the system shall export reports"] * 40)
+    items = [
+        build_prompt(BINARY, Sample("0", "Fix crash", "yes")),
+        build_prompt(BINARY, Sample("1", long_text, "yes")),
+    ]
+    replies = dict(backend.generate(items))
+    assert replies[1].text is None
+    assert "does not fit the model's context of 130 tokens" in replies[1].error
+    assert replies[0].error is None and replies[0].text is not None
+    prompt_tokens = replies[0].usage["prompt_tokens"]
+    assert prompt_tokens + replies[0].usage["completion_tokens"] <= 130

@@ -127,10 +127,25 @@ class HFBackend:
 
         model, tokenizer, device = load_model(self.model_dir, self.dtype, self.device)
         chat = bool(getattr(tokenizer, "chat_template", None))
-        token_ids = [
+        all_ids = [
             tokenizer(self._render(tokenizer, p), add_special_tokens=not chat)["input_ids"]
             for p in prompts
         ]
+        context = _context_length(model)
+        fits = [i for i, ids in enumerate(all_ids) if context is None or len(ids) < context]
+        for index in sorted(set(range(len(prompts))) - set(fits)):
+            yield (
+                index,
+                Generation(
+                    text=None,
+                    error=f"prompt of {len(all_ids[index])} tokens does not fit the model's "
+                    f"context of {context} tokens",
+                ),
+            )
+        if not fits:
+            return
+        prompts = [prompts[i] for i in fits]
+        token_ids = [all_ids[i] for i in fits]
         shared = shared_prefix_length(token_ids) if self.prefix_cache else 0
         prefix_cache = None
         if shared >= MIN_SHARED_PREFIX and len(prompts) > 1:
@@ -139,10 +154,14 @@ class HFBackend:
         else:
             shared = 0
         eos_ids = _eos_ids(model, tokenizer)
-        config = self._generation_config(model, tokenizer, eos_ids)
         for number, batch in enumerate(
             length_sorted_batches([len(ids) for ids in token_ids], self.batch_size)
         ):
+            longest = max(len(token_ids[i]) for i in batch)
+            room = self.max_new_tokens if context is None else context - longest
+            config = self._generation_config(
+                model, tokenizer, eos_ids, min(self.max_new_tokens, room)
+            )
             inputs = pad_batch(
                 [token_ids[i] for i in batch],
                 tokenizer.pad_token_id,
@@ -173,7 +192,7 @@ class HFBackend:
                 self.usage["prompt_tokens"] += prompt_tokens
                 self.usage["completion_tokens"] += end
                 yield (
-                    index,
+                    fits[index],
                     Generation(
                         text=tokenizer.decode(tokens[:end], skip_special_tokens=True).strip(),
                         confidence=math.exp(logprob) if math.isfinite(logprob) else None,
@@ -181,12 +200,14 @@ class HFBackend:
                     ),
                 )
 
-    def _generation_config(self, model: Any, tokenizer: Any, eos_ids: set[int]) -> Any:
+    def _generation_config(
+        self, model: Any, tokenizer: Any, eos_ids: set[int], max_new_tokens: int
+    ) -> Any:
         from transformers import GenerationConfig
 
         sampling = self.temperature > 0
         return GenerationConfig(
-            max_new_tokens=self.max_new_tokens,
+            max_new_tokens=max_new_tokens,
             do_sample=sampling,
             temperature=self.temperature if sampling else None,
             top_p=None,
@@ -196,6 +217,12 @@ class HFBackend:
             output_scores=True,
             return_dict_in_generate=True,
         )
+
+
+def _context_length(model: Any) -> int | None:
+    """The longest sequence (prompt + reply) the model was built for, if its config says."""
+    value = getattr(model.config, "max_position_embeddings", None)
+    return value if isinstance(value, int) and value > 0 else None
 
 
 def _eos_ids(model: Any, tokenizer: Any) -> set[int]:
