@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from seebench.errors import SeebenchError
 from seebench.suites.copilot.languages import ALIASES, canonical_language
 from seebench.suites.copilot.scenario import ScenarioType
-from seebench.tasks.types import AnswerFormat, ParsedAnswer
+from seebench.tasks.types import CODE, AnswerFormat, ParsedAnswer
 
 if TYPE_CHECKING:
     from seebench.data.dataset import Sample
@@ -89,7 +89,7 @@ def parse_fenced_code(text: str, language: str) -> ParsedAnswer:
 class DocType(ScenarioType):
     """Doc generation for one function; targets are case records (see :mod:`.cases`)."""
 
-    target_kind = None
+    target_kind = CODE
     default_metrics = ("doc_pass_rate",)
 
     def normalise_target(self, task: TaskSpec, value: Any) -> dict[str, Any]:
