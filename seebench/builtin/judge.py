@@ -162,6 +162,23 @@ def register_methods(register) -> None:
         description="LLM judge: rubric grade 1-5 ('Overall: X/5'); unreadable replies are unscored.",
     )
     register(
+        "geval",
+        f"{_RUNNERS}:GEvalJudgeMethod",
+        task_types=SCORE,
+        options={
+            **tokens,
+            "score_mode": {
+                "enum": ["sample_mean", "logprob_weighted"],
+                "description": "sample_mean (the study) or logprob_weighted",
+            },
+            "samples": {"type": "integer", "minimum": 1, "description": "grades sampled per item"},
+            "temperature": {"type": "number", "minimum": 0, "description": "sampling temperature"},
+        },
+        description="LLM judge: G-Eval (generated evaluation steps; mean of n grades sampled "
+        "at T=1, each with its own seed); unreadable samples are left out, all unreadable: "
+        "unscored.",
+    )
+    register(
         "pairwise",
         f"{_RUNNERS}:PairwiseJudgeMethod",
         task_types=PREFERENCE,

@@ -67,25 +67,29 @@ class ModelClient:
         self.options = {k: v for k, v in (options or {}).items() if k in CLIENT_OPTIONS}
         self.seed = int(self.options.get("seed", seed))
         self.cache = ResponseCache(enabled=bool(self.options.get("cache", True)))
-        self._backends: dict[tuple[int, float], Backend] = {}
+        self._backends: dict[tuple[int, float, int], Backend] = {}
         self.generated = 0  # replies produced by the backend (not read from the cache)
 
-    def backend(self, max_new_tokens: int, temperature: float = 0.0) -> Backend:
-        """The backend for these generation settings (made once per setting)."""
-        key = (int(max_new_tokens), float(temperature))
+    def backend(
+        self, max_new_tokens: int, temperature: float = 0.0, seed: int | None = None
+    ) -> Backend:
+        """The backend for these generation settings (made once per setting); ``seed``
+        defaults to the client's."""
+        key = (int(max_new_tokens), float(temperature), self.seed if seed is None else int(seed))
         if key not in self._backends:
-            self._backends[key] = self._make_backend(*key)
+            self._backends[key] = self._make_backend(*key, seeded=seed is not None)
         return self._backends[key]
 
-    def _make_backend(self, max_new_tokens: int, temperature: float) -> Backend:
+    def _make_backend(
+        self, max_new_tokens: int, temperature: float, seed: int, seeded: bool = False
+    ) -> Backend:
         common = {"max_new_tokens": max_new_tokens, "temperature": temperature}
         if self.model.kind == "openai":
             from seebench.models.backends.openai import OpenAIBackend
 
             extra = {k: self.options[k] for k in OPENAI_OPTIONS if k in self.options}
-            return OpenAIBackend(
-                self.model.identity["model"], seed=self.options.get("seed"), **common, **extra
-            )
+            api_seed = seed if seeded else self.options.get("seed")
+            return OpenAIBackend(self.model.identity["model"], seed=api_seed, **common, **extra)
         from seebench.models.backends.hf import HFBackend
 
         prepare = self.model.options.get(
@@ -95,7 +99,7 @@ class ModelClient:
             (lambda: load_object(prepare)(self.model)) if prepare else self.model.identity["path"]
         )
         extra = {k: self.options[k] for k in HF_OPTIONS if k in self.options}
-        return HFBackend(directory, seed=self.seed, **common, **extra)
+        return HFBackend(directory, seed=seed, **common, **extra)
 
     def generate(
         self,
@@ -103,17 +107,20 @@ class ModelClient:
         *,
         max_new_tokens: int,
         temperature: float | None = None,
+        seed: int | None = None,
         advance: Callable[[int], None] = lambda n: None,
     ) -> list[tuple[Generation, bool]]:
         """A reply for every prompt, in order, with whether it came from the cache.
 
         Cached replies are used first; the rest are generated (and cached as they arrive).
-        ``temperature`` defaults to the client's option (0: greedy).
+        ``temperature`` defaults to the client's option (0: greedy). ``seed`` (default: the
+        client's) seeds sampling, so n samples of one prompt are n requests (and n cache
+        entries) with seeds s, s+1, ...
         """
         if temperature is None:
             temperature = float(self.options.get("temperature", 0.0))
         max_new_tokens = int(self.options.get("max_new_tokens") or max_new_tokens)
-        backend = self.backend(max_new_tokens, temperature)
+        backend = self.backend(max_new_tokens, temperature, seed)
         identity, params = backend.identity(), backend.params()
         keys = [cache_key(self.model.identity, identity, list(p.messages), params) for p in prompts]
         results: list[tuple[Generation, bool] | None] = [None] * len(prompts)
@@ -157,11 +164,15 @@ class ModelClient:
         *,
         max_new_tokens: int = 256,
         temperature: float | None = None,
+        seed: int | None = None,
         item_id: str = "chat",
     ) -> Generation:
         """One reply to ``messages`` (cached like any other request)."""
         prompt = Prompt(item_id, tuple(dict(m) for m in messages))
-        return self.generate([prompt], max_new_tokens=max_new_tokens, temperature=temperature)[0][0]
+        replies = self.generate(
+            [prompt], max_new_tokens=max_new_tokens, temperature=temperature, seed=seed
+        )
+        return replies[0][0]
 
     def info(self) -> dict[str, Any]:
         """Accounting for a result's ``info``: backend, settings, cache use, tokens, cost."""

@@ -142,3 +142,18 @@ def test_prompts_longer_than_the_context_get_an_error_and_the_rest_fit(tmp_path)
     assert replies[0].error is None and replies[0].text is not None
     prompt_tokens = replies[0].usage["prompt_tokens"]
     assert prompt_tokens + replies[0].usage["completion_tokens"] <= 130
+
+
+def test_sampled_requests_with_different_seeds_are_different_requests(tiny_chat_gpt2):
+    from seebench.models.client import ModelClient
+    from seebench.models.hf import resolve_hf
+
+    client = ModelClient(resolve_hf(f"hf:{tiny_chat_gpt2}"), {"cache": True}, seed=0)
+    messages = [{"role": "user", "content": "Grade this: Fix crash"}]
+    first = client.chat(messages, max_new_tokens=5, temperature=1.0, seed=1)
+    again = client.chat(messages, max_new_tokens=5, temperature=1.0, seed=1)
+    client.chat(messages, max_new_tokens=5, temperature=1.0, seed=2)
+    assert client.generated == 2  # seed 1 once (then cached), seed 2 once
+    assert again.text == first.text
+    seeds = {key[2] for key in client._backends}
+    assert seeds == {1, 2}

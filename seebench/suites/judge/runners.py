@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from seebench.errors import ModelError
+from seebench.errors import ModelError, SeebenchError
 from seebench.methods.base import MethodOutput, Prediction, RunContext
 from seebench.models import ModelRef
 from seebench.suites.judge import prompts
@@ -158,7 +158,12 @@ class _PrefetchedChat:
             raise ModelError("this model client does not return top log-probabilities")
         reply = self.replies.get(messages[-1]["content"])
         if reply is None or temperature != 0.0:
-            reply = self.client.chat(messages, max_new_tokens=max_tokens, temperature=temperature)
+            reply = self.client.chat(
+                messages,
+                max_new_tokens=max_tokens,
+                temperature=temperature,
+                seed=seed if temperature > 0 else None,  # n samples: n seeds, n cache entries
+            )
         if reply.text is None:
             raise ModelError(reply.error or "the model gave no reply")
         return reply
@@ -251,6 +256,53 @@ class PairwiseJudgeMethod(VanillaJudgeMethod):
             **_unscored_summary(predictions),
             "position_biased": biased,
         }
+        return MethodOutput(predictions, info)
+
+
+class GEvalJudgeMethod(VanillaJudgeMethod):
+    """G-Eval: evaluation steps generated once per task (greedy), then each response graded
+    following them: the mean of ``samples`` grades sampled at ``temperature`` (the study's
+    setting, each sample its own seed) or, with ``score_mode: logprob_weighted``, the
+    probability-weighted grade (needs log-probabilities: not applicable without them)."""
+
+    name = "geval"
+
+    def run(self, context: RunContext) -> MethodOutput:
+        from seebench.suites.judge.judging import geval_steps, judge_geval
+
+        options = context.options
+        if options.get("score_mode") == "logprob_weighted":
+            raise SeebenchError(
+                "G-Eval score_mode logprob_weighted needs the top log-probabilities of the grade "
+                "token, which seebench's model client does not return; use score_mode: "
+                "sample_mean"
+            )
+        kind = _kind(context)
+        max_tokens = int(options.get("max_new_tokens", 16))
+        chat = _PrefetchedChat(context, [], 0)
+        items = [_judged_item(s) for s in context.data.test]
+        steps = geval_steps(chat, kind, items[0], seed=context.seed) if items else ""
+        predictions = []
+        for sample, item in zip(context.data.test, items, strict=True):
+            try:
+                judgment = judge_geval(
+                    chat,
+                    kind,
+                    item,
+                    steps,
+                    mode=str(options.get("score_mode", "sample_mean")),
+                    samples=int(options.get("samples", 10)),
+                    temperature=float(options.get("temperature", 1.0)),
+                    max_tokens=max_tokens,
+                    seed=context.seed,
+                )
+                predictions.append(_prediction(sample.id, judgment))
+            except Exception as exc:
+                predictions.append(
+                    Prediction(sample.id, None, error=f"{type(exc).__name__}: {exc}")
+                )
+            context.advance(1)
+        info = {"client": context.client.info(), "steps": steps, **_unscored_summary(predictions)}
         return MethodOutput(predictions, info)
 
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import SimpleNamespace
 
+import pytest
+
 from seebench.data.dataset import Sample
+from seebench.errors import SeebenchError
 from seebench.methods.base import RunContext
 from seebench.models import ModelRef
-from seebench.suites.judge.runners import PairwiseJudgeMethod, VanillaJudgeMethod
+from seebench.suites.judge.runners import GEvalJudgeMethod, PairwiseJudgeMethod, VanillaJudgeMethod
 
 
 @dataclass
@@ -23,9 +26,11 @@ class StubClient:
     def __init__(self, replies):
         self.replies = list(replies)
         self.batches = []
+        self.requests = []  # (temperature, seed) of every request
 
-    def generate(self, prompts, *, max_new_tokens, temperature=None):
+    def generate(self, prompts, *, max_new_tokens, temperature=None, seed=None):
         self.batches.append(len(prompts))
+        self.requests.extend((temperature, seed) for _ in prompts)
         out = []
         for _ in prompts:
             reply = self.replies.pop(0)
@@ -35,18 +40,23 @@ class StubClient:
                 out.append((Generation(reply), False))
         return out
 
-    def chat(self, messages, *, max_new_tokens, temperature=None):
-        return self.generate([messages], max_new_tokens=max_new_tokens)[0][0]
+    def chat(self, messages, *, max_new_tokens, temperature=None, seed=None):
+        generated = self.generate(
+            [messages], max_new_tokens=max_new_tokens, temperature=temperature, seed=seed
+        )
+        return generated[0][0]
 
     def info(self):
         return {"backend": "stub"}
 
 
-def _context(samples, client, task_type="judged_score"):
+def _context(samples, client, task_type="judged_score", options=None):
     task = SimpleNamespace(name="judge_x", type=task_type, tags={"judged": "generation"})
     data = SimpleNamespace(test=samples)
     model = ModelRef(spec="stub", id="stub", kind="hf")
-    context = RunContext(task=task, data=data, model=model, seed=1, options={}, work_dir=None)
+    context = RunContext(
+        task=task, data=data, model=model, seed=1, options=options or {}, work_dir=None
+    )
     context._client = client
     return context
 
@@ -83,3 +93,20 @@ def test_pairwise_keeps_both_orders_in_the_samples():
     assert prediction.prediction == 0.0 and prediction.extra["position_biased"] is True
     assert prediction.raw == "Overall: A\n---\nOverall: A"
     assert output.info["position_biased"] == 1
+
+
+def test_geval_samples_each_grade_with_its_own_seed_and_averages_the_readable_ones():
+    client = StubClient(["1. Read.\n2. Grade.", "Score: 4", "Score: 2", "no grade"])
+    context = _context([_sample(0)], client, options={"samples": 3})
+    (prediction,) = GEvalJudgeMethod().run(context).predictions
+    assert prediction.prediction == 3.0 and prediction.extra["rule"] == "sample_mean"
+    assert prediction.extra["grades"] == [4.0, 2.0] and prediction.extra["unscored_samples"] == 1
+    steps, *samples = client.requests
+    assert steps == (0.0, None)  # the evaluation steps: greedy, once
+    assert samples == [(1.0, 1), (1.0, 2), (1.0, 3)]  # T=1, seeds 1, 2, 3: three requests
+
+
+def test_geval_without_log_probabilities_is_a_hard_error():
+    context = _context([_sample(0)], StubClient([]), options={"score_mode": "logprob_weighted"})
+    with pytest.raises(SeebenchError, match="needs the top log-probabilities"):
+        GEvalJudgeMethod().run(context)
