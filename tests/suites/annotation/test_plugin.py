@@ -8,6 +8,7 @@ import math
 import re
 import textwrap
 import threading
+from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -26,6 +27,7 @@ class FakeRater:
 
     def __init__(self):
         self.requests = 0
+        self.seeds = []
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -35,6 +37,7 @@ class FakeRater:
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 server.requests += 1
+                server.seeds.append(body.get("seed"))
                 last = body["messages"][-1]["content"]
                 hint = re.search(r"hint: (\w+)", last).group(1)
                 conf = float(re.search(r"conf: ([\d.]+)", last).group(1))
@@ -174,3 +177,30 @@ def test_annotate_then_agreement(toy_env, tmp_path):
     assert (
         report / "figures" / "toy_ratings.openai-fake-rater--annotate.replacement.svg"
     ).exists() or any(p.name.endswith(".replacement.svg") for p in (report / "figures").iterdir())
+
+
+def test_annotate_samples_measure_intra_rater_stability(toy_env):
+    registry, out = toy_env
+    with FakeRater() as server:
+        config = EvalConfig(
+            model="openai:fake-rater",
+            tasks="toy_ratings",
+            method="annotate",
+            output=out,
+            progress=False,
+            bootstrap=20,
+            method_options={"base_url": server.base_url, "samples": 2},
+        )
+        outcomes = run_eval(config, registry, build_task_index(registry))
+        requests, seeds = server.requests, server.seeds
+    assert [o.status for o in outcomes] == ["ok"]
+    assert requests == 90  # 30 greedy answers + 2 sampled rounds of 30
+    counts = sorted(Counter(seeds).items(), key=lambda kv: (kv[0] is not None, kv[0] or 0))
+    assert [n for _, n in counts] == [30, 30, 30]  # greedy (no seed), then one seed per round
+    assert counts[0][0] is None and counts[2][0] == counts[1][0] + 1
+    unit = out / "openai-fake-rater" / "annotate"
+    samples = [json.loads(line) for line in (unit / "toy_ratings.samples.jsonl").open()]
+    assert all(len(s["extra"]["samples"]) == 2 for s in samples)
+    result = json.loads((unit / "toy_ratings.json").read_text())
+    stability = result["info"]["stability"]
+    assert stability["samples"] == 2 and stability["unanimous"] == 1.0
