@@ -17,7 +17,8 @@ TOKEN_ENV = "SEEBENCH_STUDY_ADMIN_TOKEN"
 
 @click.group("study")
 def study_group() -> None:
-    """Human studies of coding assistants (RealHumanEval): serve the participant app."""
+    """Human studies of coding assistants (RealHumanEval): serve the participant app, then
+    export and analyse its telemetry."""
 
 
 @study_group.command("serve")
