@@ -8,11 +8,13 @@ what it wrote; the runner records it in the result as ``samples_sha256`` so that
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
 import os
 import tempfile
+from glob import escape as glob_escape
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -48,6 +50,18 @@ def atomic_write_text(path: Path, text: str) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def remove_stale_temps(path: Path) -> int:
+    """Delete the temporary files an interrupted :func:`atomic_write_text` of ``path`` left
+    (``kill -9`` between create and rename); call it only while no one else writes ``path``
+    (under the unit's lock). Returns how many were removed."""
+    removed = 0
+    for stale in path.parent.glob(f".{glob_escape(path.name)}.*.tmp"):
+        with contextlib.suppress(FileNotFoundError):
+            stale.unlink()
+            removed += 1
+    return removed
 
 
 def write_result(path: Path, result: dict[str, Any]) -> None:

@@ -27,6 +27,7 @@ from seebench.registry import Registry
 from seebench.results.io import (
     RESULT_SCHEMA_VERSION,
     artifacts_dir,
+    remove_stale_temps,
     result_paths,
     write_result,
     write_samples,
@@ -171,6 +172,10 @@ class Runner:
         )
         try:
             with unit_lock(lock_path(result_path)):
+                for written in result_paths(
+                    self.config.output, self.model.id, self.method_name, task.name
+                ):
+                    remove_stale_temps(written)  # left by a run killed mid-write
                 return self.run_unit(task, progress)
         except UnitBusy as busy:
             status = "skipped"

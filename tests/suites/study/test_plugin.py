@@ -14,7 +14,8 @@ def _cli():
 
     from seebench.cli.main import cli
 
-    group = click.Group(commands=dict(cli.commands))
+    # the core commands only: a test that ran build_cli() may have added plugins' to ``cli``
+    group = click.Group(commands={k: v for k, v in cli.commands.items() if k != "study"})
     plugin_manager.get_plugin_manager().hook.register_commands(cli=group)
     return group
 
