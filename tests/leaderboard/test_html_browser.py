@@ -6,70 +6,21 @@ Without them the test is skipped, unless ``SEEBENCH_REQUIRE_BROWSER=1`` (set in 
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import pytest
 
 from seebench.leaderboard.html import export_html
 from seebench.stats import ComparisonReport
+from tests.browser import headless_chromium
 
 pytestmark = pytest.mark.browser
-
-BROWSER_FLAGS = (
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-)
-
-
-def _find(name: str) -> str | None:
-    found = shutil.which(name)
-    if found:
-        return found
-    fallback = Path("/usr/bin") / name
-    return str(fallback) if fallback.exists() else None
 
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory):
     """A headless Chromium driven by Selenium, using the system chromedriver only."""
-    chromium, driver_path = _find("chromium"), _find("chromedriver")
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.options import Options
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        webdriver = None
-    if webdriver is None or chromium is None or driver_path is None:
-        missing = (
-            "selenium" if webdriver is None else "chromium" if chromium is None else "chromedriver"
-        )
-        if os.environ.get("SEEBENCH_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"SEEBENCH_REQUIRE_BROWSER=1 but {missing} is not installed")
-        pytest.skip(f"{missing} is not installed")
-    previous = os.environ.get("SE_OFFLINE")
-    os.environ["SE_OFFLINE"] = "true"  # Selenium Manager must not download anything
-    options = Options()
-    options.binary_location = chromium
-    profile = tmp_path_factory.mktemp("chromium-profile")
-    for flag in (*BROWSER_FLAGS, f"--user-data-dir={profile}"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        if previous is None:
-            os.environ.pop("SE_OFFLINE", None)
-        else:
-            os.environ["SE_OFFLINE"] = previous
+    yield from headless_chromium(tmp_path_factory.mktemp("chromium-profile"))
 
 
 def _column(driver, table_id: str, index: int) -> list[str]:

@@ -11,28 +11,17 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 
 from seebench.suites.study.store import read_events, read_sessions
+from tests.browser import headless_chromium
 from tests.suites.study.conftest import TEST_KEY, write_test_study
 from tests.suites.study.fake_model import CHAT_CODE, COMPLETION
 
 pytestmark = pytest.mark.browser
 
-BROWSER_FLAGS = (
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--window-size=1280,860",
-)
 PASTE = """
 const [target, text] = arguments;
 const data = new DataTransfer();
@@ -41,48 +30,14 @@ target.dispatchEvent(new ClipboardEvent('paste', {clipboardData: data, bubbles: 
 """
 
 
-def _find(name: str) -> str | None:
-    found = shutil.which(name)
-    if found:
-        return found
-    fallback = Path("/usr/bin") / name
-    return str(fallback) if fallback.exists() else None
-
-
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory):
     """A headless Chromium driven by Selenium, using the system chromedriver only."""
-    chromium, driver_path = _find("chromium"), _find("chromedriver")
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.options import Options
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        webdriver = None
-    if webdriver is None or chromium is None or driver_path is None:
-        missing = (
-            "selenium" if webdriver is None else "chromium" if chromium is None else "chromedriver"
-        )
-        if os.environ.get("SEEBENCH_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"SEEBENCH_REQUIRE_BROWSER=1 but {missing} is not installed")
-        pytest.skip(f"{missing} is not installed")
-    previous = os.environ.get("SE_OFFLINE")
-    os.environ["SE_OFFLINE"] = "true"  # Selenium Manager must not download anything
-    options = Options()
-    options.binary_location = chromium
-    profile = tmp_path_factory.mktemp("chromium-profile")
-    for flag in (*BROWSER_FLAGS, f"--user-data-dir={profile}"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    driver.set_script_timeout(20)
-    try:
+    for driver in headless_chromium(
+        tmp_path_factory.mktemp("chromium-profile"), ("--window-size=1280,860",)
+    ):
+        driver.set_script_timeout(20)
         yield driver
-    finally:
-        driver.quit()
-        if previous is None:
-            os.environ.pop("SE_OFFLINE", None)
-        else:
-            os.environ["SE_OFFLINE"] = previous
 
 
 class Player:
