@@ -133,20 +133,15 @@ def stand_in_model(data, seed: int) -> tuple[dict, dict]:
 def straightforward_curves(data, model, confidence, level, repetitions, seed) -> dict:
     """The replacement curves' means, one ``krippendorff.alpha`` call per pair per repetition
     (the same draws as :func:`replacement_curves`)."""
-    from seebench.suites.annotation.replacement import FRACTIONS, STRATEGIES, _HumanPanel
+    from seebench.suites.annotation.replacement import (
+        FRACTIONS,
+        STRATEGIES,
+        _HumanPanel,
+        replaceable_items,
+    )
 
     panel = _HumanPanel(data, level)
-    column = {item_id: j for j, item_id in enumerate(data.item_ids)}
-    candidates, values, scores = [], [], []
-    for item_id, raw in model.items():
-        j = column.get(item_id)
-        value = data.scale.parse(raw) if j is not None else None
-        if value is None or item_id not in confidence or not len(panel.raters_by_item[j]):
-            continue
-        candidates.append(j)
-        values.append(data.scale.values.index(value))
-        scores.append(float(confidence[item_id]))
-    candidates_arr, values_arr, scores_arr = map(np.asarray, (candidates, values, scores))
+    candidates_arr, values_arr, scores_arr = replaceable_items(panel, data, model, confidence)
     rng = np.random.default_rng(seed)
     means: dict[str, list[float]] = {}
     for strategy in STRATEGIES:

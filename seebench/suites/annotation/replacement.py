@@ -162,19 +162,7 @@ def replacement_curves(
     chosen; x% means x% of those items.
     """
     panel = _HumanPanel(data, level)
-    column = {item_id: j for j, item_id in enumerate(data.item_ids)}
-    candidates, values, scores = [], [], []
-    for item_id, raw in model.items():
-        j = column.get(item_id)
-        value = data.scale.parse(raw) if j is not None else None
-        if value is None or item_id not in confidence or not len(panel.raters_by_item[j]):
-            continue
-        candidates.append(j)
-        values.append(data.scale.values.index(value))
-        scores.append(float(confidence[item_id]))
-    if not candidates:
-        raise ValueError("the model rated none of the items humans rated")
-    candidates_arr, values_arr, scores_arr = map(np.asarray, (candidates, values, scores))
+    candidates_arr, values_arr, scores_arr = replaceable_items(panel, data, model, confidence)
     rng = np.random.default_rng(seed)
     curves = {}
     for strategy in STRATEGIES:
@@ -199,6 +187,30 @@ def replacement_curves(
             strategy, tuple(fractions), tuple(means), tuple(lows), tuple(highs), tuple(counts)
         )
     return curves
+
+
+def replaceable_items(
+    panel: _HumanPanel,
+    data: RatingData,
+    model: Mapping[str, Any],
+    confidence: Mapping[str, float],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The items a model rating can replace a human one in (columns), the model's ratings as
+    scale positions and its confidences: items with a readable model rating, a confidence and
+    at least one human rating."""
+    column = {item_id: j for j, item_id in enumerate(data.item_ids)}
+    candidates, values, scores = [], [], []
+    for item_id, raw in model.items():
+        j = column.get(item_id)
+        value = data.scale.parse(raw) if j is not None else None
+        if value is None or item_id not in confidence or not len(panel.raters_by_item[j]):
+            continue
+        candidates.append(j)
+        values.append(data.scale.values.index(value))
+        scores.append(float(confidence[item_id]))
+    if not candidates:
+        raise ValueError("the model rated none of the items humans rated")
+    return np.asarray(candidates), np.asarray(values), np.asarray(scores)
 
 
 def largest_safe_fraction(curve: ReplacementCurve, band: HumanBand) -> float:
