@@ -50,11 +50,18 @@ def register_suites(register) -> None:
         "analyzers and tests in the sandbox.",
         task_families={},
     )
+    register(
+        "copilot_repo",
+        description="Copilot scenarios inside real repositories: generate, test and fix judged "
+        "by each repository's own test suite and analyzers, and workspace retrieval.",
+        task_families={},
+    )
 
 
 @hookimpl
 def register_task_dirs(register) -> None:
     register(suite_dir() / "tasks", suite="copilot")
+    register(suite_dir() / "repo_tasks", suite="copilot_repo")
 
 
 @hookimpl
