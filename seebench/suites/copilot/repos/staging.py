@@ -1,8 +1,9 @@
 """The staged repositories: which tars there are, what is known about each, and their trees.
 
 A staged repository is one ``git archive --format=tar <commit>`` tar of the data mirror
-(``repos/<owner>+<name>@<commit>.tar``). Whole trees (63) can be built and tested; for 13
-large repositories only the files the cases point into were archived (``whole_tree`` false).
+(``repos/<owner>+<name>@<commit>.tar``). Whole trees (61 of the 76 tars in the mirror) can be
+built and tested; for 14 large repositories (15 tars) only the files the cases point into were
+archived (``whole_tree`` false).
 ``git archive`` stamps every entry with the commit's time, which is how the commit date is
 known without the repository's history.
 """
