@@ -23,9 +23,9 @@ import re
 import shutil
 import sys
 import tomllib
-from urllib.parse import unquote, urlparse
 from datetime import datetime
 from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 from seebench.errors import SeebenchError
 from seebench.suites.copilot.repos.build_jail import BuildResult, last_meaningful_line, run_build
