@@ -57,12 +57,12 @@ def _matches(repo: StagedRepo, pattern: str) -> bool:
     return pattern in repo.repo or pattern in repo.slug
 
 
-def _row(repo: StagedRepo, build: bool) -> dict:
+def _row(repo: StagedRepo, build: bool, retry_failed: bool) -> dict:
     from seebench.errors import SeebenchError
     from seebench.suites.copilot.repos.envs import describe, ensure_env
 
     try:
-        env = ensure_env(repo, build=build)
+        env = ensure_env(repo, build=build, retry_failed=retry_failed)
     except (OSError, SeebenchError) as error:  # one repository never stops the table
         return {
             "repository": repo.repo,
@@ -83,10 +83,20 @@ def _row(repo: StagedRepo, build: bool) -> dict:
 @click.command("envs")
 @click.option("--build", is_flag=True, help="Build the environments that are not cached.")
 @click.option(
+    "--retry-failed", is_flag=True, help="With --build: build again those recorded as failed."
+)
+@click.option(
     "--repos",
     "pattern",
     default=None,
     help="Only repositories matching this glob (owner/name or slug) or containing this text.",
+)
+@click.option(
+    "--language",
+    "languages",
+    multiple=True,
+    type=click.Choice(["python", "javascript", "typescript"]),
+    help="Only repositories of this language (repeatable).",
 )
 @click.option("--shard", default=None, help="Only shard i of n (1-based) of the repositories.")
 @click.option(
@@ -104,14 +114,23 @@ def _row(repo: StagedRepo, build: bool) -> dict:
     help="Also write the table as JSON to this file.",
 )
 def envs_command(
-    build: bool, pattern: str | None, shard: str | None, workers: int, json_file: str | None
+    build: bool,
+    retry_failed: bool,
+    pattern: str | None,
+    languages: tuple[str, ...],
+    shard: str | None,
+    workers: int,
+    json_file: str | None,
 ) -> None:
     """The repository environments of the copilot_repo suite: status, tests passing and
     failing offline, build and suite seconds, and the reason of every one not ready."""
-    repos = select_repos(staged_repositories(), pattern, shard)
+    repos = staged_repositories()
+    if languages:
+        repos = [repo for repo in repos if repo.language in languages]
+    repos = select_repos(repos, pattern, shard)
     rows: list[dict] = []
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        for row in pool.map(lambda repo: _row(repo, build), repos):
+        for row in pool.map(lambda repo: _row(repo, build, retry_failed), repos):
             rows.append(row)
             click.echo(_line(row))
             if json_file:  # rewritten after each repository: nothing computed is lost

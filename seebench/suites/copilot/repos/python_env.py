@@ -28,7 +28,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from seebench.errors import SeebenchError
-from seebench.suites.copilot.repos.build_jail import BuildResult, last_meaningful_line, run_build
+from seebench.suites.copilot.repos.build_jail import last_meaningful_line, run_build
 
 PYTHON_RELEASED = datetime.fromisoformat("2022-10-24T00:00:00+00:00")  # CPython 3.11.0
 TEST_EXTRAS = ("test", "tests", "testing", "dev")
@@ -109,17 +109,21 @@ def extra_requirements(tree: Path) -> list[str]:
     return [item for item in found if not re.match(r"^\.?\.?(\[|$)", item)]
 
 
-def _clean_requirements(path: Path) -> None:
-    """Drop the lines that install the project itself (``-e .``, ``.[test]``) from a
-    requirements file of the build copy: the project is handled separately."""
+#: requirement lines left out: the project itself (``-e .``, ``.[test]``; handled apart) and
+#: version-control sources (only PyPI is reachable)
+DROPPED_LINE = re.compile(
+    r"^\s*((-e|--editable)\s+)?(\.{1,2}/?(\[[^\]]*\])?\s*(#.*)?$|file:|(git|hg|svn|bzr)\+)"
+)
+
+
+def _clean_requirements(path: Path) -> list[str]:
+    """Drop :data:`DROPPED_LINE` lines from a requirements file of the build copy; return
+    the dropped ones."""
     lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    kept = [
-        line
-        for line in lines
-        if not re.match(r"^\s*(-e\s+|--editable\s+)?\.{1,2}/?(\[[^\]]*\])?\s*(#.*)?$", line)
-        and not re.match(r"^\s*(-e|--editable)\s+(\.|file:)", line)
-    ]
+    dropped = [line.strip() for line in lines if DROPPED_LINE.match(line)]
+    kept = [line for line in lines if not DROPPED_LINE.match(line)]
     path.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    return [line for line in dropped if not re.match(r"^(-e\s+)?\.", line)]
 
 
 def uv_executable() -> str:
@@ -143,8 +147,9 @@ def build_python_env(
     work = env_dir / "build"
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(tree, work, ignore=shutil.ignore_patterns(".seebench-extracted"))
+    dropped: list[str] = []
     for path in requirement_files(work):
-        _clean_requirements(path)
+        dropped += _clean_requirements(path)
     env = {
         "UV_CACHE_DIR": str(cache_dir),
         "UV_PYTHON_DOWNLOADS": "never",
@@ -158,23 +163,33 @@ def build_python_env(
     created = run_build([uv, "venv", "--python", base_python, str(venv)], workdir=env_dir, **jail)
     if not created.ok:
         return {}, f"uv venv: {last_meaningful_line(created.output)}"
-    specs: list[str] = []
+    requirements: list[str] = []
     for path in requirement_files(work):
-        specs += ["-r", str(path)]
-    if _is_project(work):
-        specs.append(f"{work}[{','.join(TEST_EXTRAS)}]")
-    specs += extra_requirements(work) + list(TOOLS) + list(SEED)
+        requirements += ["-r", str(path)]
+    project = [f"{work}[{','.join(TEST_EXTRAS)}]"] if _is_project(work) else []
+    tools = extra_requirements(work) + list(TOOLS) + list(SEED)
     cutoff = max(commit_time, PYTHON_RELEASED)
     base = [uv, "pip", "install", "--python", str(venv / "bin" / "python")]
-    dated = [*base, "--exclude-newer", cutoff.strftime("%Y-%m-%dT%H:%M:%SZ"), *specs]
-    result: BuildResult = run_build(dated, workdir=work, timeout_s=INSTALL_TIMEOUT_S, **jail)
-    settings: dict = {"cutoff": cutoff.isoformat()}
-    if not result.ok:
-        first_reason = last_meaningful_line(result.output)
-        result = run_build([*base, *specs], workdir=work, timeout_s=INSTALL_TIMEOUT_S, **jail)
-        settings = {"cutoff": "none", "dated_failure": first_reason}
-        if not result.ok:
-            return settings, f"uv pip install: {last_meaningful_line(result.output)}"
+    dated = ["--exclude-newer", cutoff.strftime("%Y-%m-%dT%H:%M:%SZ")]
+    # the first attempt that installs wins: dated with the project's metadata, dated
+    # without it (a setup.py that cannot build here), then the same without a date bound
+    attempts = [(dated, project), (dated, [])] if project else [(dated, [])]
+    attempts += [([], specs) for _, specs in attempts]
+    failures: list[str] = []
+    for bound, with_project in attempts:
+        command = [*base, *bound, *requirements, *with_project, *tools]
+        result = run_build(command, workdir=work, timeout_s=INSTALL_TIMEOUT_S, **jail)
+        if result.ok:
+            break
+        failures.append(last_meaningful_line(result.output))
+    else:
+        return {"failures": failures}, f"uv pip install: {failures[0]}"
+    settings: dict = {
+        "cutoff": cutoff.isoformat() if bound else "none",
+        "project_metadata": bool(with_project),
+        "failed_attempts": failures,
+        "dropped_requirements": dropped,
+    }
     top_level = _uninstall_project(venv, work, uv, jail)
     settings["pythonpath"] = package_roots(tree, top_level)
     settings["versions"] = installed_versions(venv, TOOLS)
