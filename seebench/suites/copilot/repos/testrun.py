@@ -163,6 +163,8 @@ def run_tests(
     failed = any(outcome in ("failed", "error") for outcome in outcomes.values())
     exit_code = report.get("exit")
     verdict = "passed" if exit_code == 0 and not failed else "failed"
+    if report.get("timed_out"):
+        verdict = "timeout"
     reason = "" if verdict == "passed" else runner.failure_reason(report, outcomes)
     return TestRun(
         verdict,
