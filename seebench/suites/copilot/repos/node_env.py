@@ -8,7 +8,8 @@ repository or dependency code runs with the network; a package that needs its po
 a native addon or a downloaded binary, fails its tests and the reason says so).
 
 The runner comes from ``package.json``: the ``test`` script (followed through ``npm run
-X``) names jest, mocha or vitest, or one of them is a dependency. Its options in the script
+X``) names jest, mocha, vitest or ``node --test``, or one of the first three is a
+dependency. Its options in the script
 (``--config``, ``--require``, spec globs...) are kept; watch, coverage and reporter options
 are dropped (seebench sets its own). Other runners (ava, tap, tape, karma, gulp...) leave
 the environment ``failed`` with the runner's name.
@@ -30,7 +31,10 @@ DEFAULT_RUNNER = ""
 LOCKFILES = ("package-lock.json", "npm-shrinkwrap.json")
 MANIFEST_NAMES = ("package.json", *LOCKFILES, "yarn.lock", "pnpm-lock.yaml")
 SUPPORTED = ("jest", "mocha", "vitest")
-OTHER_RUNNERS = ("ava", "tap", "tape", "karma", "jasmine", "uvu", "lab", "node --test", "qunit")
+#: every runner seebench drives (``node-test``: Node's built-in ``node --test``)
+RUNNERS = (*SUPPORTED, "node-test")
+OTHER_RUNNERS = ("ava", "tap", "tape", "karma", "jasmine", "uvu", "lab", "qunit")
+SUPPORTED_TEXT = "jest, mocha, vitest and node --test are"
 INSTALL_TIMEOUT_S = 1200.0
 #: runner options seebench sets itself, or that would make a run wait or write elsewhere
 DROPPED_OPTIONS = re.compile(
@@ -171,6 +175,9 @@ def detect_runner(package: dict) -> tuple[str, tuple[list[str], list[str]], str]
             words = shlex.split(step)
         except ValueError:
             words = step.split()
+        if words[:1] == ["node"] and "--test" in words:
+            position = words.index("--test")
+            return "node-test", (words[:position], words[position + 1 :]), ""
         for position, word in enumerate(words):
             name = word.rsplit("/", 1)[-1]
             if name in SUPPORTED or name in ("_mocha", "jest-cli", "mocha.js", "jest.js"):
@@ -178,13 +185,13 @@ def detect_runner(package: dict) -> tuple[str, tuple[list[str], list[str]], str]
                 return runner, (words[:position], words[position + 1 :]), ""
     for other in OTHER_RUNNERS:
         if re.search(rf"(^|[\s/]){re.escape(other)}(\s|$)", command):
-            return "", ([], []), f"test runner {other} is not supported (jest, mocha, vitest are)"
+            return "", ([], []), f"test runner {other} is not supported ({SUPPORTED_TEXT})"
     for runner in SUPPORTED:
         if runner in dependencies:
             return runner, ([], []), ""
     for other in OTHER_RUNNERS:
         if other in dependencies:
-            return "", ([], []), f"test runner {other} is not supported (jest, mocha, vitest are)"
+            return "", ([], []), f"test runner {other} is not supported ({SUPPORTED_TEXT})"
     shown = command[:80] or "no test script"
     return "", ([], []), f"no supported test runner found ({shown})"
 
@@ -267,9 +274,10 @@ def build_node_env(
         return {**settings, "failures": failures}, f"npm: {failures[0]}"
     settings["failed_attempts"] = failures
     shutil.rmtree(env_dir / "node_modules", ignore_errors=True)
+    (work / "node_modules").mkdir(exist_ok=True)  # a package without dependencies has none
     (work / "node_modules").rename(env_dir / "node_modules")
     shutil.rmtree(work, ignore_errors=True)
-    settings["script"] = runner_path(env_dir, runner)
+    settings["script"] = "" if runner == "node-test" else runner_path(env_dir, runner)
     if settings["script"] is None:
         return settings, f"{runner} is not installed by the repository's package.json"
     return settings, ""

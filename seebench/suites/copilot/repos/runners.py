@@ -83,7 +83,7 @@ class NodeRunner:
         self, env: RepoEnv, settings: dict, tests: list[str], coverage: bool, limits: Limits
     ) -> tuple[list[str], dict[str, str]]:
         script = settings.get("script")
-        if not isinstance(script, str) or ".." in script.split("/"):
+        if not isinstance(script, str) or ".." in script.split("/") or script.startswith("/"):
             raise SeebenchError(f"{env.slug}: environment record: bad runner script {script!r}")
         files = list(dict.fromkeys(test.split("::", 1)[0] for test in tests))
         config = {
@@ -121,6 +121,7 @@ RUNNERS: dict[str, Runner] = {
     "jest": NodeRunner("jest"),
     "mocha": NodeRunner("mocha"),
     "vitest": NodeRunner("vitest"),
+    "node-test": NodeRunner("node-test"),
 }
 
 

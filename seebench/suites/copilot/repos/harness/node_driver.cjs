@@ -2,10 +2,12 @@
 // Run a repository's jest, mocha or vitest suite in the sandbox and print one JSON report
 // after a marker line (see pytest_driver.py for the report's shape). Usage (by seebench, in
 // the run directory): node .seebench/node_driver.cjs CONFIG_JSON with {runner, script (the
-// runner's script under node_modules), options, specs, files, coverage, envRoot, heapMb}.
+// runner's script under node_modules; none for node --test), options, specs, files,
+// coverage, envRoot, heapMb, timeoutS}.
 // The environment's node_modules is linked into the run directory. With coverage, each
 // test file runs alone and the lines it executed are attributed to that file's tests
-// (jest: istanbul's statement counts; mocha: V8 block counts from NODE_V8_COVERAGE).
+// (jest: istanbul's statement counts; mocha and node --test: V8 block counts from
+// NODE_V8_COVERAGE).
 const fs = require('fs');
 const path = require('path');
 const cp = require('child_process');
@@ -42,8 +44,8 @@ function jestLike(report) {
 }
 
 function runOnce(files, coverageDir) {
-  const script = path.join(config.envRoot, 'node_modules', config.script);
-  const args = [`--max-old-space-size=${config.heapMb}`, script];
+  const args = [`--max-old-space-size=${config.heapMb}`];
+  if (config.script) args.push(path.join(config.envRoot, 'node_modules', config.script));
   const env = { ...process.env, SEEBENCH_OUTCOMES: JSON_OUT, FORCE_COLOR: '0', CI: '1' };
   try { fs.unlinkSync(JSON_OUT); } catch (e) { /* none yet */ }
   const specs = files.length ? files : config.specs;
@@ -58,6 +60,10 @@ function runOnce(files, coverageDir) {
     if (files.length) args.push('--runTestsByPath', ...files); else args.push(...specs);
   } else if (config.runner === 'mocha') {
     args.push('--reporter', path.join(runDir, '.seebench', 'mocha_reporter.cjs'), ...config.options, ...specs);
+    if (coverageDir) env.NODE_V8_COVERAGE = coverageDir;
+  } else if (config.runner === 'node-test') {
+    args.push('--test', `--test-reporter=${path.join(runDir, '.seebench', 'node_test_reporter.mjs')}`,
+      ...config.options, ...specs);
     if (coverageDir) env.NODE_V8_COVERAGE = coverageDir;
   } else if (config.runner === 'vitest') {
     args.push('run', ...config.options, '--reporter=json', `--outputFile=${JSON_OUT}`, ...specs);
@@ -141,7 +147,7 @@ function istanbulLines(dir) {
 
 function main() {
   const link = path.join(runDir, 'node_modules');
-  if (!fs.existsSync(link)) fs.symlinkSync(path.join(config.envRoot, 'node_modules'), link);
+  if (!fs.existsSync(link) && fs.existsSync(path.join(config.envRoot, 'node_modules'))) fs.symlinkSync(path.join(config.envRoot, 'node_modules'), link);
   const report = { exit: 0, outcomes: {}, tail: '' };
   let files = config.files || [];
   if (!config.coverage || !files.length) {
