@@ -2,7 +2,9 @@
 
 The repository's ``package.json`` (and ``package-lock.json`` / ``npm-shrinkwrap.json`` when
 there is one: ``npm ci``; otherwise ``npm install --before=<commit time>``, so versions are
-those published before the commit) is installed in the build jail into the environment
+those published before the commit, then, where the registry's publish times defeat that,
+plain ``npm install`` within the declared ranges; ``install`` in the record says which) is
+installed in the build jail into the environment
 folder, with devDependencies and WITHOUT install scripts (``--ignore-scripts``: no
 repository or dependency code runs with the network; a package that needs its postinstall,
 a native addon or a downloaded binary, fails its tests and the reason says so).
@@ -240,20 +242,15 @@ def build_node_env(
         "--cache",
         str(cache_dir),
     ]
+    before = ["--before", commit_time.strftime("%Y-%m-%dT%H:%M:%SZ")]
     attempts = [[npm, "ci", *common]] if lockfile else []
-    attempts.append(
-        [npm, "install", *common, "--before", commit_time.strftime("%Y-%m-%dT%H:%M:%SZ")]
-    )
-    attempts.append(
-        [
-            npm,
-            "install",
-            *common,
-            "--legacy-peer-deps",
-            "--before",
-            commit_time.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        ]
-    )
+    # the date bound needs the registry's publish times; a mirror that reports later times
+    # for every version makes it find nothing (ENOVERSIONS), hence the undated fallbacks
+    attempts += [
+        [npm, "install", *common, *before],
+        [npm, "install", *common],
+        [npm, "install", *common, "--legacy-peer-deps"],
+    ]
     failures = []
     for command in attempts:
         result = run_build(
