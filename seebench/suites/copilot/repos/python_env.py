@@ -1,18 +1,19 @@
 """Python repository environments: a venv from the repository's own manifests, built by uv.
 
 What is installed: the project's dependencies with its test extras (``test``, ``tests``,
-``testing``, ``dev``, where declared), pip, setuptools and wheel, the top-level ``requirements*.txt`` and
-``requirements/*.txt`` files (documentation ones left out), ``tox.ini``'s ``[testenv]``
-dependencies and PEP 735 dependency groups of those names, plus pytest and coverage.
-The project is installed from a copy of its tree only so its build backend resolves its
-metadata, then uninstalled: test runs import the COPY of the tree that a run changes, found
-through ``PYTHONPATH`` (the folders that hold the project's top-level packages, ``src/``,
-``lib/``... as the project declares them).
+``testing``, ``dev``, where declared), the ``requirements*.txt`` and ``requirements/*.txt``
+files (documentation ones left out), ``tox.ini``'s ``[testenv]`` dependencies, PEP 735 and
+poetry dev groups of those names, plus pytest, coverage, pip, setuptools and wheel (a pin of
+a pytest too old for Python 3.11 is overridden: :data:`OVERRIDES`). The project is
+installed from a copy of its tree only so its build backend resolves its metadata, then
+uninstalled: test runs import the COPY of the tree that a run changes, found through
+``PYTHONPATH`` (the folders that hold the project's top-level packages: ``src/``,
+``lib/``, the root...).
 
 Versions: ``uv pip install --exclude-newer`` the later of the commit time and
 :data:`PYTHON_RELEASED` (nothing older than Python 3.11 can be expected to support it; it is
-the only interpreter here). When that resolution fails the build is retried without a date
-bound and the record says so (``cutoff: none``).
+the only interpreter here). Attempts, the first that installs wins: dated with the project's
+metadata, dated without it, then both without a date bound; the record says which.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ TEST_EXTRAS = ("test", "tests", "testing", "dev")
 #: the files whose content decides the environment (the cache key hashes them)
 MANIFEST_NAMES = ("pyproject.toml", "setup.py", "setup.cfg", "tox.ini", "Pipfile")
 TOOLS = ("pytest", "coverage")
+#: uv ``--override``: a repository pin of an older pytest is replaced (pytest before 7.1
+#: does not start on Python 3.11: ``AttributeError: __spec__``, ``lineno missing from alias``)
+OVERRIDES = ("pytest>=7.1",)
 #: installed with the same date bound (``uv venv --seed`` would take today's versions)
 SEED = ("pip", "setuptools", "wheel")
 DEFAULT_RUNNER = "pytest"
@@ -169,7 +173,10 @@ def build_python_env(
     project = [f"{work}[{','.join(TEST_EXTRAS)}]"] if _is_project(work) else []
     tools = extra_requirements(work) + list(TOOLS) + list(SEED)
     cutoff = max(commit_time, PYTHON_RELEASED)
+    overrides = env_dir / "overrides.txt"
+    overrides.write_text("\n".join(OVERRIDES) + "\n", encoding="utf-8")
     base = [uv, "pip", "install", "--python", str(venv / "bin" / "python")]
+    base += ["--override", str(overrides)]
     dated = ["--exclude-newer", cutoff.strftime("%Y-%m-%dT%H:%M:%SZ")]
     # the first attempt that installs wins: dated with the project's metadata, dated
     # without it (a setup.py that cannot build here), then the same without a date bound
@@ -189,6 +196,7 @@ def build_python_env(
         "project_metadata": bool(with_project),
         "failed_attempts": failures,
         "dropped_requirements": dropped,
+        "overrides": list(OVERRIDES),
     }
     top_level = _uninstall_project(venv, work, uv, jail)
     settings["pythonpath"] = package_roots(tree, top_level)
