@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -64,13 +65,18 @@ def harness_files() -> dict[str, bytes]:
     }
 
 
-def run_files(env: RepoEnv, changes: Mapping[str, str]) -> dict[str, bytes | str]:
-    """The tree of ``env`` with ``changes`` applied, plus the harness files."""
-    tree = tree_of(env)
-    files: dict[str, bytes | str] = {}
+@lru_cache(maxsize=8)
+def _tree_files(tree: Path) -> dict[str, bytes]:
+    files: dict[str, bytes] = {}
     for path in sorted(tree.rglob("*")):
         if path.is_file() and not path.is_symlink() and path.name != ".seebench-extracted":
             files[path.relative_to(tree).as_posix()] = path.read_bytes()
+    return files
+
+
+def run_files(env: RepoEnv, changes: Mapping[str, str]) -> dict[str, bytes | str]:
+    """The tree of ``env`` with ``changes`` applied, plus the harness files."""
+    files: dict[str, bytes | str] = dict(_tree_files(tree_of(env)))  # read once per process
     for name, text in changes.items():
         try:
             check_file_name(name)
