@@ -32,6 +32,7 @@ RECORD_FORMAT = 1
 NOT_BUILT = "not built: run seebench copilot envs --build"
 NOT_WHOLE = "only the cases' files are staged"
 STATUSES = ("ready", "failed", "excluded")
+BASELINE_UNFINISHED = "the baseline test run did not finish (interrupted)"
 
 
 def envs_dir() -> Path:
@@ -200,9 +201,11 @@ def _build(repo: StagedRepo, tree: Path, kind: str, manifest: str, folder: Path)
         build_seconds=round(time.monotonic() - started, 1),
         manifest_sha256=manifest,
     )
-    write_record(built, settings)
     if reason:
+        write_record(built, settings)
         return built
+    # until the baseline has run, the record says so (a build killed meanwhile is not ready)
+    write_record(replace(built, status="failed", reason=BASELINE_UNFINISHED), settings)
     baseline = run_tests(built)
     passing = frozenset(t for t, outcome in baseline.outcomes.items() if outcome == "passed")
     failing = frozenset(t for t, o in baseline.outcomes.items() if o in ("failed", "error"))
