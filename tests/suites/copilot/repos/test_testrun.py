@@ -66,3 +66,17 @@ def test_a_run_without_a_report_is_not_trusted():
         "outcomes": {},
         "exit": 0,
     }
+
+
+def test_a_run_stopped_at_its_time_limit_keeps_the_finished_outcomes(python_env):
+    repo, env = python_env
+    slow = "import time\n\n\ndef test_slow():\n    time.sleep(120)\n"
+    run = run_tests(
+        env,
+        changes={"tests/test_slow.py": slow},
+        tests=[f"{TESTS}::test_add", "tests/test_slow.py"],
+        timeout_s=15,
+    )
+    assert run.verdict == "timeout"
+    assert run.outcomes == {f"{TESTS}::test_add": "passed"}
+    assert "time limit" in run.reason

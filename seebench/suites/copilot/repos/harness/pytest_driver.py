@@ -77,8 +77,13 @@ def main():
     report = {"exit": returncode, "tail": tail, "outcomes": {}, "timed_out": timed_out}
     try:
         with open(OUTCOMES, encoding="utf-8") as handle:
-            report["outcomes"] = json.load(handle)
-    except (OSError, ValueError) as error:
+            for line in handle:
+                try:
+                    test, outcome = json.loads(line)
+                except ValueError:
+                    continue  # a line cut short when the run was stopped
+                report["outcomes"][test] = outcome
+    except OSError as error:
         report["outcomes_error"] = str(error)
     if config.get("coverage"):
         try:

@@ -1,8 +1,9 @@
 """pytest plugin loaded (``-p seebench_pytest_plugin``) into a repository's own test run.
 
 It records one outcome per test node id (``passed``, ``failed``, ``error``, ``skipped``) and
-a collection error as ``error`` of the module's node id, writing them as JSON to the file
-named by ``SEEBENCH_OUTCOMES``; under ``coverage run`` it switches coverage.py's dynamic
+a collection error as ``error`` of the module's node id, appending each as a JSON line
+``[node id, outcome]`` to the file named by ``SEEBENCH_OUTCOMES`` as soon as it is known
+(the last line of an id wins), so a run stopped at its time limit keeps what finished; under ``coverage run`` it switches coverage.py's dynamic
 context to the running test's node id, so each covered line knows the tests that ran it.
 Standard library, pytest and coverage only: it runs with the repository's versions.
 """
@@ -13,6 +14,16 @@ import os
 import pytest
 
 _outcomes = {}
+
+
+def _set(nodeid, outcome):
+    if _outcomes.get(nodeid) == outcome:
+        return
+    _outcomes[nodeid] = outcome
+    path = os.environ.get("SEEBENCH_OUTCOMES")
+    if path:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps([nodeid, outcome]) + "\n")
 
 
 def _coverage():
@@ -28,16 +39,16 @@ def pytest_runtest_logreport(report):
     nodeid = report.nodeid
     if report.when == "call":
         if _outcomes.get(nodeid) != "error":
-            _outcomes[nodeid] = "skipped" if report.skipped else report.outcome
+            _set(nodeid, "skipped" if report.skipped else report.outcome)
     elif report.failed:
-        _outcomes[nodeid] = "error"
+        _set(nodeid, "error")
     elif report.skipped and report.when == "setup":
-        _outcomes[nodeid] = "skipped"
+        _set(nodeid, "skipped")
 
 
 def pytest_collectreport(report):
     if report.failed:
-        _outcomes[report.nodeid or "<collection>"] = "error"
+        _set(report.nodeid or "<collection>", "error")
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -48,10 +59,3 @@ def pytest_runtest_protocol(item, nextitem):
     yield
     if cov is not None:
         cov.switch_context("")
-
-
-def pytest_sessionfinish(session, exitstatus):
-    path = os.environ.get("SEEBENCH_OUTCOMES")
-    if path:
-        with open(path, "w", encoding="utf-8") as handle:
-            json.dump(_outcomes, handle)
