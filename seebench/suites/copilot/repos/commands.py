@@ -138,6 +138,13 @@ def _row(repo: StagedRepo, build: bool, retry_failed: bool) -> dict:
     help="Repositories built in parallel.",
 )
 @click.option(
+    "--markdown",
+    "markdown_file",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="Also write the table (whole trees) as Markdown to this file.",
+)
+@click.option(
     "--json",
     "json_file",
     default=None,
@@ -152,6 +159,7 @@ def envs_command(
     languages: tuple[str, ...],
     shard: str | None,
     workers: int,
+    markdown_file: str | None,
     json_file: str | None,
 ) -> None:
     """The repository environments of the copilot_repo suite: status, tests passing and
@@ -175,6 +183,8 @@ def envs_command(
             click.echo(_line(row))
             if json_file:  # rewritten after each repository: nothing computed is lost
                 Path(json_file).write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+    if markdown_file:
+        Path(markdown_file).write_text(markdown_table(rows), encoding="utf-8")
     counts: dict[str, int] = {}
     for row in rows:
         counts[row["status"]] = counts.get(row["status"], 0) + 1
@@ -184,6 +194,25 @@ def envs_command(
         f"{len(rows)} repositories ({whole} whole trees): {ready} ready, "
         f"{counts.get('failed', 0)} failed, {counts.get('excluded', 0)} excluded"
     )
+
+
+def markdown_table(rows: list[dict]) -> str:
+    """The whole trees of ``rows`` as a Markdown table (partial archives are counted only)."""
+    lines = [
+        "| repository | language | status | runner | passing | failing | build s | suite s "
+        "| reason |",
+        "|---|---|---|---|---:|---:|---:|---:|---|",
+    ]
+    for row in rows:
+        if row["whole_tree"]:
+            reason = row["reason"].replace("|", "\\|")
+            lines.append(
+                f"| {row['repository']} | {row['language']} | {row['status']} | "
+                f"{row['runner'] or '-'} | {row['passing']} | {row['failing']} | "
+                f"{row['build_s']:.0f} | {row['suite_s']:.0f} | {reason} |"
+            )
+    partial = sum(not row["whole_tree"] for row in rows)
+    return "\n".join(lines) + f"\n\n{partial} partial archives excluded.\n"
 
 
 def _line(row: dict) -> str:

@@ -46,6 +46,9 @@ def test_the_table_lists_every_repository_with_its_status(tmp_path, monkeypatch)
     assert rows[1]["reason"] == "only the cases' files are staged"
     assert "not built: run seebench copilot envs --build" in result.output
     assert "3 repositories (2 whole trees): 0 ready, 0 failed, 3 excluded" in result.output
+    table = md.read_text()
+    assert "| owner4/repo4 | python | excluded | - | 0 | 0 | 0 | 0 | not built" in table
+    assert "owner2/repo2" not in table and "1 partial archives excluded" in table
 
 
 def test_a_bad_shard_is_one_clear_line(tmp_path, monkeypatch):
