@@ -32,10 +32,9 @@ def test_shards_split_the_repositories_without_overlap(tmp_path):
 
 def test_the_table_lists_every_repository_with_its_status(tmp_path, monkeypatch):
     monkeypatch.setattr(commands, "staged_repositories", lambda: _repos(tmp_path))
-    out = tmp_path / "table.json"
-    result = CliRunner().invoke(
-        build_cli(), ["copilot", "envs", "--shard", "1/2", "--json", str(out)]
-    )
+    out, md = tmp_path / "table.json", tmp_path / "table.md"
+    arguments = ["copilot", "envs", "--shard", "1/2", "--json", str(out), "--markdown", str(md)]
+    result = CliRunner().invoke(build_cli(), arguments)
     assert result.exit_code == 0, result.output
     rows = json.loads(out.read_text())
     assert [(r["repository"], r["status"]) for r in rows] == [
