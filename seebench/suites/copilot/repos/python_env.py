@@ -37,8 +37,10 @@ TEST_EXTRAS = ("test", "tests", "testing", "dev")
 MANIFEST_NAMES = ("pyproject.toml", "setup.py", "setup.cfg", "tox.ini", "Pipfile")
 TOOLS = ("pytest", "coverage")
 #: uv ``--override``: a repository pin of an older pytest is replaced (pytest before 7.1
-#: does not start on Python 3.11: ``AttributeError: __spec__``, ``lineno missing from alias``)
-OVERRIDES = ("pytest>=7.1",)
+#: does not start on Python 3.11: ``AttributeError: __spec__``, ``lineno missing from alias``),
+#: and so are pins of its own dependencies below what pytest 7.1 needs (which changes
+#: nothing where pytest 7.1 or later resolves anyway)
+OVERRIDES = ("pytest>=7.1", "pluggy>=0.12", "py>=1.8.2", "attrs>=19.2.0")
 #: installed with the same date bound (``uv venv --seed`` would take today's versions)
 SEED = ("pip", "setuptools", "wheel")
 DEFAULT_RUNNER = "pytest"
