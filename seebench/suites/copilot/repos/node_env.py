@@ -172,7 +172,9 @@ def detect_runner(package: dict) -> tuple[str, tuple[list[str], list[str]], str]
         **(package.get("dependencies") or {}),
         **(package.get("devDependencies") or {}),
     }
-    for step in re.split(r"&&|\|\||;", command):
+    # the last step that starts a runner: earlier ones are often partial runs (one time
+    # zone, one folder) before the whole suite, or builds and linters
+    for step in reversed(re.split(r"&&|\|\||;", command)):
         try:
             words = shlex.split(step)
         except ValueError:
