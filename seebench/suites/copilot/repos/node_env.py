@@ -157,7 +157,13 @@ def script_settings(package: dict) -> dict:
     if unsupported:
         return {**settings, "unsupported": unsupported}
     before, after = words
-    settings["node_options"] = [w for w in before if w.startswith("--") and "=" not in w[:3]]
+    # node's own flags only where the step runs node itself (nyc's or c8's options are not)
+    runs_node = "node" in before and all(
+        w == "node" or "=" in w for w in before[: before.index("node")]
+    )
+    settings["node_options"] = (
+        [w for w in before[before.index("node") + 1 :] if w.startswith("--")] if runs_node else []
+    )
     settings["env"] = dict(w.split("=", 1) for w in before if re.match(r"^[A-Z_][A-Z0-9_]*=", w))
     settings["options"], settings["specs"] = split_arguments(runner_options(after))
     return settings

@@ -42,6 +42,8 @@ def test_the_runner_and_its_options_come_from_the_test_script():
     ].startswith("test runner ava is not supported")
     assert "no supported test runner" in detect_runner({"scripts": {"test": "gulp test"}})[2]
     assert detect_runner({"devDependencies": {"jest": "29"}})[0] == "jest"
+    nyc = script_settings({"scripts": {"test": "nyc --reporter=lcov mocha --recursive tests"}})
+    assert (nyc["runner"], nyc["node_options"], nyc["specs"]) == ("mocha", [], ["tests"])
     partial_first = {"scripts": {"test": "TZ=UTC jest test/tz.test --coverage=false && jest"}}
     assert script_settings(partial_first)["specs"] == []  # the whole suite, not the first step
 
