@@ -23,6 +23,31 @@ from seebench.suites.copilot.repo_testgen.backend import Backend, default_backen
 from seebench.suites.copilot.repo_testgen.placement import body_lines
 from seebench.suites.copilot.repos.staging import repos_dir, source_tree
 
+RELATIVE_IMPORT = re.compile(
+    r"^(?P<indent>[ \t]*)from[ \t]+(?P<dots>\.+)(?P<rest>[\w.]*)[ \t]+import\b", re.M
+)
+CONFTEST_LOADER = """
+
+# --- added by seebench (oracle): the fixtures of this test's own conftest files ---
+def _seebench_conftest_names(relative):
+    import importlib.util
+    import os
+
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), relative)
+    name = "_seebench_conftest_" + relative.replace("/", "_").replace(".", "_")
+    try:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except Exception:
+        return {}
+    return {k: v for k, v in vars(module).items() if not k.startswith(("pytest_", "_"))}
+
+
+for _seebench_relative in __CONFTESTS__:
+    for _seebench_key, _seebench_value in _seebench_conftest_names(_seebench_relative).items():
+        globals().setdefault(_seebench_key, _seebench_value)
+"""
 RELATIVE_SPEC = re.compile(
     r"""(?P<head>\b(?:require|jest\.mock|jest\.requireActual|import)\s*\(\s*|\bfrom\s+|\bimport\s+)"""
     r"""(?P<quote>['"])(?P<spec>\.{1,2}/[^'"\n]*)(?P=quote)"""
@@ -105,13 +130,58 @@ def rebase_relative(text: str, from_file: str, to_file: str) -> str:
     return RELATIVE_SPEC.sub(rebase, text)
 
 
-def choose_module(tests: list[str], focal_file: str) -> str | None:
-    """The test module holding the most of ``tests`` (ties: first by path), never the focal
-    file itself."""
+def choose_module(
+    tests: list[str], focal_file: str, failing: frozenset[str] = frozenset()
+) -> str | None:
+    """The test module holding the most of ``tests``, preferring modules none of whose tests
+    failed in the baseline run (ties: first by path); never the focal file itself."""
     counts = Counter(test_module(t) for t in tests if test_module(t) != focal_file)
     if not counts:
         return None
-    return min(counts, key=lambda name: (-counts[name], name))
+    broken = {test_module(t) for t in failing}
+    return min(counts, key=lambda name: (name in broken, -counts[name], name))
+
+
+def _package(path: str, tree: Path) -> list[str]:
+    """The package of the Python file ``path`` (its folders upward holding ``__init__.py``)."""
+    folders = path.split("/")[:-1]
+    start = len(folders)
+    while start > 0 and (tree.joinpath(*folders[:start]) / "__init__.py").is_file():
+        start -= 1
+    return folders[start:]
+
+
+def portable_python_test(text: str, module: str, focal_file: str, tree: Path) -> str:
+    """The test module at ``module`` made to work from the focal file's folder: relative
+    imports made absolute (from the module's package), and the fixtures of the conftest files
+    above it that are not above the focal file loaded into it by path."""
+    package = _package(module, tree)
+
+    def absolute(match: re.Match[str]) -> str:
+        up = len(match["dots"]) - 1
+        if up > len(package) or (not package):
+            return match[0]
+        base = package[: len(package) - up]
+        name = ".".join([*base, match["rest"]] if match["rest"] else base)
+        return f"{match['indent']}from {name} import" if name else match[0]
+
+    text = RELATIVE_IMPORT.sub(absolute, text)
+    focal_dirs = {"/".join(focal_file.split("/")[:n]) for n in range(len(focal_file.split("/")))}
+    test_parts = module.split("/")[:-1]
+    conftests = []
+    for n in range(len(test_parts), -1, -1):
+        folder = "/".join(test_parts[:n])
+        if folder in focal_dirs or not (tree / folder / "conftest.py").is_file():
+            continue
+        conftests.append(
+            posixpath.relpath(
+                f"{folder}/conftest.py" if folder else "conftest.py",
+                posixpath.dirname(focal_file) or ".",
+            )
+        )
+    if conftests:
+        text = text.rstrip("\n") + "\n" + CONFTEST_LOADER.replace("__CONFTESTS__", repr(conftests))
+    return text
 
 
 def oracle_test(target: dict[str, Any], backend: Backend | None = None) -> str | None:
@@ -131,7 +201,7 @@ def oracle_test(target: dict[str, Any], backend: Backend | None = None) -> str |
     tests = covering_tests(
         coverage, env.passing, target["file_path"], target["first_line"], target["last_line"]
     )
-    module = choose_module(tests, target["file_path"])
+    module = choose_module(tests, target["file_path"], env.failing)
     if module is None:
         return None
     try:
@@ -139,5 +209,5 @@ def oracle_test(target: dict[str, Any], backend: Backend | None = None) -> str |
     except (OSError, UnicodeDecodeError):
         return None
     if target["language"] == "python":
-        return text
+        return portable_python_test(text, module, target["file_path"], source_tree(repo))
     return rebase_relative(text, module, target["file_path"])

@@ -45,6 +45,13 @@ def _seebench_is(filename, suffix):
 
 
 def _seebench_profile(frame, event, arg):
+    try:
+        _seebench_check(frame, event)
+    except Exception:  # at interpreter shutdown module globals may already be gone
+        pass
+
+
+def _seebench_check(frame, event):
     if event != "call" or _seebench_seen["invoked"]:
         return
     code = frame.f_code
@@ -66,6 +73,8 @@ def _seebench_profile(frame, event, arg):
 
 
 def _seebench_report():
+    _seebench_sys.setprofile(None)
+    _seebench_threading.setprofile(None)
     line = __MARK__ + _seebench_json.dumps(_seebench_seen) + "\n"
     try:
         _seebench_os.write(2, line.encode("utf-8"))

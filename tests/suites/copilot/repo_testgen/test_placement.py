@@ -58,6 +58,7 @@ def test_the_oracle_module_holds_most_covering_tests_and_is_never_the_focal_file
     assert choose_module(["b.py::x", "a.py::y", "b.py::z"], "f.py") == "b.py"
     assert choose_module(["b.py::x", "a.py::y"], "f.py") == "a.py"
     assert choose_module(["f.py::x"], "f.py") is None
+    assert choose_module(["b.py::x", "a.py::y"], "f.py", frozenset({"a.py::z"})) == "b.py"
 
 
 def test_relative_requires_are_rebased_onto_the_focal_folder():
