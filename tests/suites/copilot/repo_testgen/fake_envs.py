@@ -87,7 +87,11 @@ class FakeEnvs:
                 capture_output=True,
                 text=True,
                 timeout=timeout_s or 60,
-                env={"PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"},
+                env={
+                    "PATH": "/usr/bin:/bin",
+                    "PYTHONDONTWRITEBYTECODE": "1",
+                    "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+                },
             )
         outcomes = {m[2]: m[1].lower() for m in SUMMARY.finditer(done.stdout)}
         outcomes = {k: ("error" if v == "error" else v) for k, v in outcomes.items()}
