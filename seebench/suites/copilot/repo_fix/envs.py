@@ -22,7 +22,9 @@ PYTHON_ANALYZERS = ("pylint", "pyright")
 
 
 def _site_packages(root: Path) -> list[Path]:
-    return sorted(p for p in root.glob("lib/python3*/site-packages") if p.is_dir())
+    """The site-packages folders of the virtualenv at ``root`` or one level below it."""
+    found = [*root.glob("lib/python3*/site-packages"), *root.glob("*/lib/python3*/site-packages")]
+    return sorted(p for p in found if p.is_dir())
 
 
 @cache
@@ -40,7 +42,7 @@ def env_paths(repo: StagedRepo, analyzer: str) -> EnvPaths:
         return EnvPaths(note=f"none: environment unreadable ({type(exc).__name__}: {exc})"[:200])
     if env.status != "ready" or env.root is None:
         return EnvPaths(note=f"none: environment {env.status}: {env.reason}"[:200])
-    root = Path(env.root)
+    root = Path(env.root).resolve()  # mounted by its real path
     folders = _site_packages(root)
     if not folders:
         return EnvPaths(note=f"none: no site-packages under {root}")
@@ -48,7 +50,7 @@ def env_paths(repo: StagedRepo, analyzer: str) -> EnvPaths:
     return EnvPaths(
         key=key[:32],
         python_paths=tuple(str(f) for f in folders),
-        venv=str(root),
+        venv=str(folders[0].parents[2]),
         mounts=(str(root),),
         note=f"ready: {env.manifest_sha256[:12]}",
     )
