@@ -12,6 +12,7 @@ Environments are only looked up, never built here.
 from __future__ import annotations
 
 import hashlib
+import json
 from functools import cache
 from pathlib import Path
 
@@ -54,3 +55,20 @@ def env_paths(repo: StagedRepo, analyzer: str) -> EnvPaths:
         mounts=(str(root),),
         note=f"ready: {env.manifest_sha256[:12]}",
     )
+
+
+def ready_environments_digest() -> str:
+    """A digest of which environments are ready under ``repos_dir()/envs`` (folder name and
+    manifest of every ready record): part of the scorer's identity for the Python analyzers,
+    so scores computed before an environment was built are not reused after."""
+    from seebench.suites.copilot.repos.staging import repos_dir
+
+    ready = []
+    for record in sorted((repos_dir() / "envs").glob("*/record.json")):
+        try:
+            env = json.loads(record.read_text(encoding="utf-8")).get("env", {})
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(env, dict) and env.get("status") == "ready":
+            ready.append(f"{record.parent.name}:{env.get('manifest_sha256')}")
+    return hashlib.sha256("\n".join(ready).encode()).hexdigest()[:16]

@@ -117,7 +117,15 @@ class RepoFixScorer:
         self.unsafe_host_exec = bool(run_options.get("unsafe_host_exec", False))
 
     def identity(self) -> dict[str, Any]:
-        return {**self.tool.identity(), "sandbox": "none" if self.unsafe_host_exec else "bwrap"}
+        from seebench.suites.copilot.repo_fix.envs import (
+            PYTHON_ANALYZERS,
+            ready_environments_digest,
+        )
+
+        identity = {**self.tool.identity(), "sandbox": "none" if self.unsafe_host_exec else "bwrap"}
+        if self.tool.name in PYTHON_ANALYZERS:
+            identity["ready_environments"] = ready_environments_digest()
+        return identity
 
     def score(self, sample: Any, prediction: Any, context: ScoreContext) -> Score:
         return self.score_many([(sample, prediction)], context)[0]

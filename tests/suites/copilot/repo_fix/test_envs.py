@@ -71,3 +71,19 @@ def test_imports_of_installed_packages_resolve_with_the_environment(
         bare, resolved = runner.analyse([RepoJob(files), RepoJob(files, with_env)])
     assert [d.rule for d in bare.of("app.py")] == ["import-error"], bare
     assert [d.rule for d in resolved.of("app.py")] == ["no-member"], resolved
+
+
+def test_the_scorer_identity_changes_when_an_environment_becomes_ready():
+    import json
+
+    from seebench.suites.copilot.repo_fix.scorer import RepoFixScorer
+    from seebench.suites.copilot.repos.staging import repos_dir
+
+    before = RepoFixScorer("pylint").identity()
+    record = repos_dir() / "envs" / "x+y@1-m" / "record.json"
+    record.parent.mkdir(parents=True)
+    record.write_text(json.dumps({"env": {"status": "failed", "manifest_sha256": "m"}}))
+    assert RepoFixScorer("pylint").identity() == before
+    record.write_text(json.dumps({"env": {"status": "ready", "manifest_sha256": "m"}}))
+    assert RepoFixScorer("pylint").identity() != before
+    assert "ready_environments" not in RepoFixScorer("eslint").identity()
