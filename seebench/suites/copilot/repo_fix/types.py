@@ -44,7 +44,8 @@ def read_repo_fix_cases(files: Any, *, analyzer: str) -> list[dict[str, Any]]:
 
 def copilot_repo_fix_items(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Prepare step: part 1's ``copilot_fix_reproducible`` (the case's warning reproduces on
-    the file alone), then the repository's identity added to each target."""
+    the file alone), then the repository's identity added to each target; items are ordered
+    by file length (shortest first, then case id), so ``--limit`` takes the shortest files."""
     from seebench.suites.copilot.fix.types import copilot_fix_reproducible
 
     out = []
@@ -56,6 +57,8 @@ def copilot_repo_fix_items(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "repo_tar_sha256": row["repo_tar_sha256"],
         }
         out.append({**row, "target": target})
+    # shortest files first: a smoke run (--limit) gets the items a small model can hold
+    out.sort(key=lambda row: (len(row["target"]["original"]), row["case_id"]))
     return out
 
 

@@ -81,3 +81,22 @@ def test_the_shipped_file_list_is_the_generators_output():
     lines = repo_fix_file_lines(MANIFEST)
     assert LIST_FILE.read_text(encoding="utf-8").splitlines() == lines
     assert sum(line[66:].startswith("repos/") for line in lines) == 45
+
+
+def test_items_carry_their_repository_and_come_shortest_file_first(monkeypatch):
+    import seebench.suites.copilot.fix.types as fix_types
+    from seebench.suites.copilot.repo_fix.types import copilot_repo_fix_items
+
+    def reproducible(rows):  # part 1's step, without running an analyzer
+        return [{**r, "target": {"case_id": r["case_id"], "original": r["file"]}} for r in rows]
+
+    monkeypatch.setattr(fix_types, "copilot_fix_reproducible", reproducible)
+    rows = [
+        {"case_id": f"case-{n}", "file": text, "repo": SIX[0], "commit": SIX[1]}
+        | {"repo_tar_sha256": "0" * 64}
+        for n, text in enumerate(["long file\n" * 3, "short\n", "tie\n", "tie\n"])
+    ]
+    items = copilot_repo_fix_items(rows)
+    assert [i["case_id"] for i in items] == ["case-2", "case-3", "case-1", "case-0"]
+    assert items[0]["target"]["repo"] == SIX[0] and items[0]["target"]["commit"] == SIX[1]
+    assert items[0]["target"]["repo_tar_sha256"] == "0" * 64
