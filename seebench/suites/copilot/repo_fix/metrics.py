@@ -41,7 +41,8 @@ def repo_fix_repo_only_rate(scores: Sequence[Score]) -> float:
 
 
 def repo_fix_target_rate(scores: Sequence[Score]) -> float:
-    """Parses and no warning of the case's rule at the target's place, repository run."""
+    """Among items whose warning the unchanged repository reports: parses and no warning of
+    the case's rule at the target's place in the repository run."""
     return _share(scores, lambda m: m.get("repo_target_fixed"))
 
 

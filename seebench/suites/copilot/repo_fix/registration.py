@@ -30,8 +30,8 @@ METRICS = {
     ),
     "repo_fix_target_rate": (
         True,
-        "Share of fixes that parse and leave no warning of the case's rule at the target's "
-        "place in the repository run.",
+        "Among items whose warning the unchanged repository reports: share of fixes that "
+        "parse and leave no warning of the case's rule at the target's place there.",
     ),
     "repo_fix_syntax_rate": (True, "Share of edited files that parse."),
     "repo_fix_new_warning_rate": (

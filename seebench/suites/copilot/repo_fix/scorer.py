@@ -9,8 +9,9 @@ Per sample (the answer is the whole edited file):
   analyzer over the whole repository, the edited file replacing the original, reports
   strictly fewer warnings than over the unchanged repository;
 - ``repo_target_reproduced``: the case's warning (rule and message) is reported on the file
-  in the unchanged repository too; ``repo_target_fixed``: syntax ok and no warning of the
-  case's rule at the target's diff-mapped place of the edited file in the repository run;
+  in the unchanged repository too; ``repo_target_fixed`` (only then, else ``None``): syntax
+  ok and no warning of the case's rule at the target's diff-mapped place of the edited file
+  in the repository run;
 - ``repo_new_warnings``: some file has a (rule, message) pair more often than before;
   ``repo_other_files``: the other files whose warnings changed;
 - ``disagreement``: ``file_only`` (fixed alone, not in the repository), ``repo_only`` or
@@ -47,6 +48,8 @@ from seebench.suites.copilot.repo_fix.repo_analysis import (
 from seebench.suites.copilot.repo_fix.repo_analyzers import EnvPaths, repo_analyzer
 from seebench.suites.copilot.repo_fix.tree import analyzed_files, with_edit
 
+#: changes when a verdict's definition changes, so cached scores are not reused
+VERDICTS_VERSION = 2
 OPTIONS: dict[str, Any] = {
     "analyzer": {
         "type": "string",
@@ -84,13 +87,13 @@ def repo_verdicts(
             changed.append(name)
     repo_fixed = syntax_ok and after.total < before.total
     file_fixed = bool(file_verdicts["fixed"])
+    reproduced = locate(before.of(path), rule, target["message"], target["line"]) is not None
     return {
         "repo_warnings_before": before.total,
         "repo_warnings_after": after.total,
         "repo_fixed": repo_fixed,
-        "repo_target_reproduced": locate(before.of(path), rule, target["message"], target["line"])
-        is not None,
-        "repo_target_fixed": syntax_ok and not left,
+        "repo_target_reproduced": reproduced,
+        "repo_target_fixed": (syntax_ok and not left) if reproduced else None,
         "repo_new_warnings": bool(added),
         "repo_new_warning_list": [{"file": n, **d.as_dict()} for n, d in added[:20]],
         "repo_other_files": changed[:50],
@@ -122,7 +125,11 @@ class RepoFixScorer:
             ready_environments_digest,
         )
 
-        identity = {**self.tool.identity(), "sandbox": "none" if self.unsafe_host_exec else "bwrap"}
+        identity = {
+            **self.tool.identity(),
+            "sandbox": "none" if self.unsafe_host_exec else "bwrap",
+            "verdicts": VERDICTS_VERSION,
+        }
         if self.tool.name in PYTHON_ANALYZERS:
             identity["ready_environments"] = ready_environments_digest()
         return identity

@@ -3,6 +3,7 @@ a tiny hand-made repository where the two rules disagree in both directions (pyl
 
 from __future__ import annotations
 
+import math
 from types import SimpleNamespace
 
 from seebench.scoring.core import Score, ScoreContext
@@ -61,7 +62,8 @@ def test_a_target_the_repository_does_not_report_is_recorded_as_not_reproduced()
     )
     assert not verdicts["repo_target_reproduced"] and verdicts["disagreement"] == "agree"
     assert not verdicts["repo_fixed"]
-    assert verdicts["repo_target_fixed"]  # nothing of that rule is left there (none was)
+    assert verdicts["repo_target_fixed"] is None  # no target there to fix
+    assert math.isnan(metrics.repo_fix_target_rate([Score(0.0, metadata=verdicts)]))
 
 
 def test_metrics_count_disagreements_in_each_direction_and_skip_unscored_samples():
