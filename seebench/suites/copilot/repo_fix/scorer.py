@@ -4,7 +4,9 @@ side by side, for the same edited file.
 Per sample (the answer is the whole edited file):
 
 - part 1's verdicts (:func:`seebench.suites.copilot.fix.scorer.judge`): ``syntax_ok``,
-  ``fixed`` (the file alone has strictly fewer warnings), ``target_fixed``, ``new_warnings``;
+  ``fixed`` (the file alone has strictly fewer warnings), ``target_fixed``, ``new_warnings``,
+  with Python's own parser as a second syntax gate (:func:`python_syntax_gate`), so both
+  rules below share one syntax verdict;
 - ``repo_fixed`` (the score's value; the paper's rule at repository level): syntax ok and the
   analyzer over the whole repository, the edited file replacing the original, reports
   strictly fewer warnings than over the unchanged repository;
@@ -49,7 +51,7 @@ from seebench.suites.copilot.repo_fix.repo_analyzers import EnvPaths, repo_analy
 from seebench.suites.copilot.repo_fix.tree import analyzed_files, with_edit
 
 #: changes when a verdict's definition changes, so cached scores are not reused
-VERDICTS_VERSION = 2
+VERDICTS_VERSION = 3
 OPTIONS: dict[str, Any] = {
     "analyzer": {
         "type": "string",
@@ -101,6 +103,35 @@ def repo_verdicts(
         if file_fixed == repo_fixed
         else ("file_only" if file_fixed else "repo_only"),
     }
+
+
+def python_syntax_gate(
+    target: Mapping[str, Any], edited: str, verdicts: dict[str, Any]
+) -> dict[str, Any]:
+    """Part 1's verdicts with Python's own parser as a second syntax gate: tree-sitter accepts
+    a block left with only a comment (``def f():`` then ``# return 1``), which Python rejects.
+    An edit fails the gate when the original parses with :func:`ast.parse` and the edit does
+    not (files that never parsed under this Python, such as Python 2 code, are not judged)."""
+    if target["language"] != "python" or not verdicts["syntax_ok"]:
+        return verdicts
+    import ast
+
+    try:
+        ast.parse(target["original"])
+    except (SyntaxError, ValueError):
+        return verdicts
+    try:
+        ast.parse(edited)
+    except (SyntaxError, ValueError) as exc:
+        where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
+        message = f"Python: {getattr(exc, 'msg', exc)}{where}"
+        return verdicts | {
+            "syntax_ok": False,
+            "syntax_error": message,
+            "fixed": False,
+            "target_fixed": False,
+        }
+    return verdicts
 
 
 class RepoFixScorer:
@@ -232,7 +263,7 @@ class RepoFixScorer:
         failed = [a.error for a in (*alone, *whole) if a.error]
         if failed:
             return Score(None, explanation=failed[0], metadata={"artifacts": folder})
-        verdicts = judge(sample.target, edited, *alone)
+        verdicts = python_syntax_gate(sample.target, edited, judge(sample.target, edited, *alone))
         verdicts |= repo_verdicts(sample.target, verdicts, *whole)
         verdicts |= {"env": env.note, "artifacts": folder}
         explanation = None

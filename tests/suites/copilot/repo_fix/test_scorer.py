@@ -115,3 +115,16 @@ def test_a_repository_missing_from_the_cache_leaves_the_sample_unscored(tmp_path
     context = ScoreContext(task=None, artifacts=tmp_path)  # type: ignore[arg-type]
     [score] = RepoFixScorer("pylint").score_many([(sample, UTIL)], context)
     assert score.value is None and "not in the data cache" in score.explanation
+
+
+def test_a_block_left_with_only_a_comment_fails_the_python_gate():
+    from seebench.suites.copilot.repo_fix.scorer import python_syntax_gate
+
+    edited = "def helper():\n    # return undefined_name\n\n\ndef used():\n    return 1\n"
+    verdicts = judge(target(), edited, Analysis((WARNING,)), Analysis(()))
+    assert verdicts["syntax_ok"] and verdicts["fixed"]  # tree-sitter alone accepts it
+    gated = python_syntax_gate(target(), edited, verdicts)
+    assert not gated["syntax_ok"] and not gated["fixed"] and not gated["target_fixed"]
+    assert gated["syntax_error"].startswith("Python: expected an indented block")
+    python2 = {**target(), "original": "print 'x'\n"}  # never parsed here: not judged
+    assert python_syntax_gate(python2, "print 'y'\n", verdicts) == verdicts
