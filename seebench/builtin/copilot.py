@@ -19,7 +19,15 @@ from types import ModuleType
 from seebench.plugin_manager import hookimpl
 
 #: the scenario subpackages of ``seebench.suites.copilot``, in registration order
-SCENARIOS: tuple[str, ...] = ("doc", "fix", "generate", "testgen", "repos", "repo_testgen")
+SCENARIOS: tuple[str, ...] = (
+    "doc",
+    "fix",
+    "generate",
+    "testgen",
+    "repos",
+    "repo_testgen",
+    "repo_fix",
+)
 
 
 @cache

@@ -1,0 +1,85 @@
+"""Fixtures of the repository-level fix tests: the analyzers' tools folder of the environment
+the tests start in (kept when each test gets its own ``SEEBENCH_HOME``), the sandbox, and
+tiny hand-made repositories stored in the data cache as ``git archive``-like tars.
+
+Tests that run analyzers skip where the tools or the sandbox are missing, and fail instead
+under ``SEEBENCH_REQUIRE_SANDBOX=1`` (CI installs both).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import tarfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from seebench.suites.copilot.fix import tools
+
+REQUIRED = os.environ.get("SEEBENCH_REQUIRE_SANDBOX") == "1"
+TOOLS = tools.tools_dir()
+
+
+def _missing(reason: str) -> None:
+    if REQUIRED:
+        pytest.fail(f"SEEBENCH_REQUIRE_SANDBOX=1 but {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def tools_folder(monkeypatch) -> Path:
+    monkeypatch.setenv(tools.TOOLS_ENV, str(TOOLS))
+    return TOOLS
+
+
+@pytest.fixture(scope="session")
+def sandbox_ok() -> None:
+    from seebench.sandbox import open_sandbox
+
+    box = open_sandbox()
+    reason = box.reason
+    box.close()
+    if not box.available:
+        _missing(f"no sandbox: {reason}")
+
+
+@pytest.fixture
+def analyzer_ok(sandbox_ok, tools_folder) -> Callable[[str], None]:
+    """Call with an analyzer's name: skips (fails in CI) unless it is installed."""
+    from seebench.errors import SeebenchError
+    from seebench.suites.copilot.fix.analyzers import analyzer
+
+    def check(name: str) -> None:
+        try:
+            analyzer(name).check_installed()
+        except SeebenchError as exc:
+            _missing(str(exc))
+
+    return check
+
+
+def make_tar(path: Path, files: dict[str, str], mtime: int = 1_700_000_000) -> Path:
+    """A tar of ``files`` (relative path -> text) like ``git archive`` writes."""
+    with tarfile.open(path, "w") as archive:
+        for name, text in sorted(files.items()):
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size, info.mtime = len(data), mtime
+            archive.addfile(info, io.BytesIO(data))
+    return path
+
+
+@pytest.fixture
+def cached_repo(tmp_path) -> Callable[[dict[str, str]], str]:
+    """Store a tiny repository's tar in the data cache; returns its sha256."""
+    from seebench.data.cache import sha256_file, store_file
+
+    def store(files: dict[str, str]) -> str:
+        tar = make_tar(tmp_path / f"repo-{len(list(tmp_path.iterdir()))}.tar", files)
+        digest = sha256_file(tar)
+        store_file(tar, digest, tar.name)
+        return digest
+
+    return store
