@@ -1,0 +1,177 @@
+"""The workspace query set: a validating loader and the check of gold ranges against trees.
+
+The set is versioned data of the suite (``repo_tasks/data/workspace_queries.yaml``)::
+
+    version: 1
+    repositories: {owner/name: <commit>, ...}
+    queries:
+      - id: schedule-01
+        repo: dbader/schedule
+        kind: how            # where | how | which
+        query: How does a job work out ...?
+        gold: [{file: schedule/__init__.py, lines: [700, 748], symbol: _schedule_next_run}]
+        keywords: [_schedule_next_run, [interval, period]]   # a list: any one spelling
+
+Anything else (unknown keys, a missing field, a bad range, a repository without a commit,
+a duplicate id) is an error naming the file, the query and the key. :func:`check_gold`
+verifies a query against the repository's tree: every gold file exists, its line range is
+inside the file and holds the named symbol.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from seebench.errors import SeebenchError
+
+#: the query set shipped with the suite
+QUERIES_FILE = (
+    Path(__file__).resolve().parents[1] / "repo_tasks" / "data" / "workspace_queries.yaml"
+)
+KINDS = ("where", "how", "which")
+QUERY_KEYS = {"id", "repo", "kind", "query", "gold", "keywords"}
+GOLD_KEYS = {"file", "lines", "symbol"}
+
+
+@dataclass(frozen=True)
+class GoldSnippet:
+    """A gold snippet: repository-relative file and inclusive 1-based lines."""
+
+    file: str
+    start: int
+    end: int
+    symbol: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "start": self.start, "end": self.end, "symbol": self.symbol}
+
+
+@dataclass(frozen=True)
+class Query:
+    """One question about one repository at one commit."""
+
+    id: str
+    repo: str
+    commit: str
+    kind: str
+    query: str
+    gold: tuple[GoldSnippet, ...]
+    keywords: tuple[tuple[str, ...], ...]  #: each keyword as its accepted spellings
+
+
+def _text(value: Any, where: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise SeebenchError(f"{where}: expected non-empty text, got {value!r}")
+    return value.strip()
+
+
+def _gold(value: Any, where: str) -> GoldSnippet:
+    if not isinstance(value, dict) or set(value) != GOLD_KEYS:
+        raise SeebenchError(f"{where}: a gold snippet has exactly the keys {sorted(GOLD_KEYS)}")
+    lines = value["lines"]
+    if (
+        not isinstance(lines, list)
+        or len(lines) != 2
+        or not all(isinstance(n, int) and not isinstance(n, bool) for n in lines)
+        or not 1 <= lines[0] <= lines[1]
+    ):
+        raise SeebenchError(f"{where}.lines: expected [start, end] with 1 <= start <= end")
+    file = _text(value["file"], f"{where}.file")
+    if file.startswith("/") or ".." in file.split("/"):
+        raise SeebenchError(f"{where}.file: {file!r} is not a clean relative path")
+    return GoldSnippet(file, lines[0], lines[1], _text(value["symbol"], f"{where}.symbol"))
+
+
+def _keyword(value: Any, where: str) -> tuple[str, ...]:
+    spellings = value if isinstance(value, list) else [value]
+    if not spellings:
+        raise SeebenchError(f"{where}: a keyword's list of spellings is empty")
+    return tuple(_text(s, where) for s in spellings)
+
+
+def parse_queries(data: Any, source: str) -> list[Query]:
+    """The queries of a loaded query-set document (``source`` names it in errors)."""
+    if not isinstance(data, dict) or set(data) != {"version", "repositories", "queries"}:
+        raise SeebenchError(f"{source}: expected the keys version, repositories, queries")
+    commits = data["repositories"]
+    if not isinstance(commits, dict) or not commits:
+        raise SeebenchError(f"{source}: repositories: expected a map owner/name -> commit")
+    for repo, commit in commits.items():
+        if not (isinstance(commit, str) and len(commit) == 40):
+            raise SeebenchError(f"{source}: repositories.{repo}: expected a 40-hex commit")
+    if not isinstance(data["queries"], list) or not data["queries"]:
+        raise SeebenchError(f"{source}: queries: expected a non-empty list")
+    queries, seen = [], set()
+    for number, item in enumerate(data["queries"]):
+        where = f"{source}: queries[{number}]"
+        if not isinstance(item, dict):
+            raise SeebenchError(f"{where}: expected a mapping")
+        if "id" in item:
+            where = f"{source}: query {item['id']!r}"
+        if set(item) != QUERY_KEYS:
+            missing, unknown = QUERY_KEYS - set(item), set(item) - QUERY_KEYS
+            raise SeebenchError(
+                f"{where}: missing {sorted(missing)} / unknown {sorted(unknown)} keys"
+            )
+        query_id = _text(item["id"], f"{where}.id")
+        if query_id in seen:
+            raise SeebenchError(f"{where}: id listed twice")
+        seen.add(query_id)
+        repo = _text(item["repo"], f"{where}.repo")
+        if repo not in commits:
+            raise SeebenchError(f"{where}.repo: {repo!r} is not under repositories")
+        if item["kind"] not in KINDS:
+            raise SeebenchError(f"{where}.kind: {item['kind']!r} is not one of {KINDS}")
+        gold, keywords = item["gold"], item["keywords"]
+        if not isinstance(gold, list) or not gold:
+            raise SeebenchError(f"{where}.gold: expected a non-empty list")
+        if not isinstance(keywords, list) or not keywords:
+            raise SeebenchError(f"{where}.keywords: expected a non-empty list")
+        queries.append(
+            Query(
+                id=query_id,
+                repo=repo,
+                commit=commits[repo],
+                kind=item["kind"],
+                query=_text(item["query"], f"{where}.query"),
+                gold=tuple(_gold(g, f"{where}.gold[{i}]") for i, g in enumerate(gold)),
+                keywords=tuple(_keyword(k, f"{where}.keywords[{i}]") for i, k in enumerate(keywords)),
+            )
+        )
+    return queries
+
+
+def load_queries(path: Path = QUERIES_FILE) -> list[Query]:
+    """The query set in ``path``; a file that does not read or validate is one clear error."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise SeebenchError(f"{path}: cannot read the query set: {first}") from None
+    return parse_queries(data, str(path))
+
+
+def check_gold(query: Query, tree: Path) -> list[str]:
+    """Problems of ``query``'s gold snippets in the repository ``tree`` ([] when all hold)."""
+    problems = []
+    for gold in query.gold:
+        path = tree / gold.file
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            problems.append(f"{query.id}: gold file {gold.file} is not in the tree")
+            continue
+        if gold.end > len(lines):
+            problems.append(
+                f"{query.id}: {gold.file}:{gold.start}-{gold.end} ends after the file's "
+                f"{len(lines)} lines"
+            )
+        elif gold.symbol not in "\n".join(lines[gold.start - 1 : gold.end]):
+            problems.append(
+                f"{query.id}: {gold.file}:{gold.start}-{gold.end} does not contain {gold.symbol}"
+            )
+    return problems
