@@ -1,25 +1,26 @@
 """The workspace query set: a validating loader and the check of gold ranges against trees.
 
-The set is versioned data of the suite (``repo_tasks/data/workspace_queries.yaml``)::
+The set is versioned data of the suite (``repo_tasks/data/workspace_queries.jsonl``), one
+query per line::
 
-    version: 1
-    repositories: {owner/name: <commit>, ...}
-    queries:
-      - id: schedule-01
-        repo: dbader/schedule
-        kind: how            # where | how | which
-        query: How does a job work out ...?
-        gold: [{file: schedule/__init__.py, lines: [700, 748], symbol: _schedule_next_run}]
-        keywords: [_schedule_next_run, [interval, period]]   # a list: any one spelling
+    {"id": "schedule-01", "repo": "dbader/schedule", "commit": "<40 hex>", "kind": "how",
+     "query": "How does a job work out ...?",
+     "gold": [{"file": "schedule/__init__.py", "lines": [700, 748],
+               "symbol": "_schedule_next_run"}],
+     "keywords": ["_schedule_next_run", ["interval", "period"]]}
 
-Anything else (unknown keys, a missing field, a bad range, a repository without a commit,
-a duplicate id) is an error naming the file, the query and the key. :func:`check_gold`
-verifies a query against the repository's tree: every gold file exists, its line range is
+``kind`` is where / how / which; ``lines`` are inclusive and 1-based; ``symbol`` is a name the
+range must contain; a keyword given as a list is satisfied by any one of its spellings.
+Anything else (unknown keys, a missing field, a bad range or commit, a duplicate id, a line
+that is not JSON) is an error naming the file, the line and the key. :func:`check_gold`
+verifies a query against the repository's tree: every gold file exists and its line range is
 inside the file and holds the named symbol.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,10 +29,10 @@ from seebench.errors import SeebenchError
 
 #: the query set shipped with the suite
 QUERIES_FILE = (
-    Path(__file__).resolve().parents[1] / "repo_tasks" / "data" / "workspace_queries.yaml"
+    Path(__file__).resolve().parents[1] / "repo_tasks" / "data" / "workspace_queries.jsonl"
 )
 KINDS = ("where", "how", "which")
-QUERY_KEYS = {"id", "repo", "kind", "query", "gold", "keywords"}
+QUERY_KEYS = {"id", "repo", "commit", "kind", "query", "gold", "keywords"}
 GOLD_KEYS = {"file", "lines", "symbol"}
 
 
@@ -91,68 +92,61 @@ def _keyword(value: Any, where: str) -> tuple[str, ...]:
     return tuple(_text(s, where) for s in spellings)
 
 
-def parse_queries(data: Any, source: str) -> list[Query]:
-    """The queries of a loaded query-set document (``source`` names it in errors)."""
-    if not isinstance(data, dict) or set(data) != {"version", "repositories", "queries"}:
-        raise SeebenchError(f"{source}: expected the keys version, repositories, queries")
-    commits = data["repositories"]
-    if not isinstance(commits, dict) or not commits:
-        raise SeebenchError(f"{source}: repositories: expected a map owner/name -> commit")
-    for repo, commit in commits.items():
-        if not (isinstance(commit, str) and len(commit) == 40):
-            raise SeebenchError(f"{source}: repositories.{repo}: expected a 40-hex commit")
-    if not isinstance(data["queries"], list) or not data["queries"]:
-        raise SeebenchError(f"{source}: queries: expected a non-empty list")
-    queries, seen = [], set()
-    for number, item in enumerate(data["queries"]):
-        where = f"{source}: queries[{number}]"
-        if not isinstance(item, dict):
-            raise SeebenchError(f"{where}: expected a mapping")
-        if "id" in item:
-            where = f"{source}: query {item['id']!r}"
-        if set(item) != QUERY_KEYS:
-            missing, unknown = QUERY_KEYS - set(item), set(item) - QUERY_KEYS
-            raise SeebenchError(
-                f"{where}: missing {sorted(missing)} / unknown {sorted(unknown)} keys"
-            )
-        query_id = _text(item["id"], f"{where}.id")
-        if query_id in seen:
-            raise SeebenchError(f"{where}: id listed twice")
-        seen.add(query_id)
-        repo = _text(item["repo"], f"{where}.repo")
-        if repo not in commits:
-            raise SeebenchError(f"{where}.repo: {repo!r} is not under repositories")
-        if item["kind"] not in KINDS:
-            raise SeebenchError(f"{where}.kind: {item['kind']!r} is not one of {KINDS}")
-        gold, keywords = item["gold"], item["keywords"]
-        if not isinstance(gold, list) or not gold:
-            raise SeebenchError(f"{where}.gold: expected a non-empty list")
-        if not isinstance(keywords, list) or not keywords:
-            raise SeebenchError(f"{where}.keywords: expected a non-empty list")
-        queries.append(
-            Query(
-                id=query_id,
-                repo=repo,
-                commit=commits[repo],
-                kind=item["kind"],
-                query=_text(item["query"], f"{where}.query"),
-                gold=tuple(_gold(g, f"{where}.gold[{i}]") for i, g in enumerate(gold)),
-                keywords=tuple(_keyword(k, f"{where}.keywords[{i}]") for i, k in enumerate(keywords)),
-            )
-        )
-    return queries
+def parse_query(item: Any, where: str) -> Query:
+    """One query record (``where`` names it in errors)."""
+    if not isinstance(item, dict):
+        raise SeebenchError(f"{where}: expected a JSON object")
+    if "id" in item:
+        where = f"{where} (query {item['id']!r})"
+    if set(item) != QUERY_KEYS:
+        missing, unknown = QUERY_KEYS - set(item), set(item) - QUERY_KEYS
+        raise SeebenchError(f"{where}: missing {sorted(missing)} / unknown {sorted(unknown)} keys")
+    commit = item["commit"]
+    if not (isinstance(commit, str) and re.fullmatch(r"[0-9a-f]{40}", commit)):
+        raise SeebenchError(f"{where}.commit: expected 40 hex digits, got {commit!r}")
+    if item["kind"] not in KINDS:
+        raise SeebenchError(f"{where}.kind: {item['kind']!r} is not one of {KINDS}")
+    gold, keywords = item["gold"], item["keywords"]
+    if not isinstance(gold, list) or not gold:
+        raise SeebenchError(f"{where}.gold: expected a non-empty list")
+    if not isinstance(keywords, list) or not keywords:
+        raise SeebenchError(f"{where}.keywords: expected a non-empty list")
+    return Query(
+        id=_text(item["id"], f"{where}.id"),
+        repo=_text(item["repo"], f"{where}.repo"),
+        commit=commit,
+        kind=item["kind"],
+        query=_text(item["query"], f"{where}.query"),
+        gold=tuple(_gold(g, f"{where}.gold[{i}]") for i, g in enumerate(gold)),
+        keywords=tuple(_keyword(k, f"{where}.keywords[{i}]") for i, k in enumerate(keywords)),
+    )
 
 
 def load_queries(path: Path = QUERIES_FILE) -> list[Query]:
-    """The query set in ``path``; a file that does not read or validate is one clear error."""
-    import yaml
-
+    """The query set in ``path``; a file or line that does not read or validate is one clear
+    error naming it."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise SeebenchError(f"{path}: cannot read the query set: {first}") from None
-    return parse_queries(data, str(path))
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SeebenchError(f"{path}: cannot read the query set: {exc}") from None
+    queries: list[Query] = []
+    seen: set[str] = set()
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            item = json.loads(line)
+        except ValueError as exc:
+            raise SeebenchError(f"{where}: not JSON ({exc})") from None
+        query = parse_query(item, where)
+        if query.id in seen:
+            raise SeebenchError(f"{where}: query id {query.id!r} listed twice")
+        seen.add(query.id)
+        queries.append(query)
+    if not queries:
+        raise SeebenchError(f"{path}: the query set is empty")
+    return queries
 
 
 def check_gold(query: Query, tree: Path) -> list[str]:
