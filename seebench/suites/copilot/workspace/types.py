@@ -30,29 +30,33 @@ TARGET_KEYS = ("gold", "keywords", "candidates", "excluded")
 RANKING = re.compile(r"ranking\s*[:=\-]\s*([^\n]*)", re.IGNORECASE)
 
 
-def read_workspace_queries(files: Any, *, queries: str | None = None) -> list[dict[str, Any]]:
+def read_workspace_queries(
+    files: Any, *, queries: str | None = None, facts: str | None = None
+) -> list[dict[str, Any]]:
     """Rows ``{query_id, repo, kind, query, tree, slug, target}`` of the query set (the shipped
-    one, or the file ``queries``) over the staged repositories of the file set ``files``."""
+    one, or the file ``queries``) over the staged repositories of the file set ``files``
+    (described by the shipped facts table, or the file ``facts``)."""
     from pathlib import Path
 
     from seebench.data.file_sets import FileSet
-    from seebench.suites.copilot.repos.staging import source_tree, staged_repos
+    from seebench.suites.copilot.repos.staging import FACTS_FILE, source_tree, staged_repos
     from seebench.suites.copilot.workspace.queries import QUERIES_FILE, check_gold, load_queries
 
     if not isinstance(files, FileSet):
         raise ValueError("the workspace reader reads a file set (a source with 'files:')")
-    by_commit = {(r.repo, r.commit): r for r in staged_repos(files)}
+    staged = staged_repos(files, Path(facts) if facts else FACTS_FILE)
+    by_commit = {(r.repo, r.commit): r for r in staged}
     trees: dict[str, Path] = {}
     rows = []
     for query in load_queries(Path(queries) if queries else QUERIES_FILE):
-        staged = by_commit.get((query.repo, query.commit))
+        repo = by_commit.get((query.repo, query.commit))
         excluded, tree = None, None
-        if staged is None:
+        if repo is None:
             excluded = f"repository {query.repo}@{query.commit[:12]} is not staged"
         else:
-            if staged.slug not in trees:
-                trees[staged.slug] = source_tree(staged)
-            tree = trees[staged.slug]
+            if repo.slug not in trees:
+                trees[repo.slug] = source_tree(repo)
+            tree = trees[repo.slug]
             problems = check_gold(query, tree)
             excluded = "; ".join(problems) or None
         rows.append(
@@ -62,7 +66,7 @@ def read_workspace_queries(files: Any, *, queries: str | None = None) -> list[di
                 "kind": query.kind,
                 "query": query.query,
                 "tree": str(tree) if tree else "",
-                "slug": staged.slug if staged else "",
+                "slug": repo.slug if repo else "",
                 "target": {
                     "gold": [g.as_dict() for g in query.gold],
                     "keywords": [list(k) for k in query.keywords],
