@@ -169,3 +169,22 @@ def check_gold(query: Query, tree: Path) -> list[str]:
                 f"{query.id}: {gold.file}:{gold.start}-{gold.end} does not contain {gold.symbol}"
             )
     return problems
+
+
+#: the repository scenarios' list of every staged tar, and the workspace task's subset of it
+REPOS_LIST = QUERIES_FILE.parent / "copilot_repos.sha256"
+WORKSPACE_LIST = QUERIES_FILE.parent / "workspace_repos.sha256"
+
+
+def workspace_file_list(queries: list[Query], repos_list: Path = REPOS_LIST) -> list[str]:
+    """The lines of ``repos_list`` (``sha256sum`` format) naming a repository tar that some
+    query is about; a query whose repository is not in the list is an error naming it."""
+    wanted = {f"repos/{q.repo.replace('/', '+')}@{q.commit}.tar": q.id for q in queries}
+    lines = [
+        line for line in repos_list.read_text(encoding="utf-8").splitlines() if line[66:] in wanted
+    ]
+    listed = {line[66:] for line in lines}
+    for member, query_id in wanted.items():
+        if member not in listed:
+            raise SeebenchError(f"{repos_list}: no {member} (repository of query {query_id!r})")
+    return lines

@@ -8,7 +8,12 @@ import pytest
 
 from seebench.errors import SeebenchError
 from seebench.suites.copilot.repos.staging import read_facts
-from seebench.suites.copilot.workspace.queries import check_gold, load_queries
+from seebench.suites.copilot.workspace.queries import (
+    WORKSPACE_LIST,
+    check_gold,
+    load_queries,
+    workspace_file_list,
+)
 from tests.suites.copilot.workspace.repos import FILES, QUERIES, write_queries
 
 
@@ -63,3 +68,11 @@ def test_gold_ranges_are_checked_against_the_tree(tmp_path):
     assert "does not contain save" in problems[0][0]
     assert "ends after the file's 21 lines" in problems[1][0]
     assert "src/gone.ts is not in the tree" in problems[2][0]
+
+
+def test_the_shipped_file_list_names_exactly_the_queried_repositories(tmp_path):
+    shipped = WORKSPACE_LIST.read_text(encoding="utf-8").splitlines()
+    assert shipped == workspace_file_list(load_queries())  # regenerate with the script
+    other = {**QUERIES[0], "repo": "nobody/else"}
+    with pytest.raises(SeebenchError, match="repository of query 'tiny-1'"):
+        workspace_file_list(load_queries(write_queries(tmp_path / "q.jsonl", [other])))
