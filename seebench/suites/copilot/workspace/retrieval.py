@@ -65,9 +65,11 @@ class Bm25Index:
 def embedding_model() -> Any:
     """The bundled all-MiniLM-L6-v2 as a ``SentenceTransformer`` on CPU (loaded once)."""
     from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging
 
     from seebench.models.hf import package_model_dir
 
+    logging.disable_progress_bar()  # one model loaded once: no progress bar on stderr
     return SentenceTransformer(str(package_model_dir(EMBEDDING_PACKAGE)), device="cpu")
 
 

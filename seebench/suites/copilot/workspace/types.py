@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from seebench.errors import SeebenchError
 from seebench.suites.copilot.scenario import ScenarioType
-from seebench.tasks.types import AnswerFormat, ParsedAnswer
+from seebench.tasks.types import FREE_TEXT, AnswerFormat, ParsedAnswer
 
 if TYPE_CHECKING:
     from seebench.data.dataset import Sample
@@ -133,7 +133,7 @@ def parse_workspace_reply(text: str) -> ParsedAnswer:
 class WorkspaceType(ScenarioType):
     """Workspace questions: ranked snippets judged against gold ranges, answers by keywords."""
 
-    target_kind = None
+    target_kind = FREE_TEXT
     default_metrics = ("workspace_mrr",)
 
     def normalise_target(self, task: TaskSpec, value: Any) -> dict[str, Any]:
