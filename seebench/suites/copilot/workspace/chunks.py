@@ -80,34 +80,40 @@ class Chunk:
         return range(self.start, self.end + 1)
 
 
+def _kind(node: Any) -> str:
+    """The grammar symbol of a tree-sitter node: a syntax node's kind, not a task type."""
+    return node.type
+
+
 def _is_definition(node: Any) -> bool:
-    if node.type in DEFINITIONS:
+    if _kind(node) in DEFINITIONS:
         return True
-    if node.type in ("lexical_declaration", "variable_declaration"):
+    if _kind(node) in ("lexical_declaration", "variable_declaration"):
         return any(
-            (value := d.child_by_field_name("value")) is not None and value.type in FUNCTION_VALUES
+            (value := d.child_by_field_name("value")) is not None
+            and _kind(value) in FUNCTION_VALUES
             for d in node.named_children
-            if d.type == "variable_declarator"
+            if _kind(d) == "variable_declarator"
         )
-    if node.type == "expression_statement" and node.named_children:
+    if _kind(node) == "expression_statement" and node.named_children:
         inner = node.named_children[0]
-        if inner.type == "assignment_expression":
+        if _kind(inner) == "assignment_expression":
             right = inner.child_by_field_name("right")
-            return right is not None and right.type in FUNCTION_VALUES
+            return right is not None and _kind(right) in FUNCTION_VALUES
     return False
 
 
 def _symbol(node: Any) -> str:
-    if node.type == "decorated_definition":
+    if _kind(node) == "decorated_definition":
         inner = node.child_by_field_name("definition")
         return _symbol(inner) if inner is not None else ""
     name = node.child_by_field_name("name")
     if name is not None:
         return name.text.decode("utf-8", "replace")
     for child in node.named_children:
-        if child.type == "variable_declarator":
+        if _kind(child) == "variable_declarator":
             return _symbol(child)
-        if child.type == "assignment_expression":
+        if _kind(child) == "assignment_expression":
             left = child.child_by_field_name("left")
             return left.text.decode("utf-8", "replace") if left is not None else ""
     return ""
@@ -128,7 +134,7 @@ def _leading_comment_start(node: Any) -> int:
     most one blank line between)."""
     first = node.start_point[0]
     sibling = node.prev_named_sibling
-    while sibling is not None and sibling.type == "comment" and sibling.end_point[0] >= first - 2:
+    while sibling is not None and _kind(sibling) == "comment" and sibling.end_point[0] >= first - 2:
         first = sibling.start_point[0]
         sibling = sibling.prev_named_sibling
     return first + 1
