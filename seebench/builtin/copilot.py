@@ -27,6 +27,7 @@ SCENARIOS: tuple[str, ...] = (
     "repos",
     "repo_testgen",
     "repo_fix",
+    "workspace",
 )
 
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from seebench.plugin_manager import hookimpl
-from seebench.tasks.types import CODE, LABEL, LABEL_SET, NUMBER
+from seebench.tasks.types import CODE, FREE_TEXT, LABEL, LABEL_SET, NUMBER
 
 #: Prompting asks the task type for an answer format; these target kinds have one.
-PROMPTABLE = (LABEL, LABEL_SET, NUMBER, CODE)
+PROMPTABLE = (LABEL, LABEL_SET, NUMBER, CODE, FREE_TEXT)
 
 
 @hookimpl

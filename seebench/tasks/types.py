@@ -36,6 +36,8 @@ TAG_SEQUENCE = "tag_sequence"
 MASKED_WORDS = "masked_words"
 #: Source code written for the input, judged by running tests (the target holds the tests).
 CODE = "code"
+#: A free-text reply that the task type parses and the task's scorers judge (no generic metric).
+FREE_TEXT = "free_text"
 
 
 @dataclass(frozen=True)
