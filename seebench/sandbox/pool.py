@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import queue
 import shutil
@@ -19,6 +20,9 @@ from seebench.sandbox.worker import Worker, WorkerStartError, scratch_root
 
 _swept = False
 _sweep_lock = threading.Lock()
+#: numbers the pools of this process: worker names (and their cgroups and scratch folders)
+#: start with the pid, so stale ones can be swept, and must differ between pools
+_pool_numbers = itertools.count()
 
 
 def sweep_stale() -> list[str]:
@@ -58,8 +62,9 @@ class Sandbox:
         mounts = host_mounts(extra_mounts)
         self._starter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sandbox-start")
         self._idle: queue.Queue[Worker] = queue.Queue()
+        pool = next(_pool_numbers)
         for index in range(workers):
-            name = f"{os.getpid()}-{index}"
+            name = f"{os.getpid()}-{pool}-{index}"
             self._idle.put(Worker(mechanism, name, mounts, disk_mb=64, starter=self._starter))
         self._closed = False
 

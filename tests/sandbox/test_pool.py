@@ -88,6 +88,18 @@ def test_sweep_removes_what_dead_runners_left(tmp_path):
 def test_closing_removes_worker_cgroups():
     box = open_or_skip(workers=1)
     box.warm_up()
-    groups = list((CGROUP_ROOT / "memory" / PARENT).glob(f"{os.getpid()}-*"))
+    (worker,) = list(box._idle.queue)
+    groups = list((CGROUP_ROOT / "memory" / PARENT).glob(f"{worker.name}*"))
     box.close()
     assert not any(group.exists() for group in groups)
+
+
+def test_two_pools_open_at_once_in_one_process_do_not_share_workers():
+    """Worker names (cgroups, scratch folders) differ between pools of one process; both
+    pools run programs side by side."""
+    with open_or_skip(workers=1) as first, open_or_skip(workers=1) as second:
+        names = {w.name for box in (first, second) for w in list(box._idle.queue)}
+        assert len(names) == 2 and all(n.startswith(f"{os.getpid()}-") for n in names)
+        request = SandboxRequest(command=["sh", "-c", "echo ok"], limits=TIGHT)
+        assert first.run(request).verdict == "passed"
+        assert second.run(request).verdict == "passed"

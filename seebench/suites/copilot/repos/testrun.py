@@ -10,7 +10,6 @@ the coverage map. See ``docs/tasks/copilot/repos.md``.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
@@ -28,7 +27,6 @@ HARNESS_DIR = ".seebench"
 SUITE_TIMEOUT_S = 300.0
 MEMORY_MB = 2048
 OUTCOMES = ("passed", "failed", "error", "skipped")
-_OWN_POOL_LOCK = threading.Lock()
 
 
 def suite_limits(timeout_s: float | None = None) -> Limits:
@@ -151,9 +149,7 @@ def run_tests(
         env={**variables, **dict(extra_env or {})},
     )
     if sandbox is None:
-        # sandbox workers are named after the process: two pools open at once in one
-        # process would share names (and cgroups), so runs without a pool take turns
-        with _OWN_POOL_LOCK, open_repo_sandbox([env]) as box:
+        with open_repo_sandbox([env]) as box:
             result = box.run(request)
     else:
         result = sandbox.run(request)
