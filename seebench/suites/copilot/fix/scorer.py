@@ -2,7 +2,8 @@
 
 Per sample (the answer is the whole edited file):
 
-- ``syntax_ok``: the edited file parses (tree-sitter, the case's language);
+- ``syntax_ok``: the edited file parses (tree-sitter, the case's language; for Python also
+  CPython's parser, which rejects a block left with only a comment, when the original parses);
 - ``fixed`` (the paper's fix rate, the score's value): syntax ok and strictly fewer warnings
   than the original;
 - ``target_fixed``: syntax ok and no warning of the case's rule left at the target's place,
@@ -20,7 +21,7 @@ import difflib
 import json
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -80,7 +81,7 @@ def judge(target: dict[str, Any], edited: str, before: Analysis, after: Analysis
     start, end = mapped_lines(target["original"], edited, target["line"])
     left = [d for d in after.diagnostics if d.rule == target["rule"] and start <= d.line <= end]
     added = new_warnings(before.diagnostics, after.diagnostics)
-    return {
+    verdicts = {
         "syntax_ok": syntax.ok,
         "syntax_error": None if syntax.ok else syntax.message,
         "warnings_before": len(before.diagnostics),
@@ -91,6 +92,36 @@ def judge(target: dict[str, Any], edited: str, before: Analysis, after: Analysis
         "new_warnings": bool(added),
         "new_warning_list": [d.as_dict() for d in added[:20]],
     }
+    return python_syntax_gate(target, edited, verdicts)
+
+
+def python_syntax_gate(
+    target: Mapping[str, Any], edited: str, verdicts: dict[str, Any]
+) -> dict[str, Any]:
+    """Part 1's verdicts with Python's own parser as a second syntax gate: tree-sitter accepts
+    a block left with only a comment (``def f():`` then ``# return 1``), which Python rejects.
+    An edit fails the gate when the original parses with :func:`ast.parse` and the edit does
+    not (files that never parsed under this Python, such as Python 2 code, are not judged)."""
+    if target["language"] != "python" or not verdicts["syntax_ok"]:
+        return verdicts
+    import ast
+
+    try:
+        ast.parse(target["original"])
+    except (SyntaxError, ValueError):
+        return verdicts
+    try:
+        ast.parse(edited)
+    except (SyntaxError, ValueError) as exc:
+        where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
+        message = f"Python: {getattr(exc, 'msg', exc)}{where}"
+        return verdicts | {
+            "syntax_ok": False,
+            "syntax_error": message,
+            "fixed": False,
+            "target_fixed": False,
+        }
+    return verdicts
 
 
 class FixScorer:
@@ -109,7 +140,9 @@ class FixScorer:
         self.unsafe_host_exec = bool(run_options.get("unsafe_host_exec", False))
 
     def identity(self) -> dict[str, Any]:
-        return {**self.tool.identity(), "sandbox": "none" if self.unsafe_host_exec else "bwrap"}
+        sandbox = "none" if self.unsafe_host_exec else "bwrap"
+        # "syntax": 2 since Python's own parser joined tree-sitter (older scores are stale)
+        return {**self.tool.identity(), "sandbox": sandbox, "syntax": 2}
 
     def score(self, sample: Any, prediction: Any, context: ScoreContext) -> Score:
         return self.score_many([(sample, prediction)], context)[0]

@@ -105,35 +105,6 @@ def repo_verdicts(
     }
 
 
-def python_syntax_gate(
-    target: Mapping[str, Any], edited: str, verdicts: dict[str, Any]
-) -> dict[str, Any]:
-    """Part 1's verdicts with Python's own parser as a second syntax gate: tree-sitter accepts
-    a block left with only a comment (``def f():`` then ``# return 1``), which Python rejects.
-    An edit fails the gate when the original parses with :func:`ast.parse` and the edit does
-    not (files that never parsed under this Python, such as Python 2 code, are not judged)."""
-    if target["language"] != "python" or not verdicts["syntax_ok"]:
-        return verdicts
-    import ast
-
-    try:
-        ast.parse(target["original"])
-    except (SyntaxError, ValueError):
-        return verdicts
-    try:
-        ast.parse(edited)
-    except (SyntaxError, ValueError) as exc:
-        where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
-        message = f"Python: {getattr(exc, 'msg', exc)}{where}"
-        return verdicts | {
-            "syntax_ok": False,
-            "syntax_error": message,
-            "fixed": False,
-            "target_fixed": False,
-        }
-    return verdicts
-
-
 class RepoFixScorer:
     """Scores an edited file 1.0 when it parses and the analyzer over the whole repository
     reports strictly fewer warnings, 0.0 otherwise; part 1's file-alone verdicts and the
@@ -263,7 +234,7 @@ class RepoFixScorer:
         failed = [a.error for a in (*alone, *whole) if a.error]
         if failed:
             return Score(None, explanation=failed[0], metadata={"artifacts": folder})
-        verdicts = python_syntax_gate(sample.target, edited, judge(sample.target, edited, *alone))
+        verdicts = judge(sample.target, edited, *alone)  # with the Python syntax gate
         verdicts |= repo_verdicts(sample.target, verdicts, *whole)
         verdicts |= {"env": env.note, "artifacts": folder}
         explanation = None

@@ -118,13 +118,12 @@ def test_a_repository_missing_from_the_cache_leaves_the_sample_unscored(tmp_path
 
 
 def test_a_block_left_with_only_a_comment_fails_the_python_gate():
-    from seebench.suites.copilot.repo_fix.scorer import python_syntax_gate
+    from seebench.suites.copilot.fix.scorer import python_syntax_gate
 
     edited = "def helper():\n    # return undefined_name\n\n\ndef used():\n    return 1\n"
-    verdicts = judge(target(), edited, Analysis((WARNING,)), Analysis(()))
-    assert verdicts["syntax_ok"] and verdicts["fixed"]  # tree-sitter alone accepts it
-    gated = python_syntax_gate(target(), edited, verdicts)
+    gated = judge(target(), edited, Analysis((WARNING,)), Analysis(()))  # tree-sitter accepts it
     assert not gated["syntax_ok"] and not gated["fixed"] and not gated["target_fixed"]
     assert gated["syntax_error"].startswith("Python: expected an indented block")
     python2 = {**target(), "original": "print 'x'\n"}  # never parsed here: not judged
-    assert python_syntax_gate(python2, "print 'y'\n", verdicts) == verdicts
+    accepted = {"syntax_ok": True, "fixed": True}
+    assert python_syntax_gate(python2, "print 'y'\n", accepted) == accepted
