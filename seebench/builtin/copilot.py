@@ -19,7 +19,7 @@ from types import ModuleType
 from seebench.plugin_manager import hookimpl
 
 #: the scenario subpackages of ``seebench.suites.copilot``, in registration order
-SCENARIOS: tuple[str, ...] = ("doc", "fix", "generate", "testgen", "repo_generate")
+SCENARIOS: tuple[str, ...] = ("doc", "fix", "generate", "testgen", "repos", "repo_generate")
 
 
 @cache

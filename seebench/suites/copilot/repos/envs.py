@@ -1,0 +1,230 @@
+"""Repository environments: built once per (repository, commit, manifests), cached on disk.
+
+``ensure_env(repo)`` returns the :class:`RepoEnv` of a staged repository: from its record in
+``repos_dir()/envs/<slug>-<key>/record.json`` when one is there and valid, else (with
+``build=True``) by building it (:mod:`.python_env` or :mod:`.node_env`, in the build jail
+with network) and running the whole test suite once in the sandbox (network off) to record
+which tests pass. A file lock per repository makes concurrent callers build it once.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, replace
+from pathlib import Path
+
+from seebench.errors import SeebenchError
+from seebench.suites.copilot.repos import node_env, python_env
+from seebench.suites.copilot.repos.build_jail import jail_available
+from seebench.suites.copilot.repos.staging import StagedRepo, repos_dir, source_tree, tree_digest
+from seebench.suites.copilot.repos.types import RepoEnv
+
+#: bumped when the build recipe changes, so every cached environment is rebuilt
+RECIPE_VERSION = "1"
+RECORD_FORMAT = 1
+NOT_BUILT = "not built: run seebench copilot envs --build"
+NOT_WHOLE = "only the cases' files are staged"
+STATUSES = ("ready", "failed", "excluded")
+
+
+def envs_dir() -> Path:
+    """``repos_dir()/envs``: one folder per built environment, plus the locks."""
+    return repos_dir() / "envs"
+
+
+def environment_kind(repo: StagedRepo, tree: Path) -> str | None:
+    """``python`` or ``node`` from the tree's manifests and the repository's language."""
+    if repo.language == "python" and python_env.has_manifest(tree):
+        return "python"
+    if repo.language in ("javascript", "typescript") and (tree / "package.json").is_file():
+        return "node"
+    return None
+
+
+def manifest_sha256(kind: str, tree: Path) -> str:
+    """The hash of the files that decide the environment, with the recipe version."""
+    module = python_env if kind == "python" else node_env
+    return tree_digest(module.manifest_files(tree)) + f"-r{RECIPE_VERSION}"
+
+
+def env_folder(repo: StagedRepo, manifest: str) -> Path:
+    return envs_dir() / f"{repo.slug}-{manifest[:16]}"
+
+
+@contextmanager
+def repo_lock(repo: StagedRepo) -> Iterator[None]:
+    """An exclusive lock on ``repo``'s environment (across processes)."""
+    locks = envs_dir() / "locks"
+    locks.mkdir(parents=True, exist_ok=True)
+    with open(locks / f"{repo.slug}.lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _base(repo: StagedRepo, **fields) -> RepoEnv:
+    return RepoEnv(
+        slug=repo.slug, repo=repo.repo, commit=repo.commit, language=repo.language, **fields
+    )
+
+
+def record_to_json(env: RepoEnv, settings: dict) -> dict:
+    """The JSON form of a record (sorted test lists, the root as a string)."""
+    data = asdict(env)
+    data["root"] = str(env.root) if env.root else None
+    data["passing"] = sorted(env.passing)
+    data["failing"] = sorted(env.failing)
+    return {"format": RECORD_FORMAT, "env": data, "settings": settings}
+
+
+def read_record(path: Path, repo: StagedRepo, manifest: str) -> RepoEnv | str:
+    """The environment recorded in ``path``, or one line saying why the record is rejected
+    (unreadable, another repository or manifest, a field of the wrong type)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        return f"{path}: unreadable environment record: {error}"
+    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+        return f"{path}: not an environment record of format {RECORD_FORMAT}"
+    env, settings = data.get("env"), data.get("settings")
+    if not isinstance(env, dict) or not isinstance(settings, dict):
+        return f"{path}: 'env' and 'settings' must be mappings"
+    expected = {"slug": repo.slug, "repo": repo.repo, "commit": repo.commit}
+    for key, value in {**expected, "manifest_sha256": manifest}.items():
+        if env.get(key) != value:
+            return f"{path}: {key} is {env.get(key)!r}, expected {value!r}"
+    if env.get("status") not in STATUSES:
+        return f"{path}: bad status {env.get('status')!r}"
+    for key in ("passing", "failing"):
+        items = env.get(key)
+        if not isinstance(items, list) or not all(isinstance(item, str) for item in items):
+            return f"{path}: {key} must be a list of test ids"
+    for key in ("build_seconds", "suite_seconds"):
+        if not isinstance(env.get(key), int | float) or env[key] < 0:
+            return f"{path}: {key} must be a non-negative number"
+    for key in ("reason", "runner", "language"):
+        if not isinstance(env.get(key), str):
+            return f"{path}: {key} must be a string"
+    if env.get("root") != str(path.parent):
+        return f"{path}: root {env.get('root')!r} is not the record's folder"
+    return _base(
+        repo,
+        status=env["status"],
+        reason=env["reason"],
+        runner=env["runner"],
+        root=path.parent,
+        build_seconds=float(env["build_seconds"]),
+        suite_seconds=float(env["suite_seconds"]),
+        passing=frozenset(env["passing"]),
+        failing=frozenset(env["failing"]),
+        manifest_sha256=manifest,
+    )
+
+
+def write_record(env: RepoEnv, settings: dict) -> None:
+    """Write ``env``'s record atomically into its folder."""
+    assert env.root is not None
+    fd, tmp = tempfile.mkstemp(prefix=".record.", dir=env.root)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(record_to_json(env, settings), handle, indent=1)
+    os.replace(tmp, Path(env.root) / "record.json")
+
+
+def ensure_env(repo: StagedRepo, *, build: bool = True) -> RepoEnv:
+    """The environment of ``repo``: cached, or built now (``build=True``), or
+    ``excluded`` with the reason (not a whole tree; no manifest; not built)."""
+    if not repo.whole_tree:
+        return _base(repo, status="excluded", reason=NOT_WHOLE)
+    tree = source_tree(repo)
+    kind = environment_kind(repo, tree)
+    if kind is None:
+        return _base(repo, status="excluded", reason=f"no {repo.language} manifest in the tree")
+    manifest = manifest_sha256(kind, tree)
+    folder = env_folder(repo, manifest)
+    record = folder / "record.json"
+    if record.is_file():
+        cached = read_record(record, repo, manifest)
+        if isinstance(cached, RepoEnv):
+            return cached
+        if not build:
+            return _base(repo, status="excluded", reason=f"{NOT_BUILT} ({cached})")
+    if not build:
+        return _base(repo, status="excluded", reason=NOT_BUILT, manifest_sha256=manifest)
+    with repo_lock(repo):
+        if record.is_file():  # another process may have built it meanwhile
+            cached = read_record(record, repo, manifest)
+            if isinstance(cached, RepoEnv):
+                return cached
+        return _build(repo, tree, kind, manifest, folder)
+
+
+def _build(repo: StagedRepo, tree: Path, kind: str, manifest: str, folder: Path) -> RepoEnv:
+    from seebench.suites.copilot.repos.testrun import run_tests
+
+    problem = jail_available()
+    if problem:  # not recorded: the next call on a host with a jail builds it
+        return _base(repo, status="failed", reason=problem, manifest_sha256=manifest)
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    started = time.monotonic()
+    module = python_env if kind == "python" else node_env
+    try:
+        if kind == "python":
+            settings, reason = python_env.build_python_env(
+                tree, folder, repos_dir() / "cache" / "uv", repo.commit_time()
+            )
+        else:
+            settings, reason = node_env.build_node_env(
+                tree, folder, repos_dir() / "cache" / "npm", repo.commit_time()
+            )
+    except (OSError, SeebenchError) as error:
+        settings, reason = {}, f"build error: {error}"
+    built = _base(
+        repo,
+        status="failed" if reason else "ready",
+        reason=reason,
+        runner=settings.get("runner", module.DEFAULT_RUNNER),
+        root=folder,
+        build_seconds=round(time.monotonic() - started, 1),
+        manifest_sha256=manifest,
+    )
+    write_record(built, settings)
+    if reason:
+        return built
+    baseline = run_tests(built)
+    passing = frozenset(t for t, outcome in baseline.outcomes.items() if outcome == "passed")
+    failing = frozenset(t for t, o in baseline.outcomes.items() if o in ("failed", "error"))
+    env = replace(built, suite_seconds=round(baseline.seconds, 1), passing=passing, failing=failing)
+    if baseline.verdict == "sandbox_unavailable":
+        shutil.rmtree(folder, ignore_errors=True)  # not the repository's fault: not cached
+        return replace(env, status="failed", reason=f"sandbox unavailable: {baseline.reason}")
+    if not passing:
+        why = baseline.reason or "no test ran"
+        env = replace(env, status="failed", reason=f"no test passes offline ({why})")
+    write_record(env, settings)
+    return env
+
+
+def describe(env: RepoEnv) -> dict:
+    """One row of the environments table (JSON-ready)."""
+    return {
+        "repository": env.repo,
+        "slug": env.slug,
+        "language": env.language,
+        "status": env.status,
+        "runner": env.runner,
+        "passing": len(env.passing),
+        "failing": len(env.failing),
+        "build_s": env.build_seconds,
+        "suite_s": env.suite_seconds,
+        "reason": env.reason,
+    }
