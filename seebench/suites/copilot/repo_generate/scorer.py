@@ -30,12 +30,6 @@ OPTIONS: dict[str, Any] = {
         "maximum": 3600,
         "description": "wall-clock limit of one run of an item's covering tests (seconds)",
     },
-    "workers": {
-        "type": "integer",
-        "minimum": 1,
-        "maximum": 16,
-        "description": "sandbox workers of one repository's runs",
-    },
 }
 #: sandbox verdicts that say the run could not be judged (the answer is not at fault)
 UNJUDGED_VERDICTS = frozenset({"sandbox_unavailable"})
@@ -51,6 +45,21 @@ def _run_tests(env: Any, **options: Any) -> Any:
     from seebench.suites.copilot.repos.testrun import run_tests
 
     return run_tests(env, **options)
+
+
+def _open_sandbox(env: Any) -> Any:
+    from seebench.suites.copilot.repos.testrun import open_repo_sandbox
+
+    return open_repo_sandbox([env])
+
+
+def _item_errors() -> tuple[type[Exception], ...]:
+    from seebench.errors import SeebenchError
+
+    return (SeebenchError, OSError, ValueError)
+
+
+_ITEM_ERRORS = _item_errors()
 
 
 @cache
@@ -87,9 +96,8 @@ class RepoGenerateScorer:
     """1.0 when the answer parses in place and every covering test still passes, 0.0 when it
     does not; unscored (``excluded`` in the metadata) when the item cannot be judged here."""
 
-    def __init__(self, timeout_s: float = 600, workers: int = 1) -> None:
+    def __init__(self, timeout_s: float = 600) -> None:
         self.timeout_s = float(timeout_s)
-        self.workers = workers
 
     def identity(self) -> dict[str, Any]:
         return {"scorer": "copilot_repo_generate", "timeout_s": self.timeout_s}
@@ -98,19 +106,22 @@ class RepoGenerateScorer:
         return self.score_many([(sample, prediction)], context)[0]
 
     def score_many(self, items: Sequence[tuple[Any, Any]], context: ScoreContext) -> list[Score]:
-        """Score ``(sample, answer)`` pairs, the runs of one repository one after another."""
-        scores: list[Score] = []
+        """Score ``(sample, answer)`` pairs; the runs of one repository share a sandbox."""
+        scores: list[Score | None] = [None] * len(items)
         envs: dict[str, Any] = {}
-        for sample, answer in items:
+        runs: dict[str, list[tuple[int, dict[str, Any], str, dict[str, Any]]]] = {}
+        for index, (sample, answer) in enumerate(items):
             try:
-                scores.append(self._score_one(sample.target, answer, envs))
-            except Exception as exc:  # one broken item never stops the others
-                from seebench.errors import SeebenchError
-
-                if not isinstance(exc, SeebenchError | OSError | ValueError):
-                    raise
-                scores.append(Score(None, explanation=f"not scored: {exc}"))
-        return scores
+                prepared = self._prepare(sample.target, answer, envs)
+            except _ITEM_ERRORS as exc:  # one broken item never stops the others
+                prepared = Score(None, explanation=f"not scored: {exc}")
+            if isinstance(prepared, Score):
+                scores[index] = prepared
+            else:
+                runs.setdefault(sample.target["slug"], []).append((index, sample.target, *prepared))
+        for slug, group in runs.items():
+            self._run_group(envs[slug], group, scores)
+        return [s if s is not None else Score(None, explanation="not scored") for s in scores]
 
     def _env(self, slug: str, envs: dict[str, Any]) -> Any:
         if slug not in envs:
@@ -118,25 +129,25 @@ class RepoGenerateScorer:
             envs[slug] = repo if isinstance(repo, str) else _ensure_env(repo)
         return envs[slug]
 
-    def exclusion(self, target: dict[str, Any], envs: dict[str, Any]) -> tuple[Any, str | None]:
-        """The item's environment and why the item cannot be judged here (``None``: it can)."""
+    def exclusion(self, target: dict[str, Any], envs: dict[str, Any]) -> str | None:
+        """Why the item cannot be judged here (``None``: it can)."""
         if target.get("excluded"):
-            return None, target["excluded"]
+            return target["excluded"]
         env = self._env(target["slug"], envs)
         if isinstance(env, str):
-            return None, env
+            return env
         if env.status != "ready":
-            return env, f"environment {env.status}: {env.reason}"
+            return f"environment {env.status}: {env.reason}"
         missing = [t for t in target["tests"] if t not in env.passing]
         if missing:
-            return (
-                env,
-                f"{len(missing)} covering test(s) did not pass at baseline here: {missing[0]}",
-            )
-        return env, None
+            return f"{len(missing)} covering test(s) did not pass at baseline here: {missing[0]}"
+        return None
 
-    def _score_one(self, target: dict[str, Any], answer: Any, envs: dict[str, Any]) -> Score:
-        env, excluded = self.exclusion(target, envs)
+    def _prepare(
+        self, target: dict[str, Any], answer: Any, envs: dict[str, Any]
+    ) -> Score | tuple[str, dict[str, Any]]:
+        """The final score of an item that needs no test run, else (file, metadata)."""
+        excluded = self.exclusion(target, envs)
         if excluded is not None:
             return Score(None, explanation=f"excluded: {excluded}", metadata={"excluded": excluded})
         built = place_answer(target, answer)
@@ -148,21 +159,44 @@ class RepoGenerateScorer:
         metadata: dict[str, Any] = {"placed": True, "mode": built.mode, "syntax_ok": ok, **verdicts}
         if not ok:
             return Score(0.0, explanation=f"syntax error: {error}", metadata=metadata)
+        return built.source, metadata
+
+    def _run_group(self, env: Any, group: list, scores: list[Score | None]) -> None:
+        """Run the covering tests of one repository's items in one sandbox."""
+        try:
+            with _open_sandbox(env) as box:
+                for index, target, source, metadata in group:
+                    try:
+                        scores[index] = self._judge(env, target, source, metadata, box)
+                    except _ITEM_ERRORS as exc:
+                        scores[index] = Score(
+                            None, explanation=f"not run: {exc}", metadata=metadata
+                        )
+        except _ITEM_ERRORS as exc:  # no sandbox: the rest of the group is unscored
+            for index, _, _, metadata in group:
+                if scores[index] is None:
+                    scores[index] = Score(None, explanation=f"not run: {exc}", metadata=metadata)
+
+    def _judge(
+        self, env: Any, target: dict[str, Any], source: str, metadata: dict[str, Any], box: Any
+    ) -> Score:
         run = _run_tests(
             env,
-            changes={target["file"]: built.source},
+            changes={target["file"]: source},
             tests=list(target["tests"]),
             timeout_s=self.timeout_s,
+            sandbox=box,
         )
         failed = [t for t in target["tests"] if not run.passed(t)]
-        metadata.update(verdict=run.verdict, tests=len(target["tests"]), tests_failed=len(failed),
-                        seconds=round(run.seconds, 2))  # fmt: skip
+        metadata = {**metadata, "verdict": run.verdict, "tests": len(target["tests"]),
+                    "tests_failed": len(failed), "seconds": round(run.seconds, 2)}  # fmt: skip
         if run.verdict in UNJUDGED_VERDICTS:
-            reason = run.reason or run.verdict
-            return Score(None, explanation=f"not run: {reason}", metadata=metadata)
+            return Score(
+                None, explanation=f"not run: {run.reason or run.verdict}", metadata=metadata
+            )
         metadata["tests_passed"] = not failed
         if failed:
-            detail = run.reason or f"{run.outcomes.get(failed[0], 'not run')}"
+            detail = run.reason or run.outcomes.get(failed[0], "not run")
             explanation = (
                 f"{len(failed)}/{len(target['tests'])} covering tests fail ({failed[0]}: {detail})"
             )

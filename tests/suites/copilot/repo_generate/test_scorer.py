@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,7 @@ def fake(tmp_path, monkeypatch) -> FakeRepoEnvs:
     monkeypatch.setattr(scorer_module, "staged_repo", lambda slug: object())
     monkeypatch.setattr(scorer_module, "_ensure_env", envs.ensure_env)
     monkeypatch.setattr(scorer_module, "_run_tests", envs.run_tests)
+    monkeypatch.setattr(scorer_module, "_open_sandbox", lambda env: nullcontext("box"))
     return envs
 
 
