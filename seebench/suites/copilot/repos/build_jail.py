@@ -157,7 +157,16 @@ def run_build(
 
 def last_meaningful_line(output: str) -> str:
     """The installer's last line that says something (not blank, not a hint or a bar)."""
-    skip = ("hint:", "note:", "help:", "npm notice", "npm error A complete log", "npm ERR! A")
+    skip = (
+        "hint:",
+        "note:",
+        "help:",
+        "npm notice",
+        "npm warn",
+        "npm error a complete log",
+        "npm err! a complete log",
+        "npm error log files were not written",
+    )
     lines = [line.strip() for line in output.splitlines()]
     for line in reversed(lines):
         if line and not line.lower().startswith(skip) and set(line) - set("-=~^ "):

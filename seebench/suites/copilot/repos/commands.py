@@ -36,6 +36,30 @@ def staged_repositories() -> list[StagedRepo]:
     return staged_repos(open_file_set(source))
 
 
+def import_repos(directory: Path) -> tuple[int, int]:
+    """Copy the staged repository tars found under ``directory`` (the data mirror, its
+    ``copilot_harness`` folder or the ``repos`` folder itself) into the data cache by
+    checksum; return (copied, already cached). A file whose checksum differs is an error."""
+    from seebench.data.cache import cached_file, sha256_file, store_file
+    from seebench.data.file_sets import read_file_list
+    from seebench.errors import SeebenchError
+
+    copied = cached = 0
+    for member in read_file_list(REPOS_LIST):
+        if cached_file(member.sha256) is not None:
+            cached += 1
+            continue
+        for base in (directory, directory / "copilot_harness", directory.parent):
+            path = base / member.path
+            if path.is_file():
+                if sha256_file(path) != member.sha256:
+                    raise SeebenchError(f"{path}: checksum differs from {REPOS_LIST.name}")
+                store_file(path, member.sha256, member.file_name)
+                copied += 1
+                break
+    return copied, cached
+
+
 def select_repos(
     repos: list[StagedRepo], pattern: str | None, shard: str | None
 ) -> list[StagedRepo]:
@@ -57,12 +81,12 @@ def _matches(repo: StagedRepo, pattern: str) -> bool:
     return pattern in repo.repo or pattern in repo.slug
 
 
-def _row(repo: StagedRepo, build: bool) -> dict:
+def _row(repo: StagedRepo, build: bool, retry_failed: bool) -> dict:
     from seebench.errors import SeebenchError
     from seebench.suites.copilot.repos.envs import describe, ensure_env
 
     try:
-        env = ensure_env(repo, build=build)
+        env = ensure_env(repo, build=build, retry_failed=retry_failed)
     except (OSError, SeebenchError) as error:  # one repository never stops the table
         return {
             "repository": repo.repo,
@@ -81,12 +105,29 @@ def _row(repo: StagedRepo, build: bool) -> dict:
 
 
 @click.command("envs")
+@click.option(
+    "--import",
+    "import_dir",
+    default=None,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="First copy the repository tars found under this data mirror into the cache.",
+)
 @click.option("--build", is_flag=True, help="Build the environments that are not cached.")
+@click.option(
+    "--retry-failed", is_flag=True, help="With --build: build again those recorded as failed."
+)
 @click.option(
     "--repos",
     "pattern",
     default=None,
     help="Only repositories matching this glob (owner/name or slug) or containing this text.",
+)
+@click.option(
+    "--language",
+    "languages",
+    multiple=True,
+    type=click.Choice(["python", "javascript", "typescript"]),
+    help="Only repositories of this language (repeatable).",
 )
 @click.option("--shard", default=None, help="Only shard i of n (1-based) of the repositories.")
 @click.option(
@@ -104,14 +145,32 @@ def _row(repo: StagedRepo, build: bool) -> dict:
     help="Also write the table as JSON to this file.",
 )
 def envs_command(
-    build: bool, pattern: str | None, shard: str | None, workers: int, json_file: str | None
+    import_dir: Path | None,
+    build: bool,
+    retry_failed: bool,
+    pattern: str | None,
+    languages: tuple[str, ...],
+    shard: str | None,
+    workers: int,
+    json_file: str | None,
 ) -> None:
     """The repository environments of the copilot_repo suite: status, tests passing and
     failing offline, build and suite seconds, and the reason of every one not ready."""
-    repos = select_repos(staged_repositories(), pattern, shard)
+    from seebench.errors import SeebenchError
+
+    try:
+        if import_dir is not None:
+            copied, cached = import_repos(import_dir)
+            click.echo(f"{copied} repository tars imported, {cached} already cached")
+        repos = staged_repositories()
+        if languages:
+            repos = [repo for repo in repos if repo.language in languages]
+        repos = select_repos(repos, pattern, shard)
+    except SeebenchError as error:  # missing data, a bad shard: one line, no traceback
+        raise click.ClickException(str(error)) from None
     rows: list[dict] = []
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        for row in pool.map(lambda repo: _row(repo, build), repos):
+        for row in pool.map(lambda repo: _row(repo, build, retry_failed), repos):
             rows.append(row)
             click.echo(_line(row))
             if json_file:  # rewritten after each repository: nothing computed is lost

@@ -139,9 +139,10 @@ def write_record(env: RepoEnv, settings: dict) -> None:
     os.replace(tmp, Path(env.root) / "record.json")
 
 
-def ensure_env(repo: StagedRepo, *, build: bool = True) -> RepoEnv:
+def ensure_env(repo: StagedRepo, *, build: bool = True, retry_failed: bool = False) -> RepoEnv:
     """The environment of ``repo``: cached, or built now (``build=True``), or
-    ``excluded`` with the reason (not a whole tree; no manifest; not built)."""
+    ``excluded`` with the reason (not a whole tree; no manifest; not built).
+    ``retry_failed`` (with ``build``) builds again an environment recorded as failed."""
     if not repo.whole_tree:
         return _base(repo, status="excluded", reason=NOT_WHOLE)
     tree = source_tree(repo)
@@ -153,7 +154,9 @@ def ensure_env(repo: StagedRepo, *, build: bool = True) -> RepoEnv:
     record = folder / "record.json"
     if record.is_file():
         cached = read_record(record, repo, manifest)
-        if isinstance(cached, RepoEnv):
+        if isinstance(cached, RepoEnv) and not (
+            retry_failed and build and cached.status == "failed"
+        ):
             return cached
         if not build:
             return _base(repo, status="excluded", reason=f"{NOT_BUILT} ({cached})")
@@ -162,7 +165,7 @@ def ensure_env(repo: StagedRepo, *, build: bool = True) -> RepoEnv:
     with repo_lock(repo):
         if record.is_file():  # another process may have built it meanwhile
             cached = read_record(record, repo, manifest)
-            if isinstance(cached, RepoEnv):
+            if isinstance(cached, RepoEnv) and not (retry_failed and cached.status == "failed"):
                 return cached
         return _build(repo, tree, kind, manifest, folder)
 

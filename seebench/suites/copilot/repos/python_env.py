@@ -1,18 +1,19 @@
 """Python repository environments: a venv from the repository's own manifests, built by uv.
 
 What is installed: the project's dependencies with its test extras (``test``, ``tests``,
-``testing``, ``dev``, where declared), pip, setuptools and wheel, the top-level ``requirements*.txt`` and
-``requirements/*.txt`` files (documentation ones left out), ``tox.ini``'s ``[testenv]``
-dependencies and PEP 735 dependency groups of those names, plus pytest and coverage.
-The project is installed from a copy of its tree only so its build backend resolves its
-metadata, then uninstalled: test runs import the COPY of the tree that a run changes, found
-through ``PYTHONPATH`` (the folders that hold the project's top-level packages, ``src/``,
-``lib/``... as the project declares them).
+``testing``, ``dev``, where declared), the ``requirements*.txt`` and ``requirements/*.txt``
+files (documentation ones left out), ``tox.ini``'s ``[testenv]`` dependencies, PEP 735 and
+poetry dev groups of those names, plus pytest, coverage, pip, setuptools and wheel (a pin of
+a pytest too old for Python 3.11 is overridden: :data:`OVERRIDES`). The project is
+installed from a copy of its tree only so its build backend resolves its metadata, then
+uninstalled: test runs import the COPY of the tree that a run changes, found through
+``PYTHONPATH`` (the folders that hold the project's top-level packages: ``src/``,
+``lib/``, the root...).
 
 Versions: ``uv pip install --exclude-newer`` the later of the commit time and
 :data:`PYTHON_RELEASED` (nothing older than Python 3.11 can be expected to support it; it is
-the only interpreter here). When that resolution fails the build is retried without a date
-bound and the record says so (``cutoff: none``).
+the only interpreter here). Attempts, the first that installs wins: dated with the project's
+metadata, dated without it, then both without a date bound; the record says which.
 """
 
 from __future__ import annotations
@@ -28,13 +29,16 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from seebench.errors import SeebenchError
-from seebench.suites.copilot.repos.build_jail import BuildResult, last_meaningful_line, run_build
+from seebench.suites.copilot.repos.build_jail import last_meaningful_line, run_build
 
 PYTHON_RELEASED = datetime.fromisoformat("2022-10-24T00:00:00+00:00")  # CPython 3.11.0
 TEST_EXTRAS = ("test", "tests", "testing", "dev")
 #: the files whose content decides the environment (the cache key hashes them)
 MANIFEST_NAMES = ("pyproject.toml", "setup.py", "setup.cfg", "tox.ini", "Pipfile")
 TOOLS = ("pytest", "coverage")
+#: uv ``--override``: a repository pin of an older pytest is replaced (pytest before 7.1
+#: does not start on Python 3.11: ``AttributeError: __spec__``, ``lineno missing from alias``)
+OVERRIDES = ("pytest>=7.1",)
 #: installed with the same date bound (``uv venv --seed`` would take today's versions)
 SEED = ("pip", "setuptools", "wheel")
 DEFAULT_RUNNER = "pytest"
@@ -109,17 +113,21 @@ def extra_requirements(tree: Path) -> list[str]:
     return [item for item in found if not re.match(r"^\.?\.?(\[|$)", item)]
 
 
-def _clean_requirements(path: Path) -> None:
-    """Drop the lines that install the project itself (``-e .``, ``.[test]``) from a
-    requirements file of the build copy: the project is handled separately."""
+#: requirement lines left out: the project itself (``-e .``, ``.[test]``; handled apart) and
+#: version-control sources (only PyPI is reachable)
+DROPPED_LINE = re.compile(
+    r"^\s*((-e|--editable)\s+)?(\.{1,2}/?(\[[^\]]*\])?\s*(#.*)?$|file:|(git|hg|svn|bzr)\+)"
+)
+
+
+def _clean_requirements(path: Path) -> list[str]:
+    """Drop :data:`DROPPED_LINE` lines from a requirements file of the build copy; return
+    the dropped ones."""
     lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    kept = [
-        line
-        for line in lines
-        if not re.match(r"^\s*(-e\s+|--editable\s+)?\.{1,2}/?(\[[^\]]*\])?\s*(#.*)?$", line)
-        and not re.match(r"^\s*(-e|--editable)\s+(\.|file:)", line)
-    ]
+    dropped = [line.strip() for line in lines if DROPPED_LINE.match(line)]
+    kept = [line for line in lines if not DROPPED_LINE.match(line)]
     path.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    return [line for line in dropped if not re.match(r"^(-e\s+)?\.", line)]
 
 
 def uv_executable() -> str:
@@ -143,8 +151,9 @@ def build_python_env(
     work = env_dir / "build"
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(tree, work, ignore=shutil.ignore_patterns(".seebench-extracted"))
+    dropped: list[str] = []
     for path in requirement_files(work):
-        _clean_requirements(path)
+        dropped += _clean_requirements(path)
     env = {
         "UV_CACHE_DIR": str(cache_dir),
         "UV_PYTHON_DOWNLOADS": "never",
@@ -158,23 +167,37 @@ def build_python_env(
     created = run_build([uv, "venv", "--python", base_python, str(venv)], workdir=env_dir, **jail)
     if not created.ok:
         return {}, f"uv venv: {last_meaningful_line(created.output)}"
-    specs: list[str] = []
+    requirements: list[str] = []
     for path in requirement_files(work):
-        specs += ["-r", str(path)]
-    if _is_project(work):
-        specs.append(f"{work}[{','.join(TEST_EXTRAS)}]")
-    specs += extra_requirements(work) + list(TOOLS) + list(SEED)
+        requirements += ["-r", str(path)]
+    project = [f"{work}[{','.join(TEST_EXTRAS)}]"] if _is_project(work) else []
+    tools = extra_requirements(work) + list(TOOLS) + list(SEED)
     cutoff = max(commit_time, PYTHON_RELEASED)
+    overrides = env_dir / "overrides.txt"
+    overrides.write_text("\n".join(OVERRIDES) + "\n", encoding="utf-8")
     base = [uv, "pip", "install", "--python", str(venv / "bin" / "python")]
-    dated = [*base, "--exclude-newer", cutoff.strftime("%Y-%m-%dT%H:%M:%SZ"), *specs]
-    result: BuildResult = run_build(dated, workdir=work, timeout_s=INSTALL_TIMEOUT_S, **jail)
-    settings: dict = {"cutoff": cutoff.isoformat()}
-    if not result.ok:
-        first_reason = last_meaningful_line(result.output)
-        result = run_build([*base, *specs], workdir=work, timeout_s=INSTALL_TIMEOUT_S, **jail)
-        settings = {"cutoff": "none", "dated_failure": first_reason}
-        if not result.ok:
-            return settings, f"uv pip install: {last_meaningful_line(result.output)}"
+    base += ["--override", str(overrides)]
+    dated = ["--exclude-newer", cutoff.strftime("%Y-%m-%dT%H:%M:%SZ")]
+    # the first attempt that installs wins: dated with the project's metadata, dated
+    # without it (a setup.py that cannot build here), then the same without a date bound
+    attempts = [(dated, project), (dated, [])] if project else [(dated, [])]
+    attempts += [([], specs) for _, specs in attempts]
+    failures: list[str] = []
+    for bound, with_project in attempts:
+        command = [*base, *bound, *requirements, *with_project, *tools]
+        result = run_build(command, workdir=work, timeout_s=INSTALL_TIMEOUT_S, **jail)
+        if result.ok:
+            break
+        failures.append(last_meaningful_line(result.output))
+    else:
+        return {"failures": failures}, f"uv pip install: {failures[0]}"
+    settings: dict = {
+        "cutoff": cutoff.isoformat() if bound else "none",
+        "project_metadata": bool(with_project),
+        "failed_attempts": failures,
+        "dropped_requirements": dropped,
+        "overrides": list(OVERRIDES),
+    }
     top_level = _uninstall_project(venv, work, uv, jail)
     settings["pythonpath"] = package_roots(tree, top_level)
     settings["versions"] = installed_versions(venv, TOOLS)

@@ -34,11 +34,18 @@ class Runner(Protocol):
 def summarize_failure(report: dict, outcomes: dict[str, str]) -> str:
     """``N failed, M errors (first: ID)``, or the output's last line when nothing ran."""
     bad = sorted(test for test, outcome in outcomes.items() if outcome in ("failed", "error"))
+    if report.get("timed_out"):
+        return f"the test run was stopped at the time limit ({len(outcomes)} outcomes recorded)"
     if bad:
         errors = sum(outcomes[test] == "error" for test in bad)
         return f"{len(bad) - errors} failed, {errors} errors (first: {bad[0]})"
     lines = [line.strip() for line in str(report.get("tail", "")).splitlines() if line.strip()]
     return f"exit status {report.get('exit')}: {lines[-1][:200] if lines else 'no output'}"
+
+
+def driver_timeout(limits: Limits) -> int:
+    """Seconds the driver gives the runner: the wall limit less a margin for the report."""
+    return int(max(5.0, min(limits.wall_s * 0.9, limits.wall_s - 10)))
 
 
 @dataclass(frozen=True)
@@ -52,14 +59,70 @@ class PytestRunner:
         pythonpath = settings.get("pythonpath", [""])
         if not isinstance(pythonpath, list) or not all(isinstance(p, str) for p in pythonpath):
             raise SeebenchError(f"{env.slug}: environment record: bad pythonpath {pythonpath!r}")
-        config = {"args": tests, "coverage": coverage, "pythonpath": pythonpath}
+        config = {
+            "args": tests,
+            "coverage": coverage,
+            "pythonpath": pythonpath,
+            "timeout_s": driver_timeout(limits),
+        }
         return [str(python), ".seebench/pytest_driver.py", json.dumps(config)], {}
 
     def failure_reason(self, report: dict, outcomes: dict[str, str]) -> str:
         return summarize_failure(report, outcomes)
 
 
-RUNNERS: dict[str, Runner] = {"pytest": PytestRunner()}
+@dataclass(frozen=True)
+class NodeRunner:
+    """jest, mocha or vitest from the environment's node_modules, driven by
+    ``node_driver.cjs`` (per-test outcomes from the runner's JSON report or seebench's mocha
+    reporter; coverage per test file, see the driver)."""
+
+    name: str
+
+    def command(
+        self, env: RepoEnv, settings: dict, tests: list[str], coverage: bool, limits: Limits
+    ) -> tuple[list[str], dict[str, str]]:
+        script = settings.get("script")
+        if not isinstance(script, str) or ".." in script.split("/") or script.startswith("/"):
+            raise SeebenchError(f"{env.slug}: environment record: bad runner script {script!r}")
+        files = list(dict.fromkeys(test.split("::", 1)[0] for test in tests))
+        config = {
+            "runner": self.name,
+            "script": script,
+            "options": _strings(settings.get("options", []), env, "options"),
+            "specs": _strings(settings.get("specs", []), env, "specs"),
+            "files": files,
+            "coverage": coverage,
+            "envRoot": str(env.root),
+            "heapMb": max(64, limits.memory_mb * 3 // 4),
+            "timeoutS": driver_timeout(limits),
+        }
+        variables = settings.get("env", {})
+        if not isinstance(variables, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in variables.items()
+        ):
+            raise SeebenchError(f"{env.slug}: environment record: bad env {variables!r}")
+        node_options = _strings(settings.get("node_options", []), env, "node_options")
+        argv = ["node", *node_options, ".seebench/node_driver.cjs", json.dumps(config)]
+        return argv, dict(variables)
+
+    def failure_reason(self, report: dict, outcomes: dict[str, str]) -> str:
+        return summarize_failure(report, outcomes)
+
+
+def _strings(value: object, env: RepoEnv, key: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise SeebenchError(f"{env.slug}: environment record: {key} must be a list of strings")
+    return value
+
+
+RUNNERS: dict[str, Runner] = {
+    "pytest": PytestRunner(),
+    "jest": NodeRunner("jest"),
+    "mocha": NodeRunner("mocha"),
+    "vitest": NodeRunner("vitest"),
+    "node-test": NodeRunner("node-test"),
+}
 
 
 def runner_for(name: str) -> Runner:

@@ -10,8 +10,8 @@ the coverage map. See ``docs/tasks/copilot/repos.md``.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Mapping, Sequence
-from contextlib import nullcontext
 from importlib import resources
 from pathlib import Path
 
@@ -27,6 +27,7 @@ HARNESS_DIR = ".seebench"
 SUITE_TIMEOUT_S = 300.0
 MEMORY_MB = 2048
 OUTCOMES = ("passed", "failed", "error", "skipped")
+_OWN_POOL_LOCK = threading.Lock()
 
 
 def suite_limits(timeout_s: float | None = None) -> Limits:
@@ -143,9 +144,13 @@ def run_tests(
         limits=limits,
         env={**variables, **dict(extra_env or {})},
     )
-    context = open_repo_sandbox([env]) if sandbox is None else nullcontext(sandbox)
-    with context as box:
-        result = box.run(request)
+    if sandbox is None:
+        # sandbox workers are named after the process: two pools open at once in one
+        # process would share names (and cgroups), so runs without a pool take turns
+        with _OWN_POOL_LOCK, open_repo_sandbox([env]) as box:
+            result = box.run(request)
+    else:
+        result = sandbox.run(request)
     report = parse_report(result.stdout)
     if report is None:
         tail = (result.stdout[-3000:] + result.stderr[-3000:]).strip()
@@ -158,6 +163,8 @@ def run_tests(
     failed = any(outcome in ("failed", "error") for outcome in outcomes.values())
     exit_code = report.get("exit")
     verdict = "passed" if exit_code == 0 and not failed else "failed"
+    if report.get("timed_out"):
+        verdict = "timeout"
     reason = "" if verdict == "passed" else runner.failure_reason(report, outcomes)
     return TestRun(
         verdict,

@@ -38,6 +38,31 @@ TINY_PYTHON = {
 }
 
 
+TINY_NODE = {
+    "package.json": (
+        '{"name": "tinyjs", "version": "1.0.0", "private": true,\n'
+        ' "scripts": {"test": "node --test"}}\n'
+    ),
+    "lib/calc.js": (
+        "function add(a, b) {\n  return a + b;\n}\n\n"
+        "function half(a) {\n  return Math.floor(a / 3);\n}\n\n"
+        "module.exports = { add, half };\n"
+    ),
+    "test/calc.test.js": (
+        "const test = require('node:test');\nconst assert = require('node:assert');\n"
+        "const { add, half } = require('../lib/calc');\n\n"
+        "test.describe('calc', () => {\n"
+        "  test.it('adds', () => { assert.strictEqual(add(2, 3), 5); });\n"
+        "  test.it('halves', () => { assert.strictEqual(half(8), 4); });\n"
+        "});\n"
+    ),
+    "test/other.test.js": (
+        "const test = require('node:test');\nconst assert = require('node:assert');\n"
+        "test('truth', () => { assert.ok(true); });\n"
+    ),
+}
+
+
 def write_tar(path: Path, files: dict[str, str], mtime: int = COMMIT_TIME) -> Path:
     """A tar like ``git archive`` writes: every entry stamped with the commit time."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -92,6 +117,35 @@ def built_python(tmp_path_factory):
     if env.status != "ready" and not REQUIRE_SANDBOX and "uv pip install" in env.reason:
         pytest.skip(f"cannot build here (PyPI unreachable?): {env.reason}")
     return home, repo, env
+
+
+@pytest.fixture(scope="session")
+def built_node(tmp_path_factory):
+    """(home, repo, env): the tiny JavaScript repository's environment (no npm download)."""
+    need_jail()
+    from seebench.suites.copilot.repos.envs import ensure_env
+
+    home = tmp_path_factory.mktemp("repo-envs-node-home")
+    repo = staged(tmp_path_factory.mktemp("tars"), TINY_NODE, name="tiny/js", language="javascript")
+    previous = os.environ.get("SEEBENCH_HOME")
+    os.environ["SEEBENCH_HOME"] = str(home)
+    try:
+        env = ensure_env(repo)
+    finally:
+        if previous is None:
+            os.environ.pop("SEEBENCH_HOME")
+        else:
+            os.environ["SEEBENCH_HOME"] = previous
+    return home, repo, env
+
+
+@pytest.fixture
+def node_env(built_node, monkeypatch):
+    """The tiny JavaScript repository and its ready environment, in the session's home."""
+    home, repo, env = built_node
+    monkeypatch.setenv("SEEBENCH_HOME", str(home))
+    assert env.status == "ready", env.reason
+    return repo, env
 
 
 @pytest.fixture

@@ -59,13 +59,22 @@ def main():
     paths.append(os.path.join(run_dir, ".seebench"))
     env = dict(os.environ, SEEBENCH_OUTCOMES=OUTCOMES, PYTHONPATH=os.pathsep.join(paths))
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    timed_out = False
     with open(OUTPUT, "wb") as handle:
-        status = subprocess.run(command, stdout=handle, stderr=subprocess.STDOUT, env=env)
+        # stopped a little before the sandbox's wall limit, so a report still comes back
+        child = subprocess.Popen(command, stdout=handle, stderr=subprocess.STDOUT, env=env)
+        try:
+            returncode = child.wait(timeout=config.get("timeout_s"))
+        except subprocess.TimeoutExpired:
+            child.kill()
+            returncode = child.wait()
+            timed_out = True
+            handle.write(b"\nseebench: the test run was stopped after %d s\n" % config["timeout_s"])
     with open(OUTPUT, "rb") as handle:
         handle.seek(0, os.SEEK_END)
         handle.seek(max(0, handle.tell() - 6000))
         tail = handle.read().decode("utf-8", "replace")
-    report = {"exit": status.returncode, "tail": tail, "outcomes": {}}
+    report = {"exit": returncode, "tail": tail, "outcomes": {}, "timed_out": timed_out}
     try:
         with open(OUTCOMES, encoding="utf-8") as handle:
             report["outcomes"] = json.load(handle)
