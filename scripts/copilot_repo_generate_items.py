@@ -14,8 +14,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from seebench.suites.copilot.repo_generate.items import ITEMS_FILE, read_items
-from seebench.suites.copilot.repo_generate.listing import list_repository, merged_list, write_list
+from seebench.suites.copilot.repo_generate.items import ITEMS_FILE, list_digest, read_items
+from seebench.suites.copilot.repo_generate.listing import (
+    list_repository,
+    merged_list,
+    pin_tasks,
+    write_list,
+)
 from seebench.suites.copilot.repos.commands import select_repos, staged_repositories
 from seebench.suites.copilot.repos.envs import ensure_env
 from seebench.suites.copilot.repos.staging import source_tree
@@ -52,6 +57,10 @@ def main(argv: list[str] | None = None) -> int:
     items = merged_list(existing, listings, seconds)
     write_list(args.out, items)
     print(f"{len(items)} items from {len({i['slug'] for i in items})} repositories -> {args.out}")
+    if args.out.resolve() == ITEMS_FILE:
+        tasks = sorted(ITEMS_FILE.parents[1].glob("copilot_repo_generate_*.yaml"))
+        for path in pin_tasks(tasks, list_digest(ITEMS_FILE)):
+            print(f"items_sha256 updated in {path.name}")
     return 0
 
 

@@ -61,6 +61,14 @@ def file_digest(source: str) -> str:
     return hashlib.sha256(source.encode("utf-8")).hexdigest()
 
 
+def list_digest(path: Path) -> str:
+    """The sha256 of an item list file (what a task's ``items_sha256`` option names)."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read the item list: {exc}") from None
+
+
 def check_item(record: Any, where: str) -> dict[str, Any]:
     """``record`` as an item; anything else is a ``ValueError`` naming ``where`` and the key."""
     if not isinstance(record, dict):
@@ -173,9 +181,11 @@ def read_repo_generate_items(
     language: str,
     items: str | None = None,
     max_context_chars: int = DEFAULT_CONTEXT_CHARS,
+    items_sha256: str | None = None,
 ) -> list[dict[str, Any]]:
     """Reader ``copilot_repo_generate``: the listed items of ``language`` (option ``items``: a
-    list file other than the shipped one) as rows, each rebuilt from the staged repository."""
+    list file other than the shipped one; ``items_sha256``: the list's checksum, so that results
+    name the list they were measured on) as rows, each rebuilt from the staged repository."""
     from seebench.data.file_sets import FileSet
     from seebench.suites.copilot.repos.staging import source_tree, staged_repos
 
@@ -184,6 +194,13 @@ def read_repo_generate_items(
             "the copilot_repo_generate reader reads a file set (a source with 'files:')"
         )
     path = Path(items) if items else ITEMS_FILE
+    if items_sha256 is not None:
+        digest = list_digest(path)
+        if digest != items_sha256:
+            raise ValueError(
+                f"{path}: sha256 {digest}, the task expects {items_sha256} (regenerate the list "
+                "with scripts/copilot_repo_generate_items.py, which updates the tasks)"
+            )
     repos = {repo.slug: repo for repo in staged_repos(files)}
     rows = []
     for item in read_items(path):

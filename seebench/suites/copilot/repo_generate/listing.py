@@ -91,3 +91,18 @@ def write_list(path: Path, items: list[dict[str, Any]]) -> None:
     tmp.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     read_items(tmp)  # what is shipped must pass the reader's checks
     tmp.replace(path)
+
+
+def pin_tasks(task_files: Iterable[Path], digest: str) -> list[Path]:
+    """Set the ``items_sha256`` option of the tasks reading the list to ``digest``; the
+    files changed."""
+    import re
+
+    changed = []
+    for path in task_files:
+        text = path.read_text(encoding="utf-8")
+        new = re.sub(r"(items_sha256: )[0-9a-f]{64}", rf"\g<1>{digest}", text)
+        if new != text:
+            path.write_text(new, encoding="utf-8")
+            changed.append(path)
+    return changed
