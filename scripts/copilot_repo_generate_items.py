@@ -34,6 +34,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of the draw (0)")
     parser.add_argument("--timeout", type=float, default=900, help="suite run limit, seconds")
     parser.add_argument("--out", type=Path, default=ITEMS_FILE, help="the list to update")
+    parser.add_argument(
+        "--no-verify", action="store_true", help="skip running each item's tests alone"
+    )
     args = parser.parse_args(argv)
     repos = select_repos(staged_repositories(), args.repos, None)
     existing = read_items(args.out) if args.out.is_file() and args.out.stat().st_size else []
@@ -50,6 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         listing = list_repository(
             repo, env, source_tree(repo), run_tests,
             per_repo=args.per_repo, seed=args.seed, timeout_s=args.timeout,
+            verify=not args.no_verify,
         )  # fmt: skip
         listings.append(listing)
         print(f"{repo.repo:40} {repo.language:11} {listing.candidates:4} candidates "

@@ -4,7 +4,8 @@
 For each staged repository whose environment is ready: one run of its whole suite with
 per-test coverage; the items are the documented methods whose body ran in a test that passed
 both in the environment's baseline run and in this run (a flaky test judges nothing), at most
-``per_repo`` of them, seeded. Lists of other repositories already in the file are kept, so
+``per_repo`` of them, seeded; then each item's covering tests are run alone on the unchanged
+tree, and an item is dropped when they do not all pass there (order-dependent tests). Lists of other repositories already in the file are kept, so
 the list can be grown one repository at a time.
 """
 
@@ -41,8 +42,11 @@ def list_repository(
     per_repo: int,
     seed: int,
     timeout_s: float,
+    verify: bool = True,
 ) -> RepositoryListing:
-    """The items of one repository (``env`` from ``ensure_env``, ``run_tests`` repo-envs')."""
+    """The items of one repository (``env`` from ``ensure_env``, ``run_tests`` repo-envs');
+    with ``verify`` each drawn item's covering tests are run alone on the unchanged tree and
+    the item is dropped when one of them fails."""
     listing = RepositoryListing(repo.slug, suite_seconds=float(env.suite_seconds or 0.0))
     if env.status != "ready":
         listing.note = f"environment {env.status}: {env.reason}"
@@ -59,7 +63,23 @@ def list_repository(
     listing.items = draw(found, per_repo, seed)
     if not found:
         listing.note = "no documented method is covered by a passing test"
+    if verify:
+        kept = [i for i in listing.items if reproduces(env, i, run_tests, timeout_s)]
+        if len(kept) < len(listing.items):
+            listing.note = (
+                f"{len(listing.items) - len(kept)} item(s) dropped: covering tests fail alone"
+            )
+        listing.items = kept
     return listing
+
+
+def reproduces(
+    env: Any, item: dict[str, Any], run_tests: Callable[..., Any], timeout_s: float
+) -> bool:
+    """Whether the item's covering tests, run alone on the unchanged tree, all pass (a test
+    that passes only after other tests of the suite cannot judge an answer)."""
+    run = run_tests(env, tests=list(item["tests"]), timeout_s=timeout_s)
+    return all(run.passed(test) for test in item["tests"])
 
 
 def merged_list(

@@ -67,3 +67,25 @@ def test_draws_are_capped_seeded_and_ordered_for_a_small_first_repository():
     seconds = {"slow": 90.0, "fast_but_few": 1.0, "fast": 2.0}
     ordered = [i["slug"] for i in order_repositories(groups, seconds)]
     assert ordered[:3] == ["fast"] * 3 and ordered[3] == "slow"
+
+
+def test_listing_drops_items_whose_tests_fail_when_run_alone(tmp_path):
+    from types import SimpleNamespace
+
+    from seebench.suites.copilot.repo_generate.listing import list_repository
+    from seebench.suites.copilot.repos.types import RepoEnv, TestRun
+
+    tree = write_repo(tmp_path)
+    passing = frozenset(T + n for n in ("test_count", "test_banner", "test_slug"))
+    env = RepoEnv("s", "tiny/toolkit", "0" * 40, "python", "ready", passing=passing)
+    order_dependent = T + "test_banner"
+
+    def run_tests(env, *, tests=None, coverage=False, timeout_s=None):
+        if coverage:
+            return TestRun("failed", {t: "passed" for t in passing}, coverage=coverage_map())
+        return TestRun("failed", {t: "failed" if t == order_dependent else "passed" for t in tests})
+
+    repo = SimpleNamespace(slug="s", repo="tiny/toolkit", language="python")
+    listing = list_repository(repo, env, tree, run_tests, per_repo=10, seed=0, timeout_s=60)
+    assert [i["name"] for i in listing.items] == ["Words.count", "slug"]
+    assert listing.candidates == 3 and "1 item(s) dropped" in listing.note
