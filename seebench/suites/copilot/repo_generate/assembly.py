@@ -4,9 +4,9 @@ An answer is a body, or the whole function (signature included, possibly with it
 comment or inside its class): then its body is taken out of it (a Python docstring it repeats
 is dropped: the file already has it). The body replaces the placeholder line, shifted to the
 placeholder's indentation by part 1's :func:`~seebench.suites.copilot.generate.assembly.place_body`;
-where some lines sit left of the body's first line (the continuation of a multi-line string
-in real code, like the original bodies) each line is shifted by the first line's indentation
-instead, so that those lines keep their text.
+a body already at the placeholder's indentation goes in as it is, and where some lines sit
+left of the body's first line (the continuation of a multi-line string in real code) each line
+is shifted by the first line's indentation instead, so that those lines keep their text.
 """
 
 from __future__ import annotations
@@ -121,10 +121,10 @@ def place_answer(target: dict[str, Any], answer: Any) -> Assembly:
         return Assembly(None, error="the answer's function has no body")
     lines = body.strip("\n").splitlines()
     base = _indent(next(line for line in lines if line.strip()))
-    if all(line.startswith(base) for line in lines if line.strip()):
+    indent = _indent(target["placeholder"])
+    if base != indent and all(line.startswith(base) for line in lines if line.strip()):
         placed = place_body(target["context"], target["placeholder"], body)
         return Assembly(placed.source, mode, placed.error)
-    indent = _indent(target["placeholder"])
     shifted = [indent + line[len(base) :] if line.startswith(base) else line for line in lines]
     context, placeholder = target["context"], target["placeholder"] + "\n"
     if context.count(placeholder) != 1:
