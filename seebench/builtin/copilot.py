@@ -25,6 +25,7 @@ SCENARIOS: tuple[str, ...] = (
     "generate",
     "testgen",
     "repos",
+    "repo_generate",
     "repo_testgen",
     "repo_fix",
     "workspace",

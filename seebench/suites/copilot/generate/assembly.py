@@ -40,8 +40,16 @@ def assemble(target: dict[str, Any], answer: Any) -> Assembly:
         return Assembly(
             None, error=f"the answer must be the whole definition of {entry!r} for this item"
         )
+    return place_body(context, placeholder, answer)
+
+
+def place_body(context: str, placeholder: str, body: str) -> Assembly:
+    """``context`` with its one ``placeholder`` line replaced by ``body``, re-indented to the
+    placeholder's indentation (also used by the repository-level generate scenario)."""
+    if context.count(placeholder + "\n") != 1:
+        return Assembly(None, error="the file has no single placeholder line")
     indent = placeholder[: len(placeholder) - len(placeholder.lstrip())]
-    body = textwrap.indent(textwrap.dedent(answer.strip("\n")), indent)
+    body = textwrap.indent(textwrap.dedent(body.strip("\n")), indent)
     return Assembly(context.replace(placeholder + "\n", _with_newline(body), 1), "body")
 
 
