@@ -56,8 +56,14 @@ function runOnce(files, coverageDir) {
     if (coverageDir) {
       args.push('--coverage', '--coverageReporters=json', `--coverageDirectory=${coverageDir}`,
         '--coverageThreshold={}');
+    } else {
+      args.push('--coverage=false'); // a repository's own coverage threshold is not a test failure
     }
-    if (files.length) args.push('--runTestsByPath', ...files); else args.push(...specs);
+    // a file named on its own (e.g. a source file a test was appended to) runs even where the
+    // repository's testMatch would not pick it up
+    if (files.length) {
+      args.push(...files.map((f) => `--testMatch=**/${f}`), '--runTestsByPath', ...files);
+    } else args.push(...specs);
   } else if (config.runner === 'mocha') {
     args.push('--reporter', path.join(runDir, '.seebench', 'mocha_reporter.cjs'), ...config.options, ...specs);
     if (coverageDir) env.NODE_V8_COVERAGE = coverageDir;
