@@ -43,7 +43,7 @@ function jestLike(report) {
   return outcomes;
 }
 
-function runOnce(files, coverageDir) {
+function runOnce(files, coverageDir, selectBy = 'testMatch') {
   const args = [`--max-old-space-size=${config.heapMb}`];
   if (config.script) args.push(path.join(config.envRoot, 'node_modules', config.script));
   const env = { ...process.env, SEEBENCH_OUTCOMES: JSON_OUT, FORCE_COLOR: '0', CI: '1' };
@@ -62,7 +62,10 @@ function runOnce(files, coverageDir) {
     // a file named on its own (e.g. a source file a test was appended to) runs even where the
     // repository's testMatch would not pick it up
     if (files.length) {
-      args.push(...files.map((f) => `--testMatch=**/${f}`), '--runTestsByPath', ...files);
+      const select = selectBy === 'testMatch'
+        ? files.map((f) => `--testMatch=**/${f}`)
+        : [`--testRegex=(${files.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`];
+      args.push(...select, '--runTestsByPath', ...files);
     } else args.push(...specs);
   } else if (config.runner === 'mocha') {
     args.push('--reporter', path.join(runDir, '.seebench', 'mocha_reporter.cjs'), ...config.options, ...specs);
@@ -92,6 +95,10 @@ function runOnce(files, coverageDir) {
   } catch (e) { /* no report: the tail says why */ }
   const text = fs.readFileSync(OUTPUT, 'utf8');
   const timedOut = Boolean(done.error && done.error.code === 'ETIMEDOUT');
+  if (config.runner === 'jest' && files.length && selectBy === 'testMatch'
+      && /testMatch and testRegex cannot be used together/.test(text)) {
+    return runOnce(files, coverageDir, 'testRegex'); // the repository configures testRegex
+  }
   return { exit: done.status === null ? 128 : done.status, outcomes, tail: text.slice(-6000), timed_out: timedOut };
 }
 
