@@ -107,7 +107,13 @@ def test_not_applicable_tasks_and_models():
 
 def test_registered_methods_and_models(task_env):
     registry = task_env[0]
-    assert registry.method("zero-shot").target_kinds == ("label", "label_set", "number", "code")
+    assert registry.method("zero-shot").target_kinds == (
+        "label",
+        "label_set",
+        "number",
+        "code",
+        "free_text",
+    )
     assert registry.method("3-shot").load().default_shots == 3
     assert registry.model_entry("smollm2").default_method == "zero-shot"
     assert registry.model_entry("hf:/some/dir").name == "hf:"
