@@ -52,14 +52,14 @@ def _name_of(node: Any) -> str | None:
     value = node.child_by_field_name("value" if node.type != "assignment_expression" else "right")
     if value is None or value.type not in FUNCTIONS:
         return None
-    name = node.child_by_field_name(field)
-    if name is None:
+    name_node = node.child_by_field_name(field)
+    if name_node is None:
         return None
-    if name.type == "member_expression":
-        name = name.child_by_field_name("property")
-        if name is None:
+    if name_node.type == "member_expression":
+        name_node = name_node.child_by_field_name("property")
+        if name_node is None:
             return None
-    return name.text.decode("utf-8", "replace").strip("'\"")
+    return name_node.text.decode("utf-8", "replace").strip("'\"")
 
 
 def locate_method(text: str, language: str, method: str, near: int) -> tuple[int, int] | None:
