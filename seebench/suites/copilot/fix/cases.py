@@ -165,11 +165,12 @@ def read_fix_cases(
             rows.append({**row, "file": text, "file_error": error, "_path": name})
     finally:
         archives.close()
-    rows.sort(key=lambda r: _case_number(r["case_id"]))
+    rows.sort(key=lambda r: case_number(r["case_id"]))
     return rows
 
 
-def _case_number(case_id: str) -> tuple[int, str]:
+def case_number(case_id: str) -> tuple[int, str]:
+    """Sort key of a case id: ``case-12`` before ``case-102``."""
     digits = re.sub(r"\D", "", case_id)
     return (int(digits) if digits else -1, case_id)
 

@@ -5,7 +5,7 @@ Per sample (the answer is the whole edited file):
 
 - part 1's verdicts (:func:`seebench.suites.copilot.fix.scorer.judge`): ``syntax_ok``,
   ``fixed`` (the file alone has strictly fewer warnings), ``target_fixed``, ``new_warnings``,
-  with Python's own parser as a second syntax gate (:func:`python_syntax_gate`), so both
+  with Python's own parser as a second syntax gate (:func:`seebench.suites.copilot.fix.scorer.python_syntax_gate`), so both
   rules below share one syntax verdict;
 - ``repo_fixed`` (the score's value; the paper's rule at repository level): syntax ok and the
   analyzer over the whole repository, the edited file replacing the original, reports
@@ -38,8 +38,9 @@ from seebench.errors import SeebenchError
 from seebench.scoring.core import Score, ScoreContext
 from seebench.scoring.run import stable_hash
 from seebench.suites.copilot.fix.analysis import Analysis, AnalysisRunner
-from seebench.suites.copilot.fix.analyzers import ANALYZERS, Diagnostic
+from seebench.suites.copilot.fix.analyzers import Diagnostic
 from seebench.suites.copilot.fix.cases import locate
+from seebench.suites.copilot.fix.scorer import OPTIONS as FIX_OPTIONS
 from seebench.suites.copilot.fix.scorer import judge, new_warnings
 from seebench.suites.copilot.repo_fix.pool import AnalyzerPool
 from seebench.suites.copilot.repo_fix.repo_analysis import (
@@ -52,19 +53,7 @@ from seebench.suites.copilot.repo_fix.tree import analyzed_files, with_edit
 
 #: changes when a verdict's definition changes, so cached scores are not reused
 VERDICTS_VERSION = 3
-OPTIONS: dict[str, Any] = {
-    "analyzer": {
-        "type": "string",
-        "enum": sorted(ANALYZERS),
-        "description": "the analyzer that judges the fix (pylint, pyright, eslint, tsc)",
-    },
-    "workers": {
-        "type": "integer",
-        "minimum": 1,
-        "maximum": 16,
-        "description": "sandbox workers running analyses in parallel",
-    },
-}
+OPTIONS = FIX_OPTIONS  # the same options as part 1's scorer
 
 
 def repo_verdicts(

@@ -18,6 +18,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from seebench.suites.copilot.fix.cases import case_number
 from seebench.suites.copilot.repo_testgen.locate import locate_method
 from seebench.suites.copilot.repos.staging import TAR_NAME
 
@@ -140,11 +141,11 @@ def read_repo_test_cases(
     open_tars: dict[str, Any] = {}
     try:
         for key in sorted(by_repo):
-            cases = sorted(by_repo[key], key=lambda r: _case_number(r["case_id"]))
+            cases = sorted(by_repo[key], key=lambda r: case_number(r["case_id"]))
             drawn = random.Random(f"{seed}:{key[0]}@{key[1]}").sample(
                 cases, min(per_repo, len(cases))
             )
-            for row in sorted(drawn, key=lambda r: _case_number(r["case_id"])):
+            for row in sorted(drawn, key=lambda r: case_number(r["case_id"])):
                 tar_name = archive_member(row["repo"], row["commit"])
                 text, error = _read_member(files, tar_name, row["file_path"], open_tars)
                 if not IDENTIFIER.fullmatch(row["method"]):
@@ -174,13 +175,8 @@ def read_repo_test_cases(
         for archive in open_tars.values():
             if archive is not None:
                 archive.close()
-    rows.sort(key=lambda r: _case_number(r["case_id"]))
+    rows.sort(key=lambda r: case_number(r["case_id"]))
     return rows
-
-
-def _case_number(case_id: str) -> tuple[int, str]:
-    digits = re.sub(r"\D", "", case_id)
-    return (int(digits) if digits else -1, case_id)
 
 
 def file_list_lines(manifest: Path, prefix: str = "copilot_harness/") -> list[str]:

@@ -9,44 +9,22 @@ under ``SEEBENCH_REQUIRE_SANDBOX=1`` (CI installs both).
 from __future__ import annotations
 
 import io
-import os
 import tarfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from seebench.suites.copilot.fix import tools
-
-REQUIRED = os.environ.get("SEEBENCH_REQUIRE_SANDBOX") == "1"
-TOOLS = tools.tools_dir()
-
-
-def _missing(reason: str) -> None:
-    if REQUIRED:
-        pytest.fail(f"SEEBENCH_REQUIRE_SANDBOX=1 but {reason}")
-    pytest.skip(reason)
-
-
-@pytest.fixture(autouse=True)
-def tools_folder(monkeypatch) -> Path:
-    monkeypatch.setenv(tools.TOOLS_ENV, str(TOOLS))
-    return TOOLS
-
-
-@pytest.fixture(scope="session")
-def sandbox_ok() -> None:
-    from seebench.sandbox import open_sandbox
-
-    box = open_sandbox()
-    reason = box.reason
-    box.close()
-    if not box.available:
-        _missing(f"no sandbox: {reason}")
+# the tools folder, the sandbox check and the skip-or-fail rule are part 1's fix fixtures
+from tests.suites.copilot.fix.conftest import (  # noqa: E402,F401
+    _missing,
+    sandbox_ok,
+    tools_folder,
+)
 
 
 @pytest.fixture
-def analyzer_ok(sandbox_ok, tools_folder) -> Callable[[str], None]:
+def analyzer_ok(sandbox_ok, tools_folder) -> Callable[[str], None]:  # noqa: F811
     """Call with an analyzer's name: skips (fails in CI) unless it is installed."""
     from seebench.errors import SeebenchError
     from seebench.suites.copilot.fix.analyzers import analyzer
