@@ -51,12 +51,30 @@ _TAG_NAMES = {
 def check_bounds(text: str, file: str, loader: type | None = None) -> None:
     """Raise :class:`TaskSpecError` if ``text`` nests deeper than :data:`MAX_DEPTH` or its
     aliases expand to more than :data:`MAX_NODES` nodes. One pass over parser events, no
-    recursion, stops at the first excess."""
+    recursion, stops at the first excess.
+
+    The message does not depend on which parser runs: libyaml (PyYAML >= 6.0.4 bundles one
+    that refuses 1,000 levels while scanning ahead) may stop on its own limit before an event
+    reaches seebench's. Any syntax error from a fast parser is therefore checked again with
+    PyYAML's pure-Python parser, which has no limit of its own, so a file nested too deep is
+    always reported as such; a genuine syntax error is re-raised unchanged.
+    """
+    chosen = loader or _Loader
+    try:
+        _walk_events(text, file, chosen)
+    except yaml.YAMLError:
+        if chosen is yaml.SafeLoader:
+            raise
+        _walk_events(text, file, yaml.SafeLoader)  # raises seebench's own bound if exceeded
+        raise
+
+
+def _walk_events(text: str, file: str, loader: type) -> None:
     depth = 0
     expanded = 0
     frames: list[tuple[str | None, int]] = []  # (anchor, expanded nodes so far) per open collection
     sizes: dict[str, int] = {}  # anchor -> expanded nodes of the anchored node
-    for event in yaml.parse(text, Loader=loader or _Loader):
+    for event in yaml.parse(text, Loader=loader):
         if isinstance(event, yaml.AliasEvent):
             size = sizes.get(event.anchor, 1)
         elif isinstance(event, yaml.ScalarEvent):

@@ -3,10 +3,13 @@ and never hide the other tasks."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+import yaml
 
 from seebench.errors import TaskSpecError
-from seebench.tasks.yaml_loader import MAX_DEPTH, MAX_NODES, load_yaml_strict
+from seebench.tasks.yaml_loader import MAX_DEPTH, MAX_NODES, check_bounds, load_yaml_strict
 from tests.conftest import make_binary_task
 
 
@@ -48,6 +51,50 @@ def test_deep_nesting_is_refused_not_a_crash(tmp_path, depth, style):
     path.write_text(deep_nesting(depth, style))
     with pytest.raises(TaskSpecError, match=f"nested more than {MAX_DEPTH} levels deep"):
         load_yaml_strict(path)
+
+
+LOADERS = [yaml.SafeLoader] + ([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader") else [])
+
+
+@pytest.mark.parametrize("loader", LOADERS, ids=lambda loader: loader.__name__)
+@pytest.mark.parametrize(
+    ("depth", "style"),
+    [
+        (MAX_DEPTH + 1, "flow"),
+        (999, "flow"),
+        (1_001, "flow"),
+        (30_000, "flow"),
+        (MAX_DEPTH + 1, "block"),
+        (2_000, "block"),
+    ],
+)
+def test_the_depth_message_is_the_same_whichever_parser_runs(depth, style, loader):
+    """libyaml may refuse deep nesting with its own error before seebench's bound is reached
+    in event order; the message names the file, the line and seebench's limit either way."""
+    with pytest.raises(TaskSpecError) as error:
+        check_bounds(deep_nesting(depth, style), "deep.yaml", loader=loader)
+    (problem,) = error.value.problems
+    assert re.fullmatch(rf"deep\.yaml:\d+: nested more than {MAX_DEPTH} levels deep", problem)
+
+
+@pytest.mark.parametrize("loader", LOADERS, ids=lambda loader: loader.__name__)
+def test_nesting_within_the_bound_passes_with_either_parser(loader):
+    check_bounds(deep_nesting(MAX_DEPTH - 1, "flow"), "ok.yaml", loader=loader)
+
+
+@pytest.mark.parametrize("loader", LOADERS, ids=lambda loader: loader.__name__)
+def test_a_syntax_error_stays_a_syntax_error(loader):
+    with pytest.raises(yaml.YAMLError):
+        check_bounds("name: x\nx: [1, 2\n  y: }\n", "bad.yaml", loader=loader)
+
+
+def test_a_syntax_error_is_one_line_naming_file_and_line(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text("name: x\nx: [1, 2\n  y: }\n")
+    with pytest.raises(TaskSpecError) as error:
+        load_yaml_strict(path)
+    (problem,) = error.value.problems
+    assert problem.startswith(f"{path}: YAML syntax error: line ") and "\n" not in problem
 
 
 def test_non_string_keys_are_named(tmp_path):
