@@ -29,12 +29,25 @@ def check_layout_options(layout: str, options: Mapping[str, Any]) -> Callable[..
     if function is None:
         raise DataError(f"layout {layout!r} is not one of {', '.join(LAYOUTS)}")
     fixed = {"sources": None} if layout in MULTI_SOURCE else {"rows": None, "name": ""}
-    signature = inspect.signature(function)
-    try:
-        signature.bind_partial(scale=None, level=None, **fixed, **options)  # unknown options
-        signature.bind(scale=None, level=None, **fixed, **options)  # missing ones
-    except TypeError as exc:
-        raise DataError(f"layout {layout!r}: {exc}") from None
+    parameters = inspect.signature(function).parameters
+    given = {"scale", "level", *fixed}
+    known = [name for name in parameters if name not in given]
+    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+    unknown = [name for name in options if name not in parameters and not takes_any]
+    if unknown:
+        raise DataError(
+            f"layout {layout!r}: unknown option {unknown[0]!r} (options: {', '.join(known)})"
+        )
+    missing = [
+        name
+        for name in known
+        if name not in options
+        and parameters[name].default is inspect.Parameter.empty
+        and parameters[name].kind
+        not in (inspect.Parameter.VAR_KEYWORD, inspect.Parameter.VAR_POSITIONAL)
+    ]
+    if missing:
+        raise DataError(f"layout {layout!r}: missing option {missing[0]!r}")
     return function
 
 

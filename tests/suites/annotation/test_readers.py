@@ -199,5 +199,7 @@ def test_joined_files_pair_raters_on_the_key_per_group(tmp_path):
 def test_unknown_layout_and_bad_option_are_one_line_errors(tmp_path, likert4):
     with pytest.raises(DataError, match="layout 'tall' is not one of long, wide_form"):
         read_ratings("tall", tmp_path / "x.csv", likert4, "interval")
-    with pytest.raises(DataError, match="layout 'long': .*unexpected keyword argument 'colour'"):
+    with pytest.raises(DataError, match="layout 'long': unknown option 'colour'"):
         read_ratings("long", tmp_path / "x.csv", likert4, "interval", colour=1)
+    with pytest.raises(DataError, match="layout 'long': missing option '"):
+        read_ratings("long", tmp_path / "x.csv", likert4, "interval")
