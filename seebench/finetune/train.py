@@ -208,6 +208,7 @@ def finetune(
     history: list[dict[str, Any]] = []
     best_value, best_step, best_state, bad_evals = None, 0, None, 0
     step, examples, train_seconds, oom_reductions, epoch = 0, 0, 0.0, 0, 0
+    train_cpu_seconds = 0.0
     running_loss, running_units = 0.0, 0
     log_path = (work_dir / "train_log.jsonl") if work_dir and rank == 0 else None
     if log_path:
@@ -220,7 +221,7 @@ def finetune(
             lengths, cfg.effective_batch, rng, cfg.group_by_length
         ):
             local = batch_ids[rank::world]
-            tic = time.perf_counter()
+            tic, cpu_tic = time.perf_counter(), time.process_time()
             while True:
                 try:
                     loss_value, units = _step(
@@ -251,6 +252,7 @@ def finetune(
                 scheduler.step()
                 optimizer.zero_grad(set_to_none=True)
             train_seconds += time.perf_counter() - tic
+            train_cpu_seconds += time.process_time() - cpu_tic
             examples += len(batch_ids)
             running_loss, running_units = running_loss + loss_value, running_units + units
             step += 1
@@ -307,6 +309,7 @@ def finetune(
         "history": history,
         "train_examples_per_s": round(examples / train_seconds, 2) if train_seconds else None,
         "train_seconds": round(train_seconds, 1),
+        "train_cpu_seconds": round(train_cpu_seconds, 1),
         "model_loading": load_info,
         "labels": codec.label_names
         if task.target_kind in (TAG_SEQUENCE, LABEL, LABEL_SET)
