@@ -1,4 +1,4 @@
-"""Doc scenario scoring on all 7,742 Copilot-harness doc cases: seebench versus a per-check
+"""Doc scenario scoring on all 7,742 Copilot-harness doc cases: seebench versus a per-case
 reference, for the ``null`` and ``oracle`` answers.
 
     .venv/bin/python benchmarks/copilot.py [--data ../shared/data/copilot_harness/doc] [--limit N]
@@ -7,10 +7,11 @@ reference, for the ``null`` and ``oracle`` answers.
     original code's digests: what ``seebench eval`` does when it loads the task, timed
     apart), then every answer is judged by :func:`check_answer` on one parse of the edited
     file with the process's cached parser.
-(b) reference: what the public harness does: every check on its own, each one reading the
-    case's JSON and source file from disk again, building a fresh tree-sitter parser,
-    parsing the original file to find the function, inserting the answer and parsing the
-    edited file, then computing that single check.
+(b) reference: what a competent per-case scorer does (the public harness's scorer judges one
+    answer at a time): for each answer, read the case's JSON and source file once, build one
+    fresh tree-sitter parser, parse the original file to find the function, insert the answer,
+    parse the edited file once and compute every check on that parse. (An earlier reference
+    redid all of this once per check, seven times per answer: it flattered seebench.)
 
 Both sides run in this process on the same answers in the same order. Prints the time of
 each side, the ratio, and the number of (answer, check) verdicts on which they differ (must
@@ -80,23 +81,21 @@ def seebench_side(records: list[dict], work: list[tuple[int, str, str]]) -> list
     return [check_answer(records[index], answer).checks for index, _, answer in work]
 
 
-def reference_check(folder: Path, rule: str, check: str) -> bool:
-    """One check of one answer from scratch: files read, a fresh parser, everything parsed."""
+def reference_case(folder: Path, rule: str) -> dict:
+    """Every check of one answer from scratch: files read once, one fresh parser, one parse."""
     from seebench.suites.copilot.doc.cases import build_case
     from seebench.suites.copilot.doc.checks import check_answer
     from seebench.suites.copilot.languages import parser
 
-    parser.cache_clear()  # a new tree-sitter parser for this check
+    parser.cache_clear()  # a new tree-sitter parser for this answer
     record = build_case(*read_case(folder))
     answer = record["function"] if rule == "null" else record["oracle"]
-    return check_answer(record, answer).checks[check]
+    checks = check_answer(record, answer).checks
+    return {check: checks[check] for check in CHECKS}
 
 
 def reference_side(folders: list[Path], work: list[tuple[int, str, str]]) -> list[dict]:
-    return [
-        {check: reference_check(folders[index], rule, check) for check in CHECKS}
-        for index, rule, _ in work
-    ]
+    return [reference_case(folders[index], rule) for index, rule, _ in work]
 
 
 def first_string_rule(folders: list[Path], records: list[dict]) -> tuple[int, int, int]:
@@ -148,7 +147,7 @@ def main() -> int:
         f"load); scoring {ours_s:.2f} s wall / {ours_cpu:.2f} s CPU"
     )
     print(
-        f"reference (per check: files read, fresh parser, full parse): {theirs_s:.2f} s wall "
+        f"reference (per answer: files read, fresh parser, one parse, all checks): {theirs_s:.2f} s wall "
         f"/ {theirs_cpu:.2f} s CPU"
     )
     print(
