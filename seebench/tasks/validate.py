@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import jsonschema_rs
 
 from seebench.errors import TaskSpecError, did_you_mean
 from seebench.registry import Registry
@@ -39,6 +40,7 @@ def schema_for_type(registry: Registry, type_name: str) -> dict[str, Any]:
 
 
 _validators: dict[tuple[int, str], jsonschema.protocols.Validator] = {}
+_fast_validators: dict[tuple[int, str], Any] = {}
 
 
 def _validator(registry: Registry, type_name: str) -> jsonschema.protocols.Validator:
@@ -48,6 +50,53 @@ def _validator(registry: Registry, type_name: str) -> jsonschema.protocols.Valid
         cls = jsonschema.validators.validator_for(schema)
         _validators[key] = cls(schema)
     return _validators[key]
+
+
+def _fast_validator(registry: Registry, type_name: str) -> Any:
+    """A compiled validator (jsonschema-rs) of the same schema, or ``None`` if it cannot be
+    built. It only answers "valid or not": the messages always come from :mod:`jsonschema`."""
+    key = (id(registry), type_name)
+    if key not in _fast_validators:
+        try:
+            _fast_validators[key] = jsonschema_rs.validator_for(
+                schema_for_type(registry, type_name)
+            )
+        except Exception:  # a schema the compiled validator cannot handle: the slow path
+            _fast_validators[key] = None
+    return _fast_validators[key]
+
+
+_step_validator_cache: dict[int, tuple[Any, Any, Any]] = {}
+
+
+def _step_validators(entry: Any) -> tuple[jsonschema.protocols.Validator, Any]:
+    """The (jsonschema, compiled or ``None``) validators of a preparation step's schema, built
+    once per registered step rather than once per step of every task file."""
+    cached = _step_validator_cache.get(id(entry))
+    if cached is None or cached[0] is not entry:
+        schema = entry.schema
+        slow = jsonschema.validators.validator_for(schema)(schema)
+        try:
+            fast = jsonschema_rs.validator_for(schema)
+        except Exception:
+            fast = None
+        cached = _step_validator_cache[id(entry)] = (entry, slow, fast)
+    return cached[1], cached[2]
+
+
+def _accepts(fast: Any, value: Any) -> bool:
+    try:
+        return bool(fast.is_valid(value))
+    except Exception:  # a value the compiled validator cannot read: ask jsonschema
+        return False
+
+
+def _surely_valid(document: dict[str, Any], registry: Registry, type_name: str) -> bool:
+    """True when the compiled validator accepts ``document``. Valid documents are the common
+    case of a task index build; anything else (invalid, or a value the compiled validator
+    cannot read, such as a YAML date) goes through :mod:`jsonschema` for its messages."""
+    fast = _fast_validator(registry, type_name)
+    return fast is not None and _accepts(fast, document)
 
 
 def _describe(error: jsonschema.ValidationError) -> tuple[str, str]:
@@ -78,7 +127,10 @@ def schema_problems(document: Any, registry: Registry, file: str) -> list[str]:
     if not isinstance(document, dict):
         return [f"{file}: <root>: expected a mapping"]
     type_name = document.get("type")
-    validator = _validator(registry, type_name if isinstance(type_name, str) else "")
+    type_name = type_name if isinstance(type_name, str) else ""
+    if _surely_valid(document, registry, type_name):
+        return []
+    validator = _validator(registry, type_name)
     problems = []
     for error in sorted(
         validator.iter_errors(document), key=lambda e: list(map(repr, e.absolute_path))
@@ -162,7 +214,9 @@ def registry_problems(document: dict[str, Any], registry: Registry, file: str) -
                 continue
             if entry.schema:
                 options = {k: v for k, v in step.items() if k != "step"}
-                step_validator = jsonschema.validators.validator_for(entry.schema)(entry.schema)
+                step_validator, fast = _step_validators(entry)
+                if fast is not None and _accepts(fast, options):
+                    continue
                 for error in step_validator.iter_errors(options):
                     path, reason = _describe(error)
                     problems.append(f"{file}: {where}.{path}: {reason}")
