@@ -6,11 +6,19 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
+from seebench.secrets import scrub
 from seebench.suites.study.definition import Study
 
 
-def admin_page(study: Study, progress: list[dict[str, Any]], token: str) -> str:
-    """The admin page's HTML (every value escaped)."""
+def admin_page(
+    study: Study,
+    progress: list[dict[str, Any]],
+    token: str,
+    errors: dict[str, int] | None = None,
+) -> str:
+    """The admin page's HTML (every value escaped, model specs scrubbed of credentials);
+    ``errors`` counts the model errors per condition."""
+    errors = errors or {}
     by_condition = {row["condition"]: row for row in progress}
     rows = []
     for condition in study.conditions:
@@ -18,12 +26,13 @@ def admin_page(study: Study, progress: list[dict[str, Any]], token: str) -> str:
         cells = [
             condition.id,
             condition.kind,
-            condition.model or "",
+            scrub(condition.model or ""),
             row.get("sessions", 0),
             row.get("finished", 0),
             row.get("passed", 0),
             row.get("skipped", 0),
             row.get("events", 0),
+            errors.get(condition.id, 0),
         ]
         rows.append("<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in cells) + "</tr>")
     header = "".join(
@@ -37,6 +46,7 @@ def admin_page(study: Study, progress: list[dict[str, Any]], token: str) -> str:
             "tasks passed",
             "tasks skipped",
             "events",
+            "model errors",
         )
     )
     export = f"admin/events.jsonl?token={quote(token)}"

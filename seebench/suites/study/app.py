@@ -3,6 +3,12 @@
 Participants get a session on their first visit (balanced random assignment to a condition
 and a task set); model calls and code runs happen here on the server. Events are stored and
 acknowledged only once committed (:mod:`seebench.suites.study.store`).
+
+The server is the only witness of what it did: Run and Submit verdicts and model failures are
+stored as the server's own events, a browser's ``run``/``submit`` claim is rejected, and a
+``task_finished`` with outcome ``passed`` is accepted only after a passing Submit of that task.
+Request bodies are read as a bounded stream (413 past :data:`MAX_BODY_BYTES`), every malformed
+body gets 400 with a reason, and every response is scrubbed of secrets.
 """
 
 from __future__ import annotations
@@ -10,9 +16,12 @@ from __future__ import annotations
 import contextlib
 import hmac
 import json
+import logging
 import random
 import secrets
+import time
 import uuid
+from html import escape
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -24,16 +33,24 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Stream
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from seebench.errors import SeebenchError
+from seebench.secrets import scrub
 from seebench.suites.study.admin import admin_page
 from seebench.suites.study.assistant import Assistant
 from seebench.suites.study.definition import Study, balanced_pick
 from seebench.suites.study.execute import CodeRunner
 from seebench.suites.study.store import StudyStore, now_ms, read_events
-from seebench.suites.study.telemetry import event_problem
+from seebench.suites.study.surveys import answer_problem
+from seebench.suites.study.telemetry import SERVER_TYPES, event_problem
 
 MAX_BODY_BYTES = 4 << 20
 MAX_EVENTS_PER_POST = 200
+#: What a participant reads when the model fails (never the model's name or the error).
+UNAVAILABLE = "The assistant is not available right now. Please continue without it."
+log = logging.getLogger("seebench.study")
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def static_dir() -> Path:
@@ -65,18 +82,36 @@ class StudyApp:
         self.assistants = {
             c.id: Assistant(c) for c in study.conditions if c.kind in ("autocomplete", "chat")
         }
-        self.runner = CodeRunner(study.run_limits, unsafe_host_exec=unsafe_host_exec)
+        self.runner = CodeRunner(
+            study.run_limits, workers=study.run_workers, unsafe_host_exec=unsafe_host_exec
+        )
 
     # -- helpers ----------------------------------------------------------------------------
 
     async def body(self, request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if len(raw) > MAX_BODY_BYTES:
-            raise ApiError(413, "request too large")
+        """The request's JSON object, read as a stream of at most :data:`MAX_BODY_BYTES`."""
+        declared = request.headers.get("content-length")
+        if declared is not None:
+            if not declared.isdigit():
+                raise ApiError(400, "Content-Length is not a number")
+            if int(declared) > MAX_BODY_BYTES:
+                raise ApiError(413, f"request body over {MAX_BODY_BYTES} bytes")
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:
+                raise ApiError(413, f"request body over {MAX_BODY_BYTES} bytes")
+            chunks.append(chunk)
+        raw = b"".join(chunks)
         try:
-            body = json.loads(raw or b"{}")
-        except ValueError:
-            raise ApiError(400, "the request body is not JSON") from None
+            body = json.loads(raw.decode("utf-8") or "{}", parse_constant=_no_constant)
+            json.dumps(body, ensure_ascii=False).encode("utf-8")  # no lone surrogates
+        except UnicodeError:
+            raise ApiError(400, "the request body is not valid UTF-8 text") from None
+        except RecursionError:
+            raise ApiError(400, "the request body is nested too deeply") from None
+        except ValueError as exc:
+            raise ApiError(400, f"the request body is not JSON ({exc})") from None
         if not isinstance(body, dict):
             raise ApiError(400, "the request body must be a JSON object")
         return body
@@ -90,10 +125,11 @@ class StudyApp:
     def session_view(self, row: dict[str, Any]) -> dict[str, Any]:
         """What the browser needs for a session: never tests, model options or keys."""
         study = self.study
+        condition = study.condition(row["condition"])
         return {
             "session": row["session"],
             "title": study.title,
-            "instructions": study.instructions,
+            "instructions": study.instructions_for(row["kind"]),
             "consent": study.consent,
             "condition": row["condition"],
             "kind": row["kind"],
@@ -103,7 +139,11 @@ class StudyApp:
             "skip_after_s": study.skip_after_s,
             "snapshot_s": study.snapshot_s,
             "suggestion": {"pause_ms": study.pause_ms},
-            "surveys": study.surveys,
+            "surveys": {
+                name: [_public_item(i) for i in study.survey_items(name, condition)]
+                for name in ("pre", "post")
+            },
+            "tutorial": study.tutorial,
             "next_seq": self.store.next_seq(row["session"]),
             "finished": row["finished"] is not None,
         }
@@ -112,8 +152,14 @@ class StudyApp:
 
     async def new_session(self, request: Request) -> dict[str, Any]:
         body = await self.body(request)
-        participant = str(body.get("participant") or "")[:100]
+        participant = body.get("participant") or ""
+        if not isinstance(participant, str) or len(participant) > 100:
+            raise ApiError(400, "participant must be a string of at most 100 characters")
         study = self.study
+        if participant:  # one participant code, one session, whatever the browser
+            existing = self.store.session_by_participant(study.name, participant)
+            if existing is not None:
+                return {**self.session_view(existing), "resumed": True}
         used = self.store.counts("condition")
         condition = study.condition(
             balanced_pick({c.id: used.get(c.id, 0) for c in study.conditions}, self.rng)
@@ -131,7 +177,7 @@ class StudyApp:
             "started": now_ms(),
         }
         self.store.create_session(row)
-        return self.session_view({**row, "finished": None})
+        return {**self.session_view({**row, "finished": None}), "resumed": False}
 
     async def get_session(self, request: Request) -> dict[str, Any]:
         return self.session_view(self.session_of(request.path_params["session"]))
@@ -149,23 +195,53 @@ class StudyApp:
         events = body.get("events")
         if not isinstance(events, list) or len(events) > MAX_EVENTS_PER_POST:
             raise ApiError(400, f"events must be a list of at most {MAX_EVENTS_PER_POST}")
-        return await run_in_threadpool(self.accept_events, row["session"], events)
+        return await run_in_threadpool(self.accept_events, row, events)
 
-    def accept_events(self, session: str, events: list[Any]) -> dict[str, Any]:
+    def accept_events(self, row: dict[str, Any], events: list[Any]) -> dict[str, Any]:
         """Validate each event, store the valid ones in one transaction, and say which seqs
-        are acknowledged (stored now or before) and which are rejected, with the reason."""
+        are acknowledged (stored now or before) and which are rejected, with the reason.
+
+        Run/Submit verdicts and model errors are the server's to record: a browser's claim of
+        them is rejected, and so is a ``task_finished`` ``passed`` without a passing Submit of
+        that task. Survey answers are checked against the items of the session's condition;
+        an answer outside an item's ``screen`` list is stored with ``screened_out: true``.
+        """
+        session = row["session"]
+        condition = self.study.condition(row["condition"])
         valid, rejected = [], []
         for event in events:
             problem = event_problem(event)
             if problem is None and event["session"] != session:
                 problem = "session: does not match the request's session"
             if problem is None:
+                problem = self._claim_problem(session, condition, event)
+            if problem is None:
                 valid.append(event)
             else:
                 seq = event.get("seq") if isinstance(event, dict) else None
-                rejected.append({"seq": seq, "error": problem})
+                rejected.append({"seq": seq if _is_int(seq) else None, "error": problem})
         stored = self.store.add_events(valid) if valid else 0
         return {"acked": [e["seq"] for e in valid], "stored": stored, "rejected": rejected}
+
+    def _claim_problem(self, session: str, condition: Any, event: dict[str, Any]) -> str | None:
+        kind, data = event["type"], event["data"]
+        if kind in SERVER_TYPES:
+            return f"type: {kind} events are recorded by the server, not sent"
+        if kind == "task_finished" and data["outcome"] == "passed":
+            verdicts = self.store.server_events(session, "submit", event["task"])
+            if not any(v.get("passed") is True for v in verdicts):
+                return f"data.outcome: no passing Submit of task {event['task']!r} on the server"
+        if kind == "survey_answer":
+            items = {i["id"]: i for i in self.study.survey_items(data["survey"], condition)}
+            item = items.get(data["item"])
+            if item is None:
+                return f"data.item: {data['item']!r} is not in this condition's {data['survey']} survey"
+            problem = answer_problem(item, data["answer"])
+            if problem is not None:
+                return f"data.answer: {problem}"
+            if item.get("screen") is not None:
+                event["data"] = {**data, "screened_out": data["answer"] not in item["screen"]}
+        return None
 
     def assistant_for(self, row: dict[str, Any], kind: str) -> Assistant:
         if row["kind"] != kind or row["condition"] not in self.assistants:
@@ -179,13 +255,29 @@ class StudyApp:
         prefix, suffix = str(body.get("prefix", "")), str(body.get("suffix", ""))
         max_tokens = self.study.max_tokens.draw(self.rng)
         temperature = self.study.suggestion_temperature
-        try:
-            text = await run_in_threadpool(
-                assistant.suggest, prefix, suffix, max_tokens, temperature
-            )
-        except SeebenchError as exc:
-            raise ApiError(502, str(exc)) from None
+        text = await self.call_model(
+            row, "suggest", assistant.suggest, prefix, suffix, max_tokens, temperature
+        )
         return {"suggestion": text, "max_tokens": max_tokens}
+
+    async def call_model(self, row: dict[str, Any], service: str, call: Any, *args: Any) -> str:
+        """``call(*args)`` in a worker thread; on failure a ``model_error`` event is stored
+        and the participant gets a neutral 503 (never the model's name or the error)."""
+        started = time.monotonic()
+        try:
+            return await run_in_threadpool(call, *args)
+        except Exception as exc:  # a model that is down, slow or broken
+            error = scrub(" ".join(str(exc).split()))[:500] or type(exc).__name__
+            log.warning("study %s: model error (%s): %s", row["condition"], service, error)
+            data = {
+                "service": service,
+                "error": error,
+                "latency_ms": int((time.monotonic() - started) * 1000),
+            }
+            await run_in_threadpool(
+                self.store.add_server_event, row["session"], "model_error", None, data
+            )
+            raise ApiError(503, UNAVAILABLE) from None
 
     async def chat(self, request: Request) -> dict[str, Any]:
         body = await self.body(request)
@@ -201,12 +293,9 @@ class StudyApp:
             raise ApiError(400, "messages must be a list of {role: user|assistant, content}")
         history = [{"role": m["role"], "content": m["content"]} for m in history]
         study = self.study
-        try:
-            text = await run_in_threadpool(
-                assistant.reply, history, study.chat_max_tokens, study.chat_temperature
-            )
-        except SeebenchError as exc:
-            raise ApiError(502, str(exc)) from None
+        text = await self.call_model(
+            row, "chat", assistant.reply, history, study.chat_max_tokens, study.chat_temperature
+        )
         return {"text": text}
 
     async def execute(self, request: Request) -> dict[str, Any]:
@@ -220,6 +309,10 @@ class StudyApp:
             raise ApiError(400, "mode must be run or submit, and code a string")
         outcome = await run_in_threadpool(
             self.runner.execute, self.study.tasks[task_name], code, mode
+        )
+        verdict = {"code": code, "passed": outcome.passed, "output": outcome.output}
+        await run_in_threadpool(
+            self.store.add_server_event, row["session"], mode, task_name, verdict
         )
         return {"passed": outcome.passed, "output": outcome.output}
 
@@ -235,14 +328,15 @@ class StudyApp:
     async def admin(self, request: Request) -> HTMLResponse:
         self.check_token(request)
         progress = await run_in_threadpool(self.store.progress)
-        return HTMLResponse(admin_page(self.study, progress, self.admin_token))
+        errors = await run_in_threadpool(self.store.error_counts)
+        return HTMLResponse(admin_page(self.study, progress, self.admin_token, errors))
 
     async def export(self, request: Request) -> StreamingResponse:
         self.check_token(request)
 
         def lines():
             for event in read_events(self.store.path):
-                yield json.dumps(event, ensure_ascii=False) + "\n"
+                yield json.dumps(scrub(event), ensure_ascii=False) + "\n"
 
         return StreamingResponse(
             lines(),
@@ -253,12 +347,21 @@ class StudyApp:
         )
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _public_item(item: dict[str, Any]) -> dict[str, Any]:
+    """A survey item as the browser gets it: without its screening answers."""
+    return {k: v for k, v in item.items() if k not in ("screen", "conditions", "kinds")}
+
+
 def _json_route(handler):
     async def endpoint(request: Request):
         try:
-            return JSONResponse(await handler(request))
+            return JSONResponse(scrub(await handler(request)))
         except ApiError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=exc.status)
+            return JSONResponse({"error": scrub(str(exc))}, status_code=exc.status)
 
     return endpoint
 
@@ -268,7 +371,7 @@ def _page_route(handler):
         try:
             return await handler(request)
         except ApiError as exc:
-            return HTMLResponse(f"<p>{exc}</p>", status_code=exc.status)
+            return HTMLResponse(f"<p>{escape(scrub(str(exc)))}</p>", status_code=exc.status)
 
     return endpoint
 

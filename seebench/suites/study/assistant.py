@@ -1,8 +1,9 @@
 """The study's model calls, made on the server through seebench's model client.
 
-One :class:`Assistant` per condition with a model; requests to one model run one at a time
-(a local model is not thread-safe) in a worker thread. No key or model option is ever sent to
-the browser: it gets the suggestion or reply text only.
+One :class:`Assistant` per condition with a model. Requests to an API model run concurrently,
+up to the condition's ``concurrency`` option (default 4); a local model answers one request at
+a time (it is not thread-safe). No key or model option is ever sent to the browser: it gets
+the suggestion or reply text only.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ CHAT_SYSTEM = (
 _FENCED = re.compile(r"```[A-Za-z0-9_+-]*[ \t]*\n(.*?)(?:```|$)", re.S)
 #: The longest prefix/suffix sent to the model (characters nearest the cursor).
 CONTEXT_CHARS = 6000
+#: Model client options of a study condition unless it sets them: a participant must not wait
+#: a minute for a model that is down.
+STUDY_CLIENT_DEFAULTS = {"cache": False, "timeout_s": 15.0, "max_retries": 1}
 
 
 #: One worked exchange shown before the real request: small chat models copy its form.
@@ -85,25 +89,52 @@ class Assistant:
     def __init__(self, condition: Condition) -> None:
         self.condition = condition
         self._client: Any = None
-        self._lock = threading.Lock()
+        self._completion: Any = None
+        self._build_lock = threading.Lock()
+        self._slots: threading.Semaphore | None = None
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return {**STUDY_CLIENT_DEFAULTS, **self.condition.options}
 
     def client(self) -> Any:
         """The model client, resolved and built on first use."""
-        if self._client is None:
-            from seebench.models import resolve_model
-            from seebench.models.client import ModelClient
+        with self._build_lock:
+            if self._client is None:
+                from seebench.models import resolve_model
+                from seebench.models.client import ModelClient
 
-            model, _ = resolve_model(str(self.condition.model))
-            options = {"cache": False, **self.condition.options}
-            self._client = ModelClient(model, options)
-        return self._client
+                model, _ = resolve_model(str(self.condition.model))
+                client = ModelClient(model, self.options)
+                width = int(self.options.get("concurrency", 4)) if model.kind == "openai" else 1
+                self._slots = threading.BoundedSemaphore(max(1, width))
+                self._client = client
+            return self._client
+
+    def completion_model(self) -> Any:
+        """The completions-endpoint model of an autocomplete condition with ``completion``."""
+        with self._build_lock:
+            if self._completion is None:
+                from seebench.suites.study.completions import CompletionModel
+
+                spec = str(self.condition.model)
+                name = spec.split(":", 1)[1] if spec.startswith("openai:") else spec
+                settings = self.condition.completion or {}
+                self._completion = CompletionModel(
+                    name, settings["format"], self.options, list(settings.get("stop") or [])
+                )
+                width = int(self.options.get("concurrency", 4))
+                self._slots = threading.BoundedSemaphore(max(1, width))
+            return self._completion
 
     def _generate(
         self, messages: list[dict[str, str]], max_tokens: int, temperature: float
     ) -> tuple[str, int]:
         started = time.monotonic()
-        with self._lock:
-            generation = self.client().chat(
+        client = self.client()
+        assert self._slots is not None
+        with self._slots:
+            generation = client.chat(
                 messages, max_new_tokens=max_tokens, temperature=temperature, item_id="study"
             )
         if generation.text is None:
@@ -111,6 +142,13 @@ class Assistant:
         return generation.text, int((time.monotonic() - started) * 1000)
 
     def suggest(self, prefix: str, suffix: str, max_tokens: int, temperature: float) -> str:
+        if self.condition.completion:
+            model = self.completion_model()
+            assert self._slots is not None
+            with self._slots:
+                return model.complete(
+                    prefix[-CONTEXT_CHARS:], suffix[:CONTEXT_CHARS], max_tokens, temperature
+                )
         text, _ = self._generate(completion_messages(prefix, suffix), max_tokens, temperature)
         return clean_completion(text, prefix)
 
@@ -124,7 +162,23 @@ class Assistant:
 
         A local model generates one token to load its weights; an API model is not called.
         """
+        if self.condition.completion:
+            self.completion_model()
+            return
         client = self.client()
         if client.model.kind == "hf":
-            with self._lock:
+            assert self._slots is not None
+            with self._slots:
                 client.chat([{"role": "user", "content": "hi"}], max_new_tokens=1)
+
+    def probe(self) -> str | None:
+        """Ask the model for one token; a line saying why it failed, or ``None`` when it
+        answered (``serve``'s start-up check)."""
+        try:
+            if self.condition.completion:
+                self.suggest("def f():\n    ", "", 1, 0.0)
+            else:
+                self._generate([{"role": "user", "content": "hi"}], 1, 0.0)
+        except SeebenchError as exc:
+            return str(exc)
+        return None

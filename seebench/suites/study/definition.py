@@ -51,6 +51,8 @@ class Condition:
     kind: str
     model: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    #: For autocomplete through a completions endpoint: ``{format, stop}`` (None: chat).
+    completion: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,22 @@ class Study:
     chat_temperature: float
     run_limits: dict[str, Any]
     surveys: dict[str, list[dict[str, Any]]]
+    tutorial: str | None = None
+    run_workers: int = 2
+    instructions_by_kind: dict[str, str] = field(default_factory=dict)
+
+    def instructions_for(self, kind: str) -> str:
+        """The instructions a participant of a condition of ``kind`` reads."""
+        return self.instructions_by_kind.get(kind, self.instructions)
+
+    def survey_items(self, survey: str, condition: Condition) -> list[dict[str, Any]]:
+        """The items of ``survey`` asked in ``condition`` (``conditions``/``kinds`` filters)."""
+        return [
+            item
+            for item in self.surveys.get(survey, [])
+            if condition.id in item.get("conditions", [condition.id])
+            and condition.kind in item.get("kinds", [condition.kind])
+        ]
 
     def condition(self, condition_id: str) -> Condition:
         for condition in self.conditions:
@@ -172,6 +190,21 @@ def _consistency_problems(document: dict[str, Any], path: Path) -> list[str]:
                 problems.append(f"{where}: a scale needs integers min < max")
             if item.get("kind") == "choice" and not item.get("options"):
                 problems.append(f"{where}: a choice needs options")
+            if item.get("kind") == "text" and item.get("screen"):
+                problems.append(f"{where}: screen: a text item cannot screen")
+            unknown = [c for c in item.get("conditions") or [] if c not in ids]
+            if unknown:
+                problems.append(f"{where}: conditions: no condition {unknown[0]!r}")
+    for index, condition in enumerate(document.get("conditions", [])):
+        if (
+            isinstance(condition, dict)
+            and condition.get("completion")
+            and condition.get("kind") != "autocomplete"
+        ):
+            problems.append(
+                f"{path}: conditions.{index}.completion: only an autocomplete condition "
+                "uses a completions endpoint"
+            )
     bounds = (document.get("suggestion") or {}).get("max_tokens")
     if isinstance(bounds, dict) and bounds.get("min", 0) > bounds.get("max", 0):
         problems.append(f"{path}: suggestion.max_tokens: min is larger than max")
@@ -238,18 +271,35 @@ def load_study(name_or_path: str) -> Study:
                 )
         sets.append(tuple(full))
     suggestion = doc.get("suggestion") or {}
+    instructions = doc.get("instructions", "")
+    by_kind: dict[str, str] = {}
+    if isinstance(instructions, dict):
+        common = instructions.get("all", "")
+        by_kind = {k: "\n\n".join(t for t in (common, instructions.get(k, "")) if t) for k in KINDS}
+        instructions = common
+    run = dict(doc.get("run") or {})
+    workers = int(run.pop("workers", 2))
     bounds = suggestion.get("max_tokens") or {}
     chat = doc.get("chat") or {}
     return Study(
         name=doc["name"],
         path=path,
         title=doc.get("title", doc["name"]),
-        instructions=doc.get("instructions", ""),
+        instructions=instructions,
+        instructions_by_kind=by_kind,
+        tutorial=tutorial,
+        run_workers=workers,
         consent=doc.get("consent", ""),
         tasks=tasks,
         task_sets=tuple(sets),
         conditions=tuple(
-            Condition(c["id"], c["kind"], c.get("model"), dict(c.get("options") or {}))
+            Condition(
+                c["id"],
+                c["kind"],
+                c.get("model"),
+                dict(c.get("options") or {}),
+                c.get("completion"),
+            )
             for c in doc["conditions"]
         ),
         session_s=float(doc.get("session_minutes", 35)) * 60,
@@ -265,7 +315,7 @@ def load_study(name_or_path: str) -> Study:
         suggestion_temperature=float(suggestion.get("temperature", 0.2)),
         chat_max_tokens=int(chat.get("max_tokens", 512)),
         chat_temperature=float(chat.get("temperature", 0.2)),
-        run_limits=dict(doc.get("run") or {}),
+        run_limits=run,
         surveys={k: list(v or []) for k, v in (doc.get("surveys") or {}).items()},
     )
 

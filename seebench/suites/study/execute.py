@@ -23,7 +23,10 @@ class Outcome:
     output: str
 
 
-_HARNESS_FRAME = re.compile(r'  File "/opt/seebench/[^"]*", line \d+, in \w+\n(    .*\n)?')
+#: A frame of the sandbox's own code: its File line, its source line and the carets under it.
+_HARNESS_FRAME = re.compile(
+    r'  File "/opt/seebench/[^"]*", line \d+, in [^\n]+\n(    .*\n)?([ \t]*[\^~]+[ \t]*\n)?'
+)
 
 
 def participant_traceback(stderr: str) -> str:

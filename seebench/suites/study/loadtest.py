@@ -144,6 +144,7 @@ class Participant:
         self.base = base
         self.rng = rng
         self.session = ""
+        self.tab = f"load-{rng.getrandbits(64):016x}"  # a browser tab's namespace
         self.events: dict[int, dict[str, Any]] = {}
         self.acked: set[int] = set()
         self.posts = 0
@@ -155,6 +156,7 @@ class Participant:
         self.events[seq] = {
             "schema": 1,
             "session": self.session,
+            "tab": self.tab,
             "seq": seq,
             "type": "snapshot",
             "task": "double",
@@ -172,7 +174,7 @@ class Participant:
 
     async def open(self, client: Any) -> None:
         while not self.session:
-            reply = await self.post(client, "/api/session", {"participant": "load"})
+            reply = await self.post(client, "/api/session", {"participant": self.tab})
             if reply:
                 self.session = reply["session"]
             else:
@@ -240,17 +242,17 @@ async def _simulate(
 
 def check_database(db: Path, participants: list[Participant], report: LoadReport) -> None:
     """Count stored, lost and duplicated events against what the participants sent."""
-    seen: dict[tuple[str, int], int] = {}
-    stored: dict[tuple[str, int], dict[str, Any]] = {}
-    for event in read_events(db):
-        key = (event["session"], event["seq"])
+    seen: dict[tuple[str, str, int], int] = {}
+    stored: dict[tuple[str, str, int], dict[str, Any]] = {}
+    for event in read_events(db):  # the store numbers events itself: match the tab's seq
+        key = (event["session"], event["tab"], event["tab_seq"])
         seen[key] = seen.get(key, 0) + 1
         stored[key] = event
     report.stored = len(seen)
     report.duplicated = sum(n - 1 for n in seen.values())
     for participant in participants:
         for seq, sent in participant.events.items():
-            key = (participant.session, seq)
+            key = (participant.session, participant.tab, seq)
             if seq in participant.acked and key not in stored:
                 report.lost += 1
             elif key in stored:
@@ -262,7 +264,7 @@ def check_database(db: Path, participants: list[Participant], report: LoadReport
                 ):
                     report.duplicated += 1
                     report.errors.append(f"{key}: stored content differs from sent")
-    known = {(p.session, s) for p in participants for s in p.events}
+    known = {(p.session, p.tab, s) for p in participants for s in p.events}
     phantoms = set(stored) - known
     if phantoms:
         report.duplicated += len(phantoms)

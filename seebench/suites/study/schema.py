@@ -19,7 +19,23 @@ _SURVEY_ITEM = {
         "high": {"type": "string"},
         "options": {"type": "array", "items": {"type": "string"}, "minItems": 1},
         "required": {"type": "boolean"},
+        "conditions": {"type": "array", "items": _ID, "minItems": 1},
+        "kinds": {
+            "type": "array",
+            "items": {"enum": ["none", "autocomplete", "chat"]},
+            "minItems": 1,
+        },
+        "screen": {
+            "type": "array",
+            "items": {"type": ["string", "integer"]},
+            "minItems": 1,
+        },
     },
+}
+_TEXT_BY_KIND = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {k: {"type": "string"} for k in ("all", "none", "autocomplete", "chat")},
 }
 _TASK_SOURCE = {
     "type": "object",
@@ -43,7 +59,7 @@ STUDY_SCHEMA: dict[str, Any] = {
         "name": _ID,
         "title": {"type": "string"},
         "description": {"type": "string"},
-        "instructions": {"type": "string"},
+        "instructions": {"oneOf": [{"type": "string"}, _TEXT_BY_KIND]},
         "consent": {"type": "string"},
         "tasks": {
             "type": "object",
@@ -72,6 +88,24 @@ STUDY_SCHEMA: dict[str, Any] = {
                     "kind": {"enum": ["none", "autocomplete", "chat"]},
                     "model": {"type": "string", "minLength": 1},
                     "options": {"type": "object"},
+                    "completion": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["format"],
+                        "properties": {
+                            "format": {
+                                "enum": [
+                                    "suffix",
+                                    "prefix",
+                                    "codellama",
+                                    "starcoder",
+                                    "deepseek",
+                                    "qwen",
+                                ]
+                            },
+                            "stop": {"type": "array", "items": {"type": "string"}},
+                        },
+                    },
                 },
             },
         },
@@ -112,6 +146,7 @@ STUDY_SCHEMA: dict[str, Any] = {
                 "cpu_s": {"type": "number", "exclusiveMinimum": 0},
                 "wall_s": {"type": "number", "exclusiveMinimum": 0},
                 "memory_mb": {"type": "integer", "minimum": 16},
+                "workers": {"type": "integer", "minimum": 1, "maximum": 64},
             },
         },
         "surveys": {

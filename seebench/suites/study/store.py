@@ -1,8 +1,13 @@
-"""Study storage in SQLite (WAL): sessions and events, idempotent on (session, seq).
+"""Study storage in SQLite (WAL): sessions and events, idempotent on (session, tab, seq).
+
+Every browser tab numbers its events in its own namespace (``tab``, a random id per page
+load); the store gives each new event the session's next ``seq`` when it commits it, so two
+tabs of one session never collide and the session keeps one sequence. The server's own events
+(Run/Submit verdicts, model errors) have ``tab`` ``"server"``.
 
 An event is acknowledged to the browser only after the transaction that stores it has been
 committed (``synchronous=FULL``), so a server killed at any moment loses no acknowledged
-event; a re-sent event (same session and seq) is stored once.
+event; a re-sent event (same session, tab and tab seq) is stored once.
 
 :func:`read_events` and :func:`read_sessions` are the analysis' read side.
 """
@@ -35,6 +40,8 @@ CREATE TABLE IF NOT EXISTS sessions (
 CREATE TABLE IF NOT EXISTS events (
     session TEXT NOT NULL REFERENCES sessions(session),
     seq INTEGER NOT NULL,
+    tab TEXT NOT NULL,
+    tab_seq INTEGER,
     type TEXT NOT NULL,
     task TEXT,
     client_time INTEGER NOT NULL,
@@ -43,9 +50,12 @@ CREATE TABLE IF NOT EXISTS events (
     data TEXT NOT NULL,
     PRIMARY KEY (session, seq)
 ) WITHOUT ROWID;
+CREATE UNIQUE INDEX IF NOT EXISTS events_tab ON events (session, tab, tab_seq);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
-STORE_VERSION = "1"
+STORE_VERSION = "2"
+#: The ``tab`` of the events the server itself stores.
+SERVER_TAB = "server"
 SESSION_COLUMNS = (
     "session",
     "study",
@@ -135,6 +145,16 @@ class StudyStore:
             rows = self._db.execute(f"SELECT {column}, COUNT(*) FROM sessions GROUP BY {column}")
             return dict(rows.fetchall())
 
+    def session_by_participant(self, study: str, participant: str) -> dict[str, Any] | None:
+        """The first session of ``participant`` in ``study`` (``None`` when there is none)."""
+        with self._lock:
+            row = self._db.execute(
+                f"SELECT {','.join(SESSION_COLUMNS)} FROM sessions "
+                "WHERE study=? AND participant=? ORDER BY started LIMIT 1",
+                (study, participant),
+            ).fetchone()
+        return dict(zip(SESSION_COLUMNS, row, strict=True)) if row else None
+
     def next_seq(self, session: str) -> int:
         """One more than the highest stored seq of ``session`` (0 when it has none)."""
         with self._lock:
@@ -146,32 +166,72 @@ class StudyStore:
     def add_events(self, events: list[dict[str, Any]]) -> int:
         """Store valid events in one committed transaction; returns how many were new.
 
-        An event whose (session, seq) is already stored is skipped (a retry).
+        Each event's ``seq`` is its number in its tab's namespace (``tab``, default ``""``);
+        the stored ``seq`` is the session's next one. An event whose (session, tab, seq) is
+        already stored is skipped (a retry).
         """
         stamp = now_ms()
         rows = [
             (
                 e["session"],
+                e["session"],
+                e.get("tab", ""),
                 e["seq"],
                 e["type"],
                 e.get("task"),
                 e["client_time"],
                 stamp,
                 e["schema"],
-                json.dumps(e["data"], ensure_ascii=False, separators=(",", ":")),
+                json.dumps(e["data"], ensure_ascii=True, separators=(",", ":")),
             )
             for e in events
         ]
+        return self._insert(rows)
+
+    def add_server_event(
+        self, session: str, type_: str, task: str | None, data: dict[str, Any]
+    ) -> None:
+        """Store one event the server itself observed (tab ``"server"``), committed."""
+        stamp = now_ms()
+        payload = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
+        self._insert([(session, session, SERVER_TAB, None, type_, task, stamp, stamp, 1, payload)])
+
+    def _insert(self, rows: list[tuple[Any, ...]]) -> int:
+        query = (
+            "INSERT OR IGNORE INTO events (session, seq, tab, tab_seq, type, task, client_time,"
+            " server_time, schema, data) VALUES (?, (SELECT COALESCE(MAX(seq), -1) + 1 FROM"
+            " events WHERE session=?), ?, ?, ?, ?, ?, ?, ?, ?)"
+        )
         with self._lock:
             before = self._db.total_changes
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                self._db.executemany("INSERT OR IGNORE INTO events VALUES (?,?,?,?,?,?,?,?)", rows)
+                self._db.executemany(query, rows)
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
             return self._db.total_changes - before
+
+    def server_events(self, session: str, type_: str, task: str | None = None) -> list[dict]:
+        """The ``data`` of the server's own events of one type in ``session`` (and task)."""
+        query = "SELECT data FROM events WHERE session=? AND tab=? AND type=?"
+        params: list[Any] = [session, SERVER_TAB, type_]
+        if task is not None:
+            query += " AND task=?"
+            params.append(task)
+        with self._lock:
+            rows = self._db.execute(query + " ORDER BY seq", params).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+    def error_counts(self) -> dict[str, int]:
+        """``model_error`` events per condition."""
+        query = (
+            "SELECT s.condition, COUNT(*) FROM events e JOIN sessions s ON e.session=s.session"
+            " WHERE e.type='model_error' GROUP BY s.condition"
+        )
+        with self._lock:
+            return dict(self._db.execute(query).fetchall())
 
     def progress(self) -> list[dict[str, Any]]:
         """Per condition: sessions started and finished, tasks passed and skipped."""
@@ -214,10 +274,11 @@ def read_events(db_path: Path | str) -> Iterator[dict[str, Any]]:
     connection = _connect(Path(db_path), readonly=True)
     try:
         cursor = connection.execute(
-            "SELECT schema, session, seq, type, task, client_time, server_time, data "
-            "FROM events ORDER BY session, seq"
+            "SELECT schema, session, seq, type, task, client_time, server_time, data, tab,"
+            " tab_seq FROM events ORDER BY session, seq"
         )
-        for schema, session, seq, type_, task, client_time, server_time, data in cursor:
+        for row in cursor:
+            schema, session, seq, type_, task, client_time, server_time, data, tab, tab_seq = row
             try:
                 payload = json.loads(data)
             except ValueError:
@@ -233,6 +294,8 @@ def read_events(db_path: Path | str) -> Iterator[dict[str, Any]]:
                 "client_time": client_time,
                 "server_time": server_time,
                 "data": payload,
+                "tab": tab,
+                "tab_seq": tab_seq,
             }
     finally:
         connection.close()

@@ -13,17 +13,19 @@ from typing import Any
 SCHEMA_VERSION = 1
 
 _STR = {"type": "string"}
-_INT0 = {"type": "integer", "minimum": 0}
+#: Integers above 2**53 are not exact in JavaScript, and SQLite stores 64 bits at most.
+MAX_INT = 2**53
+_INT0 = {"type": "integer", "minimum": 0, "maximum": MAX_INT}
 _BOOL = {"type": "boolean"}
 _ID = {"type": "string", "minLength": 1, "maxLength": 200}
 
 
-def _obj(**properties: Any) -> dict[str, Any]:
+def _obj(optional: dict[str, Any] | None = None, **properties: Any) -> dict[str, Any]:
     return {
         "type": "object",
         "additionalProperties": False,
         "required": sorted(properties),
-        "properties": properties,
+        "properties": {**properties, **(optional or {})},
     }
 
 
@@ -40,7 +42,7 @@ DATA_SCHEMAS: dict[str, dict[str, Any]] = {
     "survey_answer": _obj(
         survey={"enum": ["pre", "post"]}, item=_ID, answer={"type": ["string", "integer"]}
     ),
-    "load_task": _obj(task=_ID, index=_INT0),
+    "load_task": _obj({"tutorial": _BOOL}, task=_ID, index=_INT0),
     "suggestion_requested": _obj(
         request_id=_ID,
         prefix=_STR,
@@ -53,9 +55,9 @@ DATA_SCHEMAS: dict[str, dict[str, Any]] = {
     "suggestion_rejected": _obj(
         request_id=_ID, suggestion=_STR, reason={"enum": ["escape", "typing", "cursor", "blur"]}
     ),
-    "chat_user_message": _obj(message_id=_ID, text=_STR),
+    "chat_user_message": _obj({"code": _STR}, message_id=_ID, text=_STR),
     "chat_assistant_response": _obj(message_id=_ID, reply_to=_ID, text=_STR, latency_ms=_INT0),
-    "chat_copy_code": _obj(message_id=_ID, code=_STR),
+    "chat_copy_code": _obj({"how": {"enum": ["button", "selection"]}}, message_id=_ID, code=_STR),
     "run": _CODE_RESULT,
     "submit": _CODE_RESULT,
     "skip": _obj(elapsed_s={"type": "number", "minimum": 0}),
@@ -63,7 +65,10 @@ DATA_SCHEMAS: dict[str, dict[str, Any]] = {
     "paste": _obj(length=_INT0, blocked=_BOOL, source={"enum": ["app", "external"]}),
     "snapshot": _obj(code=_STR),
     "session_finished": _obj(end_code=_ID),
+    "model_error": _obj(service={"enum": ["suggest", "chat"]}, error=_STR, latency_ms=_INT0),
 }
+#: Types only the server records (a browser's claim of these is rejected).
+SERVER_TYPES = ("run", "submit", "model_error")
 EVENT_TYPES = tuple(DATA_SCHEMAS)
 
 
@@ -79,6 +84,7 @@ def _envelope_schema() -> dict[str, Any]:
             "schema": {"const": SCHEMA_VERSION},
             "session": {"type": "string", "pattern": "^s-[0-9a-f-]{36}$"},
             "seq": _INT0,
+            "tab": {"type": "string", "pattern": "^[A-Za-z0-9-]{1,64}$"},
             "type": {"enum": list(EVENT_TYPES)},
             "task": {"type": ["string", "null"], "maxLength": 200},
             "client_time": _INT0,

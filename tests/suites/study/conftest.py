@@ -17,7 +17,10 @@ import pytest
 from seebench.suites.study.definition import find_study, import_study_data, read_document
 from tests.suites.study.fake_model import FakeModelServer
 
-MIRROR = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "realhumaneval"
+MIRROR = Path(
+    os.environ.get("SEEBENCH_STUDY_MIRROR")
+    or Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "realhumaneval"
+)
 TEST_KEY = "sk-study-test-0123456789abcdef"
 SHA256 = "288600a373290e3cd11b7a9630a9c8df0221723429e2d88cfa031b017ba690d9"
 

@@ -36,6 +36,7 @@ def test_the_schema_is_a_valid_json_schema_covering_every_type() -> None:
         "paste",
         "snapshot",
         "session_finished",
+        "model_error",
     }
 
 

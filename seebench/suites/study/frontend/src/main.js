@@ -73,12 +73,13 @@ async function start() {
   }
   if (!reply) {
     reply = await api("api/session", { participant: params.get("participant") || "" });
-    state = { session: reply.session, phase: "consent", taskIndex: 0, code: {}, taskStartedAt: null, startedAt: null };
+    // a participant code already used (another browser) resumes that session at its start
+    state = { session: reply.session, phase: reply.finished ? "done" : "consent", taskIndex: 0, code: {}, taskStartedAt: null, startedAt: null };
     saveState();
   }
   config = reply;
-  telemetry = new Telemetry(state.session, `seebench-study-queue-${state.session}`, reply.next_seq);
-  if (reply.next_seq === 0 && telemetry.seq === 0) {
+  telemetry = new Telemetry(state.session);
+  if (reply.resumed === false) {
     telemetry.log("session_started", {
       condition: config.condition,
       kind: config.kind,
@@ -90,11 +91,17 @@ async function start() {
     if (message.role === "user") $("chat-log").append(el("div", { class: "msg user" }, message.content));
     else renderReply(message.content, message.id);
   }
+  $("chat-log").addEventListener("copy", onChatCopy);
+  $("chat-input").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) sendChat(event);
+  });
+  $("hints").textContent = HINTS[config.kind] || "";
   document.body.dataset.kind = config.kind;
   document.body.dataset.session = state.session;
   $("study-title").textContent = config.title;
   renderInstructions();
-  if (state.phase === "consent") show("consent");
+  if (state.phase === "declined") declined();
+  else if (state.phase === "consent") show("consent");
   else if (state.phase === "pre") renderSurvey("pre");
   else if (state.phase === "task") openTask(state.taskIndex, true);
   else if (state.phase === "post") renderSurvey("post");
@@ -116,9 +123,22 @@ function renderInstructions() {
   };
   $("consent-decline").onclick = () => {
     telemetry.log("consent", { accepted: false });
-    $("consent").replaceChildren(el("p", {}, "You declined to take part. You may close this page."));
+    declined();
   };
 }
+
+function declined() {
+  $("consent").replaceChildren(el("p", {}, "You declined to take part. You may close this page."));
+  show("consent");
+  state.phase = "declined";
+  saveState();
+}
+
+const HINTS = {
+  autocomplete: "Suggestions appear in grey after a 2-second pause or with Ctrl+Enter (Cmd+Enter on a Mac): Tab accepts, Esc dismisses.",
+  chat: "Ask the assistant on the right (Enter sends, Shift+Enter starts a new line); Copy puts its code on your clipboard.",
+  none: "",
+};
 
 // -- surveys ----------------------------------------------------------------------------------
 
@@ -132,10 +152,17 @@ function renderSurvey(which) {
     const name = `q-${item.id}`;
     let input;
     if (item.kind === "scale") {
-      input = el("input", { type: "range", min: item.min, max: item.max, value: Math.round((item.min + item.max) / 2), name, id: name });
-      const value = el("output", { for: name }, String(input.value));
-      input.addEventListener("input", () => (value.textContent = input.value));
-      input = el("span", { class: "scale" }, el("small", {}, item.low || String(item.min)), input, el("small", {}, item.high || String(item.max)), value);
+      // no default answer: the slider counts only once it is moved (its value shows then)
+      const slider = el("input", { type: "range", min: item.min, max: item.max, name, id: name, class: "untouched" });
+      const value = el("output", { for: name, class: "scale-value" }, "not answered");
+      const touch = () => {
+        slider.dataset.answered = "1";
+        slider.classList.remove("untouched");
+        value.textContent = slider.value;
+      };
+      slider.addEventListener("input", touch);
+      slider.addEventListener("change", touch);
+      input = el("span", { class: "scale" }, el("small", { class: "scale-low" }, `${item.min} ${item.low || ""}`.trim()), slider, el("small", { class: "scale-high" }, `${item.max} ${item.high || ""}`.trim()), value);
     } else if (item.kind === "choice") {
       input = el("select", { name, id: name }, el("option", { value: "" }, "—"), ...item.options.map((o) => el("option", { value: o }, o)));
     } else {
@@ -150,7 +177,7 @@ function renderSurvey(which) {
     const answers = [];
     for (const item of items) {
       const field = form.elements[`q-${item.id}`];
-      const raw = field.value.trim();
+      const raw = item.kind === "scale" && !field.dataset.answered ? "" : field.value.trim();
       if (item.required && raw === "") {
         error.textContent = `Please answer: ${item.text}`;
         return;
@@ -183,13 +210,17 @@ function openTask(index, resumed = false) {
     return renderSurvey("post");
   }
   const task = config.tasks[index];
+  const tutorial = isTutorial(index);
   state.taskIndex = index;
-  if (!state.startedAt) state.startedAt = Date.now();
+  // the session clock starts after the tutorial
+  if (!state.startedAt && !tutorial) state.startedAt = Date.now();
   if (!resumed || !state.taskStartedAt) state.taskStartedAt = Date.now();
   telemetry.task = task.name;
-  if (!resumed) telemetry.log("load_task", { task: task.name, index });
+  if (!resumed) telemetry.log("load_task", tutorial ? { task: task.name, index, tutorial: true } : { task: task.name, index });
   show("task");
-  $("task-title").textContent = `Task ${index + 1} of ${config.tasks.length}`;
+  const counted = config.tasks.length - (config.tutorial && config.tasks[0].name === config.tutorial ? 1 : 0);
+  const offset = counted === config.tasks.length ? 1 : 0;
+  $("task-title").textContent = tutorial ? "Tutorial task (not timed)" : `Task ${index + offset} of ${counted}`;
   $("task-description").textContent = task.description;
   $("output").textContent = "";
   $("output").className = "";
@@ -202,17 +233,25 @@ function openTask(index, resumed = false) {
   tick();
 }
 
+function isTutorial(index) {
+  return Boolean(config.tutorial) && index === 0 && config.tasks[0].name === config.tutorial;
+}
+
 function currentCode() {
   return editor.state.doc.toString();
 }
 
 function tick() {
   const now = Date.now();
+  $("skip").hidden = now - state.taskStartedAt < config.skip_after_s * 1000;
+  if (!state.startedAt) {
+    $("timer").textContent = "tutorial: the clock starts after it";
+    return;
+  }
   const left = Math.max(0, config.session_s * 1000 - (now - state.startedAt));
   const minutes = Math.floor(left / 60000);
   const seconds = Math.floor((left % 60000) / 1000);
   $("timer").textContent = `${minutes}:${String(seconds).padStart(2, "0")} left`;
-  $("skip").hidden = now - state.taskStartedAt < config.skip_after_s * 1000;
   if (left === 0) endTask("timeout");
 }
 
@@ -269,9 +308,21 @@ function onPaste(event) {
   return true;
 }
 
-function flash(message) {
+function flash(message, kind = "warning") {
   $("notice").textContent = message;
+  $("notice").className = kind;
   setTimeout(() => ($("notice").textContent = ""), 4000);
+}
+
+// Text selected in a chat answer and copied (Ctrl+C or the menu): allowed, logged, pastable.
+function onChatCopy() {
+  const selection = document.getSelection();
+  const text = selection ? selection.toString() : "";
+  if (!text) return;
+  const node = selection.anchorNode && (selection.anchorNode.nodeType === 1 ? selection.anchorNode : selection.anchorNode.parentElement);
+  const box = node && node.closest(".msg.assistant");
+  rememberCopy(text);
+  telemetry.log("chat_copy_code", { message_id: (box && box.dataset.id) || "m-unknown", code: text, how: "selection" });
 }
 
 // -- autocomplete -----------------------------------------------------------------------------
@@ -325,6 +376,7 @@ function onDecision(kind, current, reason) {
 
 function renderReply(text, messageId) {
   const box = el("div", { class: "msg assistant" });
+  box.dataset.id = messageId || "m-unknown";
   const parts = text.split(/```[a-zA-Z0-9_+-]*\n?/);
   parts.forEach((part, i) => {
     if (i % 2 === 0) {
@@ -336,7 +388,7 @@ function renderReply(text, messageId) {
     copy.onclick = () => {
       rememberCopy(code);
       if (navigator.clipboard) navigator.clipboard.writeText(code).catch(() => {});
-      telemetry.log("chat_copy_code", { message_id: messageId, code });
+      telemetry.log("chat_copy_code", { message_id: messageId, code, how: "button" });
       copy.textContent = "Copied";
     };
     box.append(el("div", { class: "code" }, copy, el("pre", {}, code)));
@@ -352,7 +404,7 @@ async function sendChat(event) {
   if (!text) return;
   input.value = "";
   const messageId = `m-${crypto.randomUUID()}`;
-  telemetry.log("chat_user_message", { message_id: messageId, text });
+  telemetry.log("chat_user_message", { message_id: messageId, text, code: currentCode() });
   $("chat-log").append(el("div", { class: "msg user" }, text));
   state.chat = [...(state.chat || []), { role: "user", content: text }];
   saveState();
@@ -367,7 +419,8 @@ async function sendChat(event) {
     telemetry.log("chat_assistant_response", { message_id: replyId, reply_to: messageId, text: reply.text, latency_ms: Date.now() - started });
     renderReply(reply.text, replyId);
   } catch (error) {
-    $("chat-log").append(el("div", { class: "msg error" }, `The assistant is unavailable: ${error.message}`));
+    // the server's neutral message (it never names the model)
+    $("chat-log").append(el("div", { class: "msg error" }, error.message));
   }
   $("chat-send").disabled = false;
 }
@@ -387,12 +440,12 @@ async function execute(mode) {
     reply = { passed: false, output: `could not run: ${error.message}` };
   }
   for (const b of document.querySelectorAll(".actions button")) b.disabled = false;
-  telemetry.log(mode, { code, passed: reply.passed, output: reply.output });
+  // the server records the verdict itself (a run or submit event of its own)
   $("output").textContent = reply.output || (reply.passed ? "(no output)" : "");
   $("output").className = reply.passed ? "passed" : "failed";
   if (mode === "submit") {
     if (reply.passed) {
-      flash("Correct! On to the next task.");
+      flash("Correct! On to the next task.", "ok");
       endTask("passed");
     } else {
       $("output").textContent = `Not correct yet.\n${reply.output}`;
