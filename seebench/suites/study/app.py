@@ -17,6 +17,7 @@ import contextlib
 import hmac
 import json
 import logging
+import os
 import random
 import secrets
 import time
@@ -33,7 +34,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Stream
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from seebench.secrets import scrub
+from seebench.secrets import register_secret, scrub
 from seebench.suites.study.admin import admin_page
 from seebench.suites.study.assistant import Assistant
 from seebench.suites.study.definition import Study, balanced_pick
@@ -82,6 +83,10 @@ class StudyApp:
         self.assistants = {
             c.id: Assistant(c) for c in study.conditions if c.kind in ("autocomplete", "chat")
         }
+        for condition in study.conditions:  # their keys are never sent, even by mistake
+            if condition.model:
+                key_env = str(condition.options.get("api_key_env") or "OPENAI_API_KEY")
+                register_secret(os.environ.get(key_env))
         self.runner = CodeRunner(
             study.run_limits, workers=study.run_workers, unsafe_host_exec=unsafe_host_exec
         )

@@ -69,6 +69,9 @@ def write_test_study(
     arms = {
         "ac": f'{{id: ac, kind: autocomplete, model: "openai:fake-coder", options: {options}}}',
         "chat": f'{{id: chat, kind: chat, model: "openai:fake-chat", options: {options}}}',
+        "fim": f'{{id: fim, kind: autocomplete, model: "openai:fake-base", options: {options},'
+        " completion: {format: codellama}}",
+        "none": "{id: none, kind: none}",
     }
     condition_lines = "\n".join(f"      - {arms[c]}" for c in conditions)
     shipped = read_document(find_study("realhumaneval"))  # its texts, for the screenshots
@@ -91,8 +94,9 @@ def write_test_study(
     surveys:
       pre:
         - {{id: experience, kind: choice, text: "Years of Python?", options: ["0-2", "3+"], required: true}}
+        - {{id: adult, kind: choice, text: "Are you 18 or older?", options: ["yes", "no"], required: true, screen: ["yes"]}}
       post:
-        - {{id: helpfulness, kind: scale, min: 1, max: 10, text: "How helpful was the assistant?", required: true}}
+        - {{id: helpfulness, kinds: [autocomplete, chat], kind: scale, min: 1, max: 10, text: "How helpful was the assistant?", required: true}}
         - {{id: comments, kind: text, text: "Comments?"}}
     """
     path = folder / "rhe-test.yaml"
