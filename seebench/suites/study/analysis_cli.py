@@ -15,6 +15,14 @@ import click
 from seebench.errors import SeebenchError
 
 _SOURCE = click.argument("source", type=click.Path(path_type=Path, dir_okay=False))
+_EXCLUDE = click.option(
+    "--exclude",
+    default="default",
+    show_default=True,
+    help="Exclusion rules, comma-separated: no-consent, screened-out, no-task, not-finished; "
+    "'default' is the first three, 'none' keeps every session. The count each rule removed "
+    "is printed.",
+)
 
 
 def _report_problems(problems: list[str], shown: int = 20) -> None:
@@ -46,13 +54,17 @@ def _report_problems(problems: list[str], shown: int = 20) -> None:
     show_default=True,
     help="The raw events, or one row of metrics per participant.",
 )
-def export_command(source: Path, output: Path, fmt: str | None, what: str) -> None:
+@_EXCLUDE
+def export_command(source: Path, output: Path, fmt: str | None, what: str, exclude: str) -> None:
     """Export a study's events (SQLite store or JSONL) to JSONL, CSV or Parquet."""
     from seebench.suites.study.analysis.events import read_events
+    from seebench.suites.study.analysis.exclusions import apply_exclusions, parse_rules
     from seebench.suites.study.analysis.export import export_events, export_table
 
     log = read_events(source)
     _report_problems(log.problems)
+    log, exclusions = apply_exclusions(log, parse_rules(exclude))
+    click.echo(exclusions.summary(), err=True)
     if what == "events":
         path = export_events(log.events, output, fmt)
         click.echo(f"wrote {len(log.events)} events to {path}")
@@ -100,6 +112,7 @@ def export_command(source: Path, output: Path, fmt: str | None, what: str) -> No
     help="Bootstrap resamples for the deltas' 95% intervals.",
 )
 @click.option("--seed", type=int, default=0, show_default=True)
+@_EXCLUDE
 def analyze_command(
     source: Path | None,
     released_chat: bool,
@@ -108,6 +121,7 @@ def analyze_command(
     json_path: Path | None,
     resamples: int,
     seed: int,
+    exclude: str,
 ) -> None:
     """Print a study's metrics table and comparisons with the no-LLM condition.
 
@@ -120,11 +134,12 @@ def analyze_command(
         _analyze_released(data_path, figures_dir, json_path)
         return
     from seebench.suites.study.analysis.events import read_events
+    from seebench.suites.study.analysis.exclusions import parse_rules
     from seebench.suites.study.analysis.report import analyze, format_report, to_json, write_figures
 
     log = read_events(source)
     _report_problems(log.problems)
-    analysis = analyze(log, resamples=resamples, seed=seed)
+    analysis = analyze(log, resamples=resamples, seed=seed, exclude=parse_rules(exclude))
     click.echo(format_report(analysis))
     if figures_dir is not None:
         for path in write_figures(analysis, figures_dir):

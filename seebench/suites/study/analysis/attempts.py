@@ -2,7 +2,8 @@
 
 An attempt is one (session, task) pair. It starts at the first ``load_task`` of that task (a
 reload that loads it again does not restart the clock) and is *passed* at its first ``submit``
-with ``passed: true``. Events are assigned to the attempt named by their ``task`` key; an event
+with ``passed: true`` recorded by the server (tab ``server``; an export without tabs is from
+before browsers could not claim verdicts). Events are assigned to the attempt named by their ``task`` key; an event
 with no task (other than the session-level ones) goes to the task loaded last, until that
 task's ``task_finished``.
 """
@@ -15,6 +16,8 @@ from typing import Any
 from seebench.suites.study.analysis.events import Session, event_time
 
 CODE_EVENTS = ("snapshot", "run", "submit")
+#: The ``tab`` of the events the study server records itself (its Run/Submit verdicts).
+SERVER_TAB = "server"
 #: Events about the whole session, never about a task.
 SESSION_EVENTS = ("session_started", "consent", "survey_answer", "session_finished")
 
@@ -29,6 +32,7 @@ class Attempt:
     started: float | None = None  # seconds (event time of the first load_task)
     passed_at: float | None = None  # first passing submit
     outcome: str = "open"  # task_finished's outcome, or passed/open when it is missing
+    tutorial: bool = False  # its load_task says so: left out of the metrics
     events: list[dict[str, Any]] = field(default_factory=list)
 
     @property
@@ -74,7 +78,13 @@ def session_attempts(session: Session) -> list[Attempt]:
             attempt.started = event_time(event)
             index = data.get("index")
             attempt.index = index if isinstance(index, int) else None
-        elif kind == "submit" and data.get("passed") is True and attempt.passed_at is None:
+            attempt.tutorial = data.get("tutorial") is True
+        elif (
+            kind == "submit"
+            and data.get("passed") is True
+            and event.get("tab", SERVER_TAB) == SERVER_TAB
+            and attempt.passed_at is None
+        ):
             attempt.passed_at = event_time(event)
         elif kind == "task_finished" and isinstance(data.get("outcome"), str):
             attempt.outcome = data["outcome"]

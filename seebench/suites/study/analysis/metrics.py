@@ -80,7 +80,7 @@ def chat_counts(attempts: list[Attempt]) -> dict[str, Any]:
 
 def session_metrics(session: Session) -> tuple[dict[str, Any], list[Attempt], list[Suggestion]]:
     """One participant's metrics, with the attempts and suggestions they came from."""
-    attempts = session_attempts(session)
+    attempts = [a for a in session_attempts(session) if not a.tutorial]  # outside the clock
     suggestions = [s for a in attempts for s in attempt_suggestions(a)]
     shown = [s for s in suggestions if s.shown]
     requested = [s for s in shown if s.requested]

@@ -12,10 +12,12 @@ import pandas as pd
 
 from seebench.suites.study.analysis.attempts import Attempt
 from seebench.suites.study.analysis.events import EventLog
+from seebench.suites.study.analysis.exclusions import Exclusions, apply_exclusions
 from seebench.suites.study.analysis.figures import acceptance_figure, chat_histograms, delta_figure
 from seebench.suites.study.analysis.metrics import OUTCOMES, condition_table, participant_table
 from seebench.suites.study.analysis.stats import compare_with_control
 from seebench.suites.study.analysis.suggestions import Suggestion
+from seebench.suites.study.analysis.surveys import choice_table, scale_table, survey_answers
 
 #: Columns of the condition table shown in the text report (name in report, column).
 REPORT_COLUMNS = [
@@ -45,16 +47,37 @@ class StudyAnalysis:
     comparison: pd.DataFrame
     attempts: list[Attempt]
     suggestions: list[Suggestion]
+    exclusions: Exclusions | None = None
+    survey_scales: pd.DataFrame | None = None
+    survey_choices: pd.DataFrame | None = None
 
 
-def analyze(log: EventLog, *, resamples: int = 2000, seed: int = 0) -> StudyAnalysis:
-    """Participant and condition metrics, and the comparison with the no-LLM condition."""
+def analyze(
+    log: EventLog, *, resamples: int = 2000, seed: int = 0, exclude: tuple[str, ...] = ()
+) -> StudyAnalysis:
+    """Participant and condition metrics, the comparison with the no-LLM condition and the
+    survey tables, over the sessions the ``exclude`` rules keep (:mod:`.exclusions`)."""
+    log, exclusions = apply_exclusions(log, exclude)
+    answers = survey_answers(log)
+    scales, choices = scale_table(answers), choice_table(answers)
     participants, attempts, suggestions = participant_table(log)
     if participants.empty:
-        return StudyAnalysis(log, participants, pd.DataFrame(), pd.DataFrame(), [], [])
+        return StudyAnalysis(
+            log, participants, pd.DataFrame(), pd.DataFrame(), [], [], exclusions, scales, choices
+        )
     conditions = condition_table(participants)
     comparison = compare_with_control(participants, OUTCOMES, resamples=resamples, seed=seed)
-    return StudyAnalysis(log, participants, conditions, comparison, attempts, suggestions)
+    return StudyAnalysis(
+        log,
+        participants,
+        conditions,
+        comparison,
+        attempts,
+        suggestions,
+        exclusions,
+        scales,
+        choices,
+    )
 
 
 def _cell(value: Any) -> str:
@@ -80,9 +103,11 @@ def markdown_table(header: list[str], rows: list[list[Any]]) -> str:
 
 def format_report(analysis: StudyAnalysis) -> str:
     """The metrics table per condition and the comparison table, as Markdown."""
+    header = [analysis.exclusions.summary()] if analysis.exclusions else []
     if analysis.participants.empty:
-        return f"{analysis.log.source}: no sessions"
+        return "\n".join([*header, f"{analysis.log.source}: no sessions"])
     parts = [
+        *header,
         f"{len(analysis.participants)} sessions, {len(analysis.attempts)} task attempts, "
         f"{sum(s.shown for s in analysis.suggestions)} suggestions shown "
         f"(from {analysis.log.source})",
@@ -121,7 +146,42 @@ def format_report(analysis: StudyAnalysis) -> str:
                 ],
             ),
         ]
+    parts += survey_sections(analysis)
     return "\n".join(parts)
+
+
+def survey_sections(analysis: StudyAnalysis) -> list[str]:
+    """The survey tables as Markdown: scale items by condition, then background answers."""
+    parts: list[str] = []
+    scales = analysis.survey_scales
+    if scales is not None and not scales.empty:
+        conditions = sorted({str(c) for c in scales["condition"]})
+        rows = []
+        for item, group in scales.groupby("item", sort=True):
+            cells = {str(r.condition): r for r in group.itertuples()}
+            row: list[Any] = [item]
+            for condition in conditions:
+                r = cells.get(condition)
+                row.append("-" if r is None else f"{_cell(r.mean)} ({_cell(r.sd)}, n={r.n})")
+            rows.append(row)
+        parts += [
+            "",
+            "Survey scales by condition: mean (sd, n); raw_tlx is the mean of the tlx_ items:",
+            "",
+            markdown_table(["item", *conditions], rows),
+        ]
+    choices = analysis.survey_choices
+    if choices is not None and not choices.empty:
+        parts += [
+            "",
+            "Background answers (pre-survey) by condition:",
+            "",
+            markdown_table(
+                ["item", "answer", "condition", "n"],
+                [[r.item, r.answer, r.condition, r.n] for r in choices.itertuples()],
+            ),
+        ]
+    return parts
 
 
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -137,6 +197,10 @@ def to_json(analysis: StudyAnalysis) -> dict[str, Any]:
         "participants": _records(analysis.participants[public]) if public else [],
         "conditions": _records(analysis.conditions),
         "comparison": _records(analysis.comparison),
+        "exclusions": analysis.exclusions.to_json() if analysis.exclusions else None,
+        "survey_scales": _records(analysis.survey_scales)
+        if analysis.survey_scales is not None
+        else [],
     }
 
 

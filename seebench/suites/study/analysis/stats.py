@@ -151,6 +151,8 @@ def compare_with_control(
                 }
             )
     result = pd.DataFrame(rows)
+    if result.empty:  # only the control condition has participants (after exclusions)
+        return result
     tested = result["p"].notna()
     result["p_bh"] = math.nan
     result["significant"] = False

@@ -121,6 +121,7 @@ def simulate_study(seed: int = 0, per_condition: int = 8) -> list[dict[str, Any]
     for condition, kind, mean_time in conditions:
         for number in range(per_condition):
             writer = SessionWriter(f"s-{condition}-{number}", condition, kind, task_set=number % 2)
+            writer.emit("consent", accepted=True)
             for index in range(3):
                 writer.load(f"task{index}", index)
                 kept = []
