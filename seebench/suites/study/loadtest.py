@@ -312,6 +312,84 @@ def run_load(
     return report
 
 
+class StandInChatModel:
+    """An OpenAI-compatible chat endpoint on 127.0.0.1 that answers every request after
+    ``delay_s`` seconds, many at once (a stand-in for a slow model)."""
+
+    def __init__(self, delay_s: float) -> None:
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        delay = delay_s
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                time.sleep(delay)
+                reply = {
+                    "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}}]
+                }
+                data = json.dumps(reply).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def __enter__(self) -> StandInChatModel:
+        import threading
+
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def chat_latency(folder: Path, *, parallel: int = 4, delay_s: float = 3.0) -> list[float]:
+    """Seconds each of ``parallel`` chat messages sent at once took through ``seebench study
+    serve`` with a stand-in model that takes ``delay_s`` per reply (sorted)."""
+    import httpx
+
+    study = write_load_study(folder)
+    with StandInChatModel(delay_s) as model:
+        text = study.read_text(encoding="utf-8").replace(
+            "conditions: [{id: no_llm, kind: none}]",
+            "conditions: [{id: chat, kind: chat, model: 'openai:stand-in', options: "
+            f"{{base_url: '{model.base_url}', api_key_env: STUDY_LOAD_KEY, max_retries: 0}}}}]",
+        )
+        study.write_text(text, encoding="utf-8")
+        port = free_port()
+        env = {**os.environ, "STUDY_LOAD_KEY": "stand-in-key-0000"}
+        server = Server(study, folder / "chat.sqlite", port, env)
+        server.start()
+        try:
+            base = f"http://127.0.0.1:{port}"
+            session = httpx.post(f"{base}/api/session", json={}, timeout=30).json()["session"]
+
+            async def one(client: Any) -> float:
+                started = time.perf_counter()
+                body = {"session": session, "messages": [{"role": "user", "content": "hi"}]}
+                response = await client.post(f"{base}/api/chat", json=body, timeout=120)
+                response.raise_for_status()
+                return time.perf_counter() - started
+
+            async def all_at_once() -> list[float]:
+                async with httpx.AsyncClient() as client:
+                    return list(await asyncio.gather(*(one(client) for _ in range(parallel))))
+
+            return sorted(asyncio.run(all_at_once()))
+        finally:
+            server.stop()
+
+
 def direct_store_rate(folder: Path, events: int = 2000, batch: int = 3) -> float:
     """Events per second stored by :class:`StudyStore` directly (the reference: no HTTP)."""
     from seebench.suites.study.store import StudyStore
