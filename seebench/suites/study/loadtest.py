@@ -383,6 +383,7 @@ def chat_latency(folder: Path, *, parallel: int = 4, delay_s: float = 3.0) -> li
 
             async def all_at_once() -> list[float]:
                 async with httpx.AsyncClient() as client:
+                    await one(client)  # a warm-up, as serve's --warm does (imports, client)
                     return list(await asyncio.gather(*(one(client) for _ in range(parallel))))
 
             return sorted(asyncio.run(all_at_once()))
