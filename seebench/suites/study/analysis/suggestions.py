@@ -34,6 +34,7 @@ class Suggestion:
     text: str | None = None  # the suggestion shown (None: never shown)
     shown_at: float | None = None
     accepted: bool = False
+    accepted_at: float | None = None
     rejected_reason: str | None = None
     survival: float | None = None  # accepted only: share of its lines in the final code
     typed_out: bool = False  # not accepted, yet typed in
@@ -68,7 +69,7 @@ def attempt_suggestions(attempt: Attempt) -> list[Suggestion]:
         elif kind == "suggestion_shown" and isinstance(data.get("suggestion"), str):
             item.text, item.shown_at = data["suggestion"], event_time(event)
         elif kind == "suggestion_accepted":
-            item.accepted = True
+            item.accepted, item.accepted_at = True, event_time(event)
             if item.text is None and isinstance(data.get("suggestion"), str):
                 item.text = data["suggestion"]
         elif kind == "suggestion_rejected":
@@ -81,11 +82,20 @@ def attempt_suggestions(attempt: Attempt) -> list[Suggestion]:
         for e in attempt.of_type(*CODE_EVENTS)
         if isinstance(e["data"].get("code"), str)
     ]
+    accepted = [(s.accepted_at, _squash(s.text)) for s in found.values() if s.accepted and s.text]
     for item in found.values():
         if item.accepted and item.text is not None and final is not None:
             item.survival = line_survival(item.text, final)
         elif item.shown and not item.accepted:
-            item.typed_out = is_typed_out(item, code_states)
+            # dismissed, asked for again and then accepted with Tab: not typed out by hand
+            later = any(
+                at is not None
+                and item.shown_at is not None
+                and item.shown_at < at <= item.shown_at + TYPED_OUT_WINDOW_S
+                and text == _squash(item.text or "")
+                for at, text in accepted
+            )
+            item.typed_out = not later and is_typed_out(item, code_states)
     return list(found.values())
 
 

@@ -44,3 +44,13 @@ def test_typed_out_acceptance(session_writer):
     assert not found["late"].typed_out  # typed after the 60 s window
     assert not found["short"].typed_out  # too short to tell
     assert not found["there"].typed_out  # already in the code when shown
+
+
+def test_dismissed_then_requested_again_and_accepted_is_not_typed_out(session_writer):
+    w = session_writer("s", "auto", "autocomplete")
+    w.load("t", 0)
+    w.suggest("first", "return sorted(items)", accept=False, reason="escape")
+    w.wait(3).suggest("again", "return sorted(items)", accept=True, trigger="hotkey")
+    w.wait(10).emit("snapshot", code="def f(items):\n    return sorted(items)\n")
+    found = _suggestions(w)
+    assert found["again"].accepted and not found["first"].typed_out
