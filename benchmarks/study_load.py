@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as exc:
         print(f"needs the study extra: {exc.name} is missing")
         return 1
-    from seebench.suites.study.loadtest import chat_latency, direct_store_rate, run_load
+    from seebench_study.loadtest import chat_latency, direct_store_rate, run_load
 
     with tempfile.TemporaryDirectory(prefix="study-load-") as tmp:
         folder = Path(tmp)
