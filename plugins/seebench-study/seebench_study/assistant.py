@@ -30,9 +30,13 @@ CHAT_SYSTEM = (
 _FENCED = re.compile(r"```[A-Za-z0-9_+-]*[ \t]*\n(.*?)(?:```|$)", re.S)
 #: The longest prefix/suffix sent to the model (characters nearest the cursor).
 CONTEXT_CHARS = 6000
-#: Model client options of a study condition unless it sets them: a participant must not wait
-#: a minute for a model that is down.
-STUDY_CLIENT_DEFAULTS = {"cache": False, "timeout_s": 15.0, "max_retries": 1}
+#: Model client options of a study condition unless it sets them, by kind: a participant must
+#: not wait a minute for a model that is down (a suggestion is useless after 10 s; a chat reply
+#: of 512 tokens may take longer).
+STUDY_CLIENT_DEFAULTS = {
+    "autocomplete": {"cache": False, "timeout_s": 10.0, "max_retries": 0},
+    "chat": {"cache": False, "timeout_s": 30.0, "max_retries": 0},
+}
 
 
 #: One worked exchange shown before the real request: small chat models copy its form.
@@ -95,7 +99,7 @@ class Assistant:
 
     @property
     def options(self) -> dict[str, Any]:
-        return {**STUDY_CLIENT_DEFAULTS, **self.condition.options}
+        return {**STUDY_CLIENT_DEFAULTS.get(self.condition.kind, {}), **self.condition.options}
 
     def client(self) -> Any:
         """The model client, resolved and built on first use."""

@@ -245,3 +245,25 @@ def test_copying_a_selection_from_a_chat_answer_is_allowed_and_logged(
     assert pasted == {"length": len(CHAT_CODE), "blocked": False, "source": "app"}
     (message,) = [e["data"] for e in events if e["type"] == "chat_user_message"]
     assert message["text"] == "sum and product?" and "def sum_product" in message["code"]
+
+
+def test_declining_is_final_after_a_reload_and_hints_follow_the_condition(
+    browser,  # noqa: F811
+    serve,
+    fake_model,
+    rhe_tasks,
+    tmp_path,
+):
+    study = serve(write_test_study(tmp_path, fake_model.base_url, conditions=("ac",)))
+    player = _fresh(browser, study.base_url)
+    browser.get(f"{study.base_url}/?participant=N1")
+    player.visible("#consent-decline").click()
+    assert "You declined" in player.visible("#consent").text
+    _saved(player)
+    browser.refresh()
+    assert "You declined" in player.visible("#consent").text
+    assert not browser.find_elements(player.By.ID, "consent-accept")
+    player = _fresh(browser, study.base_url)
+    player.start("N2")
+    assert "Tab accepts" in player.find("#hints").text
+    assert player.find("#task-title").text == "Tutorial task (not timed)"
