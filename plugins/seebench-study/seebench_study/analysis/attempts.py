@@ -13,11 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from seebench_study.analysis.events import Session, event_time
+from seebench_study.analysis.events import SERVER_TAB, Session, event_time
 
 CODE_EVENTS = ("snapshot", "run", "submit")
-#: The ``tab`` of the events the study server records itself (its Run/Submit verdicts).
-SERVER_TAB = "server"
+
 #: Events about the whole session, never about a task.
 SESSION_EVENTS = ("session_started", "consent", "survey_answer", "session_finished")
 

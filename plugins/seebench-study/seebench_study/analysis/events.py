@@ -76,10 +76,40 @@ def _is_time(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+#: The ``tab`` of the events the study server records itself (verdicts, model errors).
+SERVER_TAB = "server"
+#: Key of a browser event's time on the server's clock (set by :func:`build_log`).
+ALIGNED = "_aligned_ms"
+
+
 def event_time(event: dict[str, Any]) -> float:
-    """The event's time in seconds: the server's clock when recorded, else the client's."""
-    stamp = event.get("server_time")
+    """The event's time in seconds on the server's clock.
+
+    A browser event's time is its client time shifted by its session's clock offset (the
+    smallest ``server_time - client_time`` of the session's browser events), so an event that
+    waited in the browser's queue (an outage) keeps the time it happened; the server's own
+    events and events without a client time use ``server_time``.
+    """
+    stamp = event.get(ALIGNED)
+    if stamp is None:
+        stamp = event.get("server_time")
     return float(stamp if stamp is not None else event["client_time"]) / 1000.0
+
+
+def align_clocks(session: Session) -> None:
+    """Put each browser event of ``session`` on the server's clock (see :func:`event_time`)."""
+    browser = [
+        e
+        for e in session.events
+        if e.get("tab") != SERVER_TAB
+        and _is_time(e.get("server_time"))
+        and _is_time(e["client_time"])
+    ]
+    if not browser:
+        return
+    offset = min(e["server_time"] - e["client_time"] for e in browser)
+    for event in browser:
+        event[ALIGNED] = event["client_time"] + offset
 
 
 def build_log(
@@ -108,6 +138,7 @@ def build_log(
         sessions.setdefault(event["session"], Session(event["session"])).events.append(event)
     for session in sessions.values():
         session.events.sort(key=lambda e: e["seq"])
+        align_clocks(session)
         for event in session.events:
             if event["type"] == "session_started":
                 _apply_condition(session, event["data"], problems, source)

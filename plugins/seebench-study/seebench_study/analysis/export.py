@@ -65,7 +65,8 @@ def export_events(events: list[dict[str, Any]], path: Path, fmt: str | None = No
         def write(tmp: Path) -> None:
             with open(tmp, "w", encoding="utf-8") as handle:
                 for event in events:
-                    handle.write(json.dumps(event, ensure_ascii=False, sort_keys=True) + "\n")
+                    public = {k: v for k, v in event.items() if not k.startswith("_")}
+                    handle.write(json.dumps(public, ensure_ascii=False, sort_keys=True) + "\n")
 
         return atomic_write(path, write)
     return export_table(events_frame(events), path, chosen)

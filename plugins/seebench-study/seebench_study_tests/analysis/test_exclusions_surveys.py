@@ -133,3 +133,17 @@ def test_analyze_prints_the_exclusion_counts(tmp_path) -> None:
         group, ["analyze", str(path), "--exclude", "none", "--bootstrap", "100"]
     )
     assert "exclusions: none (all 2 sessions kept)" in result.output
+
+
+def test_a_browser_event_that_waited_in_the_queue_keeps_its_time() -> None:
+    writer = SessionWriter("s-q", "c-none", "none")
+    writer.emit("consent", accepted=True)
+    writer.wait(5).load("real_task", 1)
+    late = writer.events[-1]
+    late["server_time"] += 50_000  # stored 50 s late (an outage), after the verdict below
+    writer.wait(30).emit("submit", code="y", passed=True, output="")
+    verdict = writer.events[-1]
+    verdict["tab"] = "server"
+    verdict["client_time"] = verdict["server_time"]
+    analysis = analyze(_log(writer.events), resamples=100)
+    assert analysis.participants["time_to_success_s"].iloc[0] == pytest.approx(30.0, abs=0.1)
