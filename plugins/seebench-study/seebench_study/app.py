@@ -149,6 +149,7 @@ class StudyApp:
                 for name in ("pre", "post")
             },
             "tutorial": study.tutorial,
+            "completion_url": study.completion_url,
             "next_seq": self.store.next_seq(row["session"]),
             "finished": row["finished"] is not None,
         }

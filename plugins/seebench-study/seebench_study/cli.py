@@ -152,6 +152,29 @@ def model_warnings(study: Any) -> list[str]:
     return lines
 
 
+@study_group.command("withdraw")
+@click.argument(
+    "db_path", metavar="DB", type=click.Path(dir_okay=False, exists=True, path_type=Path)
+)
+@click.argument("participant")
+def withdraw_command(db_path: Path, participant: str) -> None:
+    """Delete PARTICIPANT's sessions and events from the study database DB (a withdrawal).
+
+    The database is vacuumed so nothing of theirs stays in the file; exports made before
+    must be deleted by hand.
+    """
+    from seebench_study.store import StudyStore
+
+    store = StudyStore(db_path)
+    try:
+        sessions, events = store.withdraw(participant)
+    finally:
+        store.close()
+    if sessions == 0:
+        raise SeebenchError(f"{db_path}: no session of participant {participant!r}")
+    click.echo(f"deleted {sessions} session(s) and {events} event(s) of {participant!r}")
+
+
 @study_group.command("import-data")
 @click.argument("study")
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))

@@ -100,6 +100,8 @@ class Study:
     tutorial: str | None = None
     run_workers: int = 2
     instructions_by_kind: dict[str, str] = field(default_factory=dict)
+    #: Where the end page sends a participant (``{end_code}`` is replaced), e.g. Prolific's.
+    completion_url: str | None = None
 
     def instructions_for(self, kind: str) -> str:
         """The instructions a participant of a condition of ``kind`` reads."""
@@ -289,6 +291,7 @@ def load_study(name_or_path: str) -> Study:
         instructions_by_kind=by_kind,
         tutorial=tutorial,
         run_workers=workers,
+        completion_url=doc.get("completion_url"),
         consent=doc.get("consent", ""),
         tasks=tasks,
         task_sets=tuple(sets),

@@ -61,6 +61,7 @@ STUDY_SCHEMA: dict[str, Any] = {
         "description": {"type": "string"},
         "instructions": {"oneOf": [{"type": "string"}, _TEXT_BY_KIND]},
         "consent": {"type": "string"},
+        "completion_url": {"type": "string", "pattern": "^https://"},
         "tasks": {
             "type": "object",
             "additionalProperties": False,

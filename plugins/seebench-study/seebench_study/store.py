@@ -233,6 +233,31 @@ class StudyStore:
         with self._lock:
             return dict(self._db.execute(query).fetchall())
 
+    def withdraw(self, participant: str) -> tuple[int, int]:
+        """Delete every session of ``participant`` and its events, then VACUUM so the rows do
+        not stay in the file's free pages; returns (sessions, events) deleted."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                ids = [
+                    r[0]
+                    for r in self._db.execute(
+                        "SELECT session FROM sessions WHERE participant=?", (participant,)
+                    )
+                ]
+                marks = ",".join("?" * len(ids))
+                events = self._db.execute(
+                    f"DELETE FROM events WHERE session IN ({marks})", ids
+                ).rowcount
+                self._db.execute(f"DELETE FROM sessions WHERE session IN ({marks})", ids)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("VACUUM")
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return len(ids), events
+
     def progress(self) -> list[dict[str, Any]]:
         """Per condition: sessions started and finished, tasks passed and skipped."""
         query = """

@@ -275,3 +275,13 @@ def test_responses_are_scrubbed_of_secrets(make_client) -> None:
     client.state.study = dataclasses.replace(study, instructions=f"key {TEST_KEY} here")
     text = client.post("/api/session", json={}).text
     assert TEST_KEY not in text and "key *** here" in text
+
+
+def test_the_completion_url_reaches_the_end_page_config(make_client, rhe_tasks) -> None:
+    client = make_client(("none",))
+    study = client.state.study
+    client.state.study = dataclasses.replace(
+        study, completion_url="https://app.example.org/done?cc={end_code}"
+    )
+    view = client.post("/api/session", json={}).json()
+    assert view["completion_url"] == "https://app.example.org/done?cc={end_code}"

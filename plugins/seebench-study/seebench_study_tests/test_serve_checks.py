@@ -44,3 +44,33 @@ def test_sandbox_workers_come_from_the_study(rhe_tasks, tmp_path) -> None:
     path.write_text(path.read_text() + "run: {cpu_s: 5, workers: 6}\n")
     study = load_study(str(path))
     assert study.run_workers == 6 and study.run_limits == {"cpu_s": 5}
+
+
+def test_withdraw_deletes_a_participants_sessions_and_events(tmp_path) -> None:
+    from seebench_study.store import StudyStore, read_events, read_sessions
+
+    store = StudyStore(tmp_path / "w.sqlite")
+    for number, code in enumerate(("keep", "gone")):
+        session = f"s-0000000{number}-0000-0000-0000-000000000000"
+        store.create_session(
+            {
+                "session": session,
+                "study": "s",
+                "participant": code,
+                "condition": "c",
+                "kind": "none",
+                "model": None,
+                "task_set": 0,
+                "started": number,
+            }
+        )
+        store.add_server_event(session, "model_error", None, {"service": "chat", "error": code})
+    store.close()
+    result = CliRunner().invoke(_cli(), ["study", "withdraw", str(tmp_path / "w.sqlite"), "gone"])
+    assert result.exit_code == 0, result.output
+    assert "deleted 1 session(s) and 1 event(s)" in result.output
+    assert [s["participant"] for s in read_sessions(tmp_path / "w.sqlite")] == ["keep"]
+    assert [e["data"]["error"] for e in read_events(tmp_path / "w.sqlite")] == ["keep"]
+    assert b"gone" not in (tmp_path / "w.sqlite").read_bytes()
+    again = CliRunner().invoke(_cli(), ["study", "withdraw", str(tmp_path / "w.sqlite"), "gone"])
+    assert again.exit_code != 0 and "no session of participant 'gone'" in str(again.exception)

@@ -471,6 +471,12 @@ async function finish() {
 
 function renderDone(code) {
   $("end-code").textContent = code;
+  if (config.completion_url && code) {
+    // back to the recruitment platform, with the end code when the URL asks for it
+    const link = $("completion-link");
+    link.href = config.completion_url.replace("{end_code}", encodeURIComponent(code));
+    link.hidden = false;
+  }
   show("done");
 }
 
