@@ -50,9 +50,15 @@ CREATE TABLE IF NOT EXISTS events (
     data TEXT NOT NULL,
     PRIMARY KEY (session, seq)
 ) WITHOUT ROWID;
-CREATE UNIQUE INDEX IF NOT EXISTS events_tab ON events (session, tab, tab_seq);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+_TAB_INDEX = "CREATE UNIQUE INDEX IF NOT EXISTS events_tab ON events (session, tab, tab_seq)"
+#: Version 1 had no tabs: its events become tab "" with their seq as the tab's seq.
+_FROM_V1 = (
+    "ALTER TABLE events ADD COLUMN tab TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE events ADD COLUMN tab_seq INTEGER",
+    "UPDATE events SET tab_seq = seq",
+)
 STORE_VERSION = "2"
 #: The ``tab`` of the events the server itself stores.
 SERVER_TAB = "server"
@@ -102,10 +108,17 @@ class StudyStore:
             raise SeebenchError(f"{self.path}: not a usable study database: {exc}") from None
         if found is None:
             self._db.execute("INSERT INTO meta VALUES ('version', ?)", (STORE_VERSION,))
+        elif found[0] == "1":  # a study started before tabs: upgrade it in place
+            self._db.execute("BEGIN IMMEDIATE")
+            for statement in _FROM_V1:
+                self._db.execute(statement)
+            self._db.execute("UPDATE meta SET value=? WHERE key='version'", (STORE_VERSION,))
+            self._db.execute("COMMIT")
         elif found[0] != STORE_VERSION:
             raise SeebenchError(
                 f"{self.path}: study database version {found[0]!r}, expected {STORE_VERSION!r}"
             )
+        self._db.execute(_TAB_INDEX)
 
     def close(self) -> None:
         with self._lock:
@@ -298,9 +311,11 @@ def read_events(db_path: Path | str) -> Iterator[dict[str, Any]]:
     """
     connection = _connect(Path(db_path), readonly=True)
     try:
+        columns = {row[1] for row in connection.execute("PRAGMA table_info(events)")}
+        tabs = "tab, tab_seq" if "tab" in columns else "'' AS tab, seq AS tab_seq"  # version 1
         cursor = connection.execute(
-            "SELECT schema, session, seq, type, task, client_time, server_time, data, tab,"
-            " tab_seq FROM events ORDER BY session, seq"
+            "SELECT schema, session, seq, type, task, client_time, server_time, data, "
+            f"{tabs} FROM events ORDER BY session, seq"
         )
         for row in cursor:
             schema, session, seq, type_, task, client_time, server_time, data, tab, tab_seq = row

@@ -101,6 +101,34 @@ def test_server_events_share_the_sequence_and_are_found_by_type(store) -> None:
 
 def test_a_database_of_another_version_is_refused(store, tmp_path) -> None:
     with sqlite3.connect(store.path) as raw:
-        raw.execute("UPDATE meta SET value='1' WHERE key='version'")
-    with pytest.raises(SeebenchError, match="version '1', expected '2'"):
+        raw.execute("UPDATE meta SET value='9' WHERE key='version'")
+    with pytest.raises(SeebenchError, match="version '9', expected '2'"):
         StudyStore(store.path)
+
+
+V1_EVENTS = """CREATE TABLE events (session TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL,
+ task TEXT, client_time INTEGER NOT NULL, server_time INTEGER NOT NULL, schema INTEGER NOT NULL,
+ data TEXT NOT NULL, PRIMARY KEY (session, seq)) WITHOUT ROWID"""
+
+
+def test_a_version_1_database_is_read_and_upgraded_in_place(tmp_path) -> None:
+    path = tmp_path / "v1.sqlite"
+    with sqlite3.connect(path) as raw:
+        raw.execute(V1_EVENTS)
+        raw.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        raw.execute("INSERT INTO meta VALUES ('version', '1')")
+        for seq in (0, 1):
+            raw.execute(
+                "INSERT INTO events VALUES (?, ?, 'snapshot', 't', 1, 2, 1, ?)",
+                (SESSION, seq, f'{{"code": "v1-{seq}"}}'),
+            )
+    assert [(e["tab"], e["tab_seq"]) for e in read_events(path)] == [("", 0), ("", 1)]
+    store = StudyStore(path)
+    assert store.add_events([_event(1), _event(0, tab="new-tab")]) == 1  # (tab "", 1) is stored
+    store.close()
+    events = list(read_events(path))
+    assert [(e["seq"], e["tab"], e["tab_seq"]) for e in events] == [
+        (0, "", 0),
+        (1, "", 1),
+        (2, "new-tab", 0),
+    ]
