@@ -234,6 +234,8 @@ class StudyApp:
         if kind in SERVER_TYPES:
             return f"type: {kind} events are recorded by the server, not sent"
         if kind == "task_finished" and data["outcome"] == "passed":
+            if not isinstance(event["task"], str):
+                return "task: a passed task_finished must name its task"
             verdicts = self.store.server_events(session, "submit", event["task"])
             if not any(v.get("passed") is True for v in verdicts):
                 return f"data.outcome: no passing Submit of task {event['task']!r} on the server"

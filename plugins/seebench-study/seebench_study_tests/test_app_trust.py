@@ -75,6 +75,8 @@ def test_a_forged_submit_is_not_counted_and_a_real_one_is(make_client, sandbox_r
     assert "no passing Submit" in _post_events(client, session, forged[1:])["rejected"][0]["error"]
     right = {**wrong, "code": CHAT_CODE}
     assert client.post("/api/execute", json=right).json()["passed"] is True
+    untitled = {**forged[1], "seq": 2, "task": None}  # no task: no verdict to lean on
+    assert "must name its task" in _post_events(client, session, [untitled])["rejected"][0]["error"]
     assert _post_events(client, session, forged[1:])["acked"] == [1]
     stored = [
         (e["type"], e["tab"], e["data"].get("passed")) for e in read_events(client.state.store.path)
