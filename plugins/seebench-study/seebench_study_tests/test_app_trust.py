@@ -287,3 +287,24 @@ def test_the_completion_url_reaches_the_end_page_config(make_client, rhe_tasks) 
     )
     view = client.post("/api/session", json={}).json()
     assert view["completion_url"] == "https://app.example.org/done?cc={end_code}"
+
+
+def test_a_password_in_the_model_url_reaches_no_response_or_event(
+    rhe_tasks, tmp_path, monkeypatch
+) -> None:
+    from seebench_study.loadtest import free_port
+
+    monkeypatch.setenv("STUDY_TEST_KEY", TEST_KEY)
+    url = f"http://user:Hunter2Secret@127.0.0.1:{free_port()}/v1"  # nothing listens there
+    client, state = _client(write_test_study(tmp_path, url, conditions=("chat",)), tmp_path)
+    with client:
+        session = client.post("/api/session", json={}).json()["session"]
+        reply = client.post(
+            "/api/chat", json={"session": session, "messages": [{"role": "user", "content": "x"}]}
+        )
+        assert reply.status_code == 503
+        texts = [reply.text, client.get("/admin?token=tok").text]
+        texts.append(client.get("/admin/events.jsonl?token=tok").text)
+    assert all("Hunter2Secret" not in text for text in texts)
+    (error,) = [e for e in read_events(state.store.path) if e["type"] == "model_error"]
+    assert "Hunter2Secret" not in str(error["data"])
