@@ -11,6 +11,9 @@ measured in the same run (the reference).
     python benchmarks/study_load.py                       # 50 participants, 20 s, 2 kills
     python benchmarks/study_load.py --participants 3 --seconds 1.5 --burst-seconds 1  # smoke
 
+Last, ``--chat-parallel`` (default 4) chat messages are sent at once to a chat condition whose
+stand-in model takes ``--chat-delay`` (default 3) seconds per reply, and each latency printed.
+
 Exits 1 when an event is lost or duplicated.
 """
 
@@ -29,6 +32,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kills", type=int, default=2)
     parser.add_argument("--interval", type=float, default=0.2, help="seconds between sends")
     parser.add_argument("--burst-seconds", type=float, default=5.0)
+    parser.add_argument(
+        "--chat-parallel", type=int, default=4, help="chat messages sent at once (0: skip)"
+    )
+    parser.add_argument(
+        "--chat-delay", type=float, default=3.0, help="seconds the stand-in model takes"
+    )
     args = parser.parse_args(argv)
     try:
         import httpx  # noqa: F401
@@ -37,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as exc:
         print(f"needs the study extra: {exc.name} is missing")
         return 1
-    from seebench.suites.study.loadtest import direct_store_rate, run_load
+    from seebench_study.loadtest import chat_latency, direct_store_rate, run_load
 
     with tempfile.TemporaryDirectory(prefix="study-load-") as tmp:
         folder = Path(tmp)
@@ -58,6 +67,11 @@ def main(argv: list[str] | None = None) -> int:
         )
         batch = max(1, round(burst.sent / max(1, burst.posts)))
         reference = direct_store_rate(folder, batch=batch)
+        latencies = (
+            chat_latency(folder / "chat", parallel=args.chat_parallel, delay_s=args.chat_delay)
+            if args.chat_parallel > 0
+            else []
+        )
     print("crash test:")
     for line in report.lines():
         print(f"  {line}")
@@ -71,6 +85,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"stored events/s through the server: {served:.0f}")
     print(f"stored events/s by the store directly, batches of {batch} (reference): {reference:.0f}")
     print(f"ratio server / direct: {served / reference:.3f}")
+    if latencies:
+        print(
+            f"chat: {len(latencies)} messages at once, stand-in model {args.chat_delay:g} s each: "
+            + ", ".join(f"{t:.2f}" for t in latencies)
+            + " s"
+        )
     ok = all(
         r.sent > 0 and r.lost == 0 and r.duplicated == 0 and r.unacked == 0 for r in (report, burst)
     )

@@ -51,7 +51,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "seebench.builtin.codegen",
     "seebench.builtin.judge",
     "seebench.builtin.copilot",
-    "seebench.builtin.study",
+    "seebench.builtin.study_hint",
 )
 
 

@@ -49,3 +49,9 @@ def test_wheel_contains_schemas_and_type_marker(wheel_names):
     assert "seebench/tasks/schema/task.schema.json" in wheel_names
     assert "seebench/results/schema/result.schema.json" in wheel_names
     assert "seebench/py.typed" in wheel_names
+
+
+def test_wheel_does_not_carry_the_study_app(wheel_names):
+    """The study app (web server, JavaScript) is the seebench-study distribution."""
+    assert not [n for n in wheel_names if n.startswith("seebench/suites/study/")]
+    assert not [n for n in wheel_names if n.endswith("editor.js") or "/static/" in n]

@@ -1,0 +1,91 @@
+"""Run and Submit: a participant's code in seebench's sandbox.
+
+Run executes the code as it is and shows its output; Submit runs it followed by the task's
+hidden tests and passes only when the whole program returns normally.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from seebench_study.definition import StudyTask
+
+#: Characters of output shown to the participant (and logged).
+OUTPUT_CHARS = 4000
+
+
+@dataclass(frozen=True)
+class Outcome:
+    passed: bool
+    output: str
+
+
+#: A frame of the sandbox's own code: its File line, its source line and the carets under it.
+_HARNESS_FRAME = re.compile(
+    r'  File "/opt/seebench/[^"]*", line \d+, in [^\n]+\n(    .*\n)?([ \t]*[\^~]+[ \t]*\n)?'
+)
+
+
+def participant_traceback(stderr: str) -> str:
+    """``stderr`` as the participant should see it: the sandbox's own frames left out and
+    the program called ``main.py``."""
+    stderr = _HARNESS_FRAME.sub("", stderr)
+    return stderr.replace('File "/sandbox/run/main.py"', 'File "main.py"')
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= OUTPUT_CHARS else text[:OUTPUT_CHARS] + "\n...[output cut]"
+
+
+class CodeRunner:
+    """A pool of warm sandboxes opened on first use; thread-safe."""
+
+    def __init__(
+        self, limits: dict[str, Any], workers: int = 2, unsafe_host_exec: bool = False
+    ) -> None:
+        self.limits = limits
+        self.workers = workers
+        self.unsafe_host_exec = unsafe_host_exec
+        self._sandbox: Any = None
+        self._lock = threading.Lock()
+
+    def sandbox(self) -> Any:
+        with self._lock:
+            if self._sandbox is None:
+                from seebench.sandbox import open_sandbox
+
+                self._sandbox = open_sandbox(
+                    workers=self.workers, unsafe_host_exec=self.unsafe_host_exec
+                )
+            return self._sandbox
+
+    def execute(self, task: StudyTask, code: str, mode: str) -> Outcome:
+        """``mode`` is ``run`` (the code alone) or ``submit`` (the code and the hidden tests)."""
+        from seebench.sandbox import Limits, PythonProgram, SandboxRequest
+
+        sandbox = self.sandbox()
+        if not sandbox.available:
+            return Outcome(False, f"Code cannot run here: {sandbox.reason}")
+        source = code if mode == "run" else f"{code}\n\n{task.tests}\n"
+        request = SandboxRequest(
+            program=PythonProgram(source, require_completion=mode == "submit"),
+            limits=Limits(**self.limits),
+        )
+        result = sandbox.run(request)
+        output = result.stdout
+        if not result.passed:
+            output += participant_traceback(result.stderr)
+            if result.verdict != "failed":
+                output += f"\n[{result.verdict}] {result.reason}"
+        if mode == "submit":
+            output = "All tests passed." if result.passed else output
+        return Outcome(result.passed, _clip(output.strip()))
+
+    def close(self) -> None:
+        with self._lock:
+            if self._sandbox is not None:
+                self._sandbox.close()
+                self._sandbox = None

@@ -1,0 +1,17 @@
+"""The study suite as one plugin: ``seebench study`` serves a human study of coding
+assistants (RealHumanEval) and exports and analyses its telemetry. Everything lives in :mod:`seebench_study`; disable it with
+``SEEBENCH_DISABLE_PLUGINS=study``.
+"""
+
+from __future__ import annotations
+
+from seebench.plugin_manager import hookimpl
+
+
+@hookimpl
+def register_commands(cli) -> None:
+    from seebench_study.analysis_cli import add_commands
+    from seebench_study.cli import study_group
+
+    add_commands(study_group)  # export, analyze, replay
+    cli.add_command(study_group)
