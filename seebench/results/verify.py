@@ -18,7 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from seebench.results.io import RESULT_SCHEMA_VERSION, validate_result
+from seebench import safe_files
+from seebench.results.io import RESULT_MAX_BYTES, RESULT_SCHEMA_VERSION, validate_result
+from seebench.results.samples import SAMPLES_MAX_BYTES
+from seebench.safe_files import UnsafeFileError
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,9 @@ def _read_json(path: Path) -> dict[str, Any]:
     if path.is_dir():
         raise _Untrusted("is a directory, not a result file")
     try:
-        data = path.read_bytes()
+        data = safe_files.read_bytes(path, RESULT_MAX_BYTES)
+    except UnsafeFileError as exc:
+        raise _Untrusted(str(exc).split(": ", 1)[-1]) from None
     except OSError as exc:
         raise _Untrusted(f"cannot read: {exc.strerror or exc}") from None
     try:
@@ -119,11 +124,10 @@ def _check_samples(path: Path, result: dict[str, Any]) -> None:
         what = "is not a file" if path.exists() else "is missing"
         raise _Untrusted(f"its samples file {path.name} {what}")
     try:
-        data = path.read_bytes()
+        data = safe_files.read_bytes(path, SAMPLES_MAX_BYTES)
     except OSError as exc:
-        raise _Untrusted(
-            f"cannot read its samples file {path.name}: {exc.strerror or exc}"
-        ) from None
+        reason = str(exc).split(": ", 1)[-1] if isinstance(exc, UnsafeFileError) else exc.strerror
+        raise _Untrusted(f"cannot read its samples file {path.name}: {reason or exc}") from None
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()

@@ -20,6 +20,7 @@ from typing import Any
 
 import yaml
 
+from seebench import safe_files
 from seebench.errors import TaskSpecError
 
 
@@ -35,6 +36,8 @@ def format_path(parts: list[Any] | tuple[Any, ...]) -> str:
 
 
 MAX_DEPTH = 50
+#: The largest task file read (task files are a few KiB).
+TASK_FILE_MAX_BYTES = 16 * 1024 * 1024
 MAX_NODES = 100_000
 
 _STR_TAG = "tag:yaml.org,2002:str"
@@ -149,7 +152,7 @@ def load_yaml_strict(path: Path) -> Any:
 @functools.lru_cache(maxsize=512)
 def _load_cached(file: str, size: int, mtime_ns: int) -> Any:
     try:
-        text = Path(file).read_text(encoding="utf-8")
+        text = safe_files.read_text(file, TASK_FILE_MAX_BYTES)
     except (OSError, UnicodeDecodeError) as exc:
         raise TaskSpecError(file, [f"{file}: cannot read file: {exc}"]) from None
     try:
