@@ -166,6 +166,21 @@ def regular_file(path: Path | str) -> bool:
         return False
 
 
+def inside(path: Path | str, *roots: Path | str) -> bool:
+    """Whether ``path``, links resolved, lies inside one of ``roots`` (links resolved)."""
+    try:
+        real = Path(path).resolve()
+    except (OSError, RuntimeError):  # a link loop
+        return False
+    for root in roots:
+        try:
+            real.relative_to(Path(root).resolve())
+            return True
+        except (ValueError, OSError, RuntimeError):
+            continue
+    return False
+
+
 def _require_regular(fd: int, path: Path | str, close: bool = True) -> int:
     """The size of the regular file open at ``fd``; otherwise refuse (closing ``fd``)."""
     info = os.fstat(fd)

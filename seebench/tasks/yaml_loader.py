@@ -195,6 +195,16 @@ def deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]
     return merged
 
 
+def _includable(target: Path, folder: Path) -> bool:
+    """An include must be a YAML file (links resolved) inside the including task's folder or
+    seebench's own package: never an arbitrary file whose content could reach a model."""
+    import seebench
+
+    if target.exists() and target.resolve().suffix not in (".yaml", ".yml"):
+        return False
+    return safe_files.inside(target, folder, Path(seebench.__file__).parent)
+
+
 def load_task_document(
     path: Path, _stack: tuple[Path, ...] = (), files: list[Path] | None = None
 ) -> dict[str, Any]:
@@ -226,6 +236,15 @@ def load_task_document(
     merged: dict[str, Any] = {}
     for index, name in enumerate(includes):
         base_path = path.parent / name
+        if not _includable(base_path, path.parent):
+            where = "include" if len(includes) == 1 else f"include[{index}]"
+            raise TaskSpecError(
+                file,
+                [
+                    f"{file}: {where}: {name!r} is not a .yaml file inside the task's folder or "
+                    f"seebench's shipped tasks; it is not read"
+                ],
+            )
         if not base_path.is_file():
             if files is not None:
                 files.append(base_path)
