@@ -81,10 +81,13 @@ def _jsonable(value: Any) -> Any:
 
 def load_result(path: Path) -> dict[str, Any] | None:
     """The parsed result at ``path``, or ``None`` if it is absent or unreadable."""
+    from seebench.results.numbers import bad_number
+
     try:
-        return json.loads(safe_files.read_text(path, RESULT_MAX_BYTES))
+        result = json.loads(safe_files.read_text(path, RESULT_MAX_BYTES))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return None
+    return result if isinstance(result, dict) and bad_number(result) is None else None
 
 
 @functools.cache
