@@ -15,7 +15,6 @@ loaded by path inside the sandbox and imports only the standard library.
 
 from __future__ import annotations
 
-import ast
 import base64
 import builtins
 import json
@@ -361,13 +360,16 @@ class Remote:
         return object.__hash__(self)
 
 
-def free_names(source: str) -> list[str]:
-    """Names the tests read that are not builtins (the candidate may define them)."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return []
-    names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+def free_names(code: types.CodeType) -> list[str]:
+    """Names the compiled tests may read that are not builtins (the candidate may define them):
+    every name of every code object in ``code`` (attribute names too, which are harmless:
+    only names the candidate's module defines are bound)."""
+    names: set[str] = set()
+    stack = [code]
+    while stack:
+        current = stack.pop()
+        names.update(current.co_names)
+        stack.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
     return sorted(name for name in names if not hasattr(builtins, name))
 
 
@@ -383,7 +385,8 @@ def run_tests(source: str, path: str, rfd: int, wfd: int) -> None:
     main = types.ModuleType("__main__")
     main.__file__ = path
     sys.modules["__main__"] = main
-    names = free_names(source)
+    code = compile(source, path, "exec")
+    names = free_names(code)
     if names:
         main.__dict__.update(client.request("globals", names))  # type: ignore[arg-type]
-    exec(compile(source, path, "exec"), main.__dict__)
+    exec(code, main.__dict__)

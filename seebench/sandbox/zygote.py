@@ -389,7 +389,11 @@ class Zygote:
         for fd in (out_w, err_w, tok_w, call_r, call_w, reply_r, reply_w):
             os.close(fd)
         report = self.supervise(pid, started, limits, out_r, err_r, others=(cpid,))
-        self.kill_run(cpid)
+        if self.own_pid_namespace:  # supervise killed every process of the namespace
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(cpid, signal.SIGKILL)
+        else:
+            self.kill_run(cpid)
         _, status, usage = os.wait4(cpid, 0)
         report["cpu_s"] += usage.ru_utime + usage.ru_stime
         report["max_rss_kb"] = max(report["max_rss_kb"], usage.ru_maxrss)
