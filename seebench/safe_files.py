@@ -153,6 +153,12 @@ def open_regular(path: Path | str, limit: int = MAX_READ_BYTES, binary: bool = T
     return os.fdopen(fd, "rb" if binary else "r", **kw)
 
 
+def check_regular(path: Path | str, limit: int = MAX_READ_BYTES) -> None:
+    """Refuse ``path`` unless it is a regular file within ``limit`` (checked through a
+    non-blocking open), for readers that must open the path themselves (pandas)."""
+    open_regular(path, limit).close()
+
+
 def read_text(path: Path | str, limit: int = MAX_READ_BYTES, encoding: str = "utf-8") -> str:
     """:func:`read_bytes` decoded (``UnicodeDecodeError`` on bad bytes, as ``read_text``)."""
     return read_bytes(path, limit).decode(encoding)

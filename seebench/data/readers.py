@@ -29,6 +29,7 @@ def read_csv(path: Path, **options: Any) -> list[dict[str, Any]]:
     """Read a CSV file with pandas; ``options`` go to :func:`pandas.read_csv`."""
     import pandas as pd
 
+    safe_files.check_regular(path, DATA_MAX_BYTES)
     return _records(pd.read_csv(path, **options))
 
 
@@ -43,6 +44,7 @@ def read_xlsx(path: Path, **options: Any) -> list[dict[str, Any]]:
     import pandas as pd
 
     options.setdefault("sheet_name", 0)
+    safe_files.check_regular(path, DATA_MAX_BYTES)
     return _records(pd.read_excel(path, engine="openpyxl", **options))
 
 
@@ -50,6 +52,7 @@ def read_parquet(path: Path, **options: Any) -> list[dict[str, Any]]:
     """Read a Parquet file (needs pyarrow)."""
     import pandas as pd
 
+    safe_files.check_regular(path, DATA_MAX_BYTES)
     return _records(pd.read_parquet(path, **options))
 
 

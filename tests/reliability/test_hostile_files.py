@@ -288,3 +288,13 @@ def test_gzip_and_plain_data_files_still_read(tmp_path):
     (tmp_path / "b.jsonl").write_bytes(gzip.compress(b'{"a": 2}\n'))
     assert read_jsonl(tmp_path / "a.jsonl") == [{"a": 1}]
     assert read_jsonl(tmp_path / "b.jsonl") == [{"a": 2}]
+
+
+@pytest.mark.parametrize("reader", ["read_csv", "read_parquet", "read_xlsx", "read_conll"])
+def test_every_data_reader_refuses_a_fifo(tmp_path, reader):
+    from seebench.data import readers
+
+    fifo = tmp_path / "rows.data"
+    os.mkfifo(fifo)
+    with pytest.raises(UnsafeFileError, match="not a regular file"):
+        getattr(readers, reader)(fifo)
