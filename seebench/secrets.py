@@ -81,6 +81,17 @@ def redact_url(url: str) -> str:
     return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
 
 
+def url_credentials(text: str) -> list[str]:
+    """The user info of every URL in ``text`` and its parts (``user:pw`` -> ``user:pw``,
+    ``user``, ``pw``): what must not survive into anything derived from ``text``."""
+    found: list[str] = []
+    for match in _URL_USERINFO.finditer(text):
+        info = match.group("userinfo")
+        found.append(info)
+        found.extend(part for part in info.split(":", 1) if part)
+    return sorted(set(found), key=lambda s: (-len(s), s))
+
+
 def _scrub_text(text: str, secrets: list[str]) -> str:
     if "://" in text and "@" in text:
         text = _URL_USERINFO.sub(lambda m: f"{m.group('scheme')}{REDACTED}@", text)

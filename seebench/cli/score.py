@@ -53,6 +53,7 @@ def score_command(results, scorer, options, bootstrap, unsafe_host_exec) -> None
             click.echo(f"{path}: not scored: {exc}", err=True)
             continue
         if done is None:
+            click.echo(f"{path}: skipped: the unit has no saved predictions to score")
             continue
         if not done.metrics:
             click.echo(f"{path}: skipped: {done.reason}")

@@ -12,12 +12,18 @@ a damaged file is hashed again and caught.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import shutil
 import tempfile
 from pathlib import Path
+
+from seebench import safe_files
+
+#: The largest data file read or stored (a bound, not a limit real data sets come near).
+DATA_MAX_BYTES = 64 * 1024 * 1024 * 1024
 
 HOME_ENV = "SEEBENCH_HOME"
 
@@ -39,7 +45,7 @@ def data_dir() -> Path:
 def sha256_file(path: Path, chunk_size: int = 1 << 20) -> str:
     """Hex sha256 of a file, read in chunks."""
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
+    with safe_files.open_regular(path, DATA_MAX_BYTES) as handle:
         while chunk := handle.read(chunk_size):
             digest.update(chunk)
     return digest.hexdigest()
@@ -70,7 +76,7 @@ def verified_sha256(path: Path, stamp: bool = False) -> str:
 
 def _read_stamp(stamp_path: Path, stat: os.stat_result) -> str | None:
     try:
-        recorded = json.loads(stamp_path.read_text(encoding="utf-8"))
+        recorded = json.loads(safe_files.read_text(stamp_path, 4096))
         if recorded["size"] == stat.st_size and recorded["mtime_ns"] == stat.st_mtime_ns:
             digest = recorded["sha256"]
             return digest if isinstance(digest, str) else None
@@ -81,13 +87,9 @@ def _read_stamp(stamp_path: Path, stat: os.stat_result) -> str | None:
 
 def _write_stamp(stamp_path: Path, stat: os.stat_result, digest: str) -> None:
     record = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": digest}
-    try:
-        fd, tmp = tempfile.mkstemp(dir=stamp_path.parent, prefix=".tmp-")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(record, handle)
-        os.replace(tmp, stamp_path)
-    except OSError:
-        pass  # a read-only cache still works; the file is hashed again next time
+    # a read-only cache still works; the file is hashed again next time
+    with contextlib.suppress(OSError):
+        safe_files.atomic_write_text(stamp_path, json.dumps(record))
 
 
 def _cache_entries(sha256: str) -> list[Path]:
@@ -136,10 +138,12 @@ def store_file(source: Path, sha256: str, file_name: str | None = None) -> Path:
     for damaged in _cache_entries(sha256):  # a verified file would not be stored again
         if damaged != target:
             damaged.unlink(missing_ok=True)
+    safe_files.check_no_links(target, data_dir())
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
-    os.close(fd)
     try:
-        shutil.copyfile(source, tmp)
+        with safe_files.open_regular(source, DATA_MAX_BYTES) as reader, os.fdopen(fd, "wb") as out:
+            shutil.copyfileobj(reader, out)
+        safe_files.check_no_links(target, data_dir())
         os.replace(tmp, target)
     finally:
         if os.path.exists(tmp):

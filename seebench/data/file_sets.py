@@ -24,7 +24,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from seebench.data.cache import cache_damage, cached_file, data_dir, sha256_file
+from seebench import safe_files
+from seebench.data.cache import DATA_MAX_BYTES, cache_damage, cached_file, data_dir, sha256_file
 from seebench.errors import DataDamagedError, DataMissingError, SeebenchError
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ def read_file_list(path: Path) -> list[Member]:
     """The members listed in ``path``; a malformed line, an unsafe path or a path listed twice
     is an error naming the file and line."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = safe_files.read_text(path, 256 * 1024 * 1024)
     except (OSError, UnicodeDecodeError) as exc:
         raise SeebenchError(f"{path}: cannot read the file list: {exc}") from None
     members: list[Member] = []
@@ -112,7 +113,7 @@ class FileSet(Mapping[str, Path]):
 
     def read_text(self, name: str, encoding: str = "utf-8") -> str:
         """The text of member ``name``."""
-        return self.paths[name].read_text(encoding=encoding)
+        return safe_files.read_text(self.paths[name], DATA_MAX_BYTES, encoding)
 
     def under(self, prefix: str) -> list[str]:
         """The member paths inside folder ``prefix`` (sorted)."""
@@ -127,7 +128,7 @@ def _stamp_path(list_sha256: str) -> Path:
 def _read_stamp(path: Path) -> dict[str, list]:
     """sha256 -> [cached path, size, mtime_ns] of members verified earlier ({} if unusable)."""
     try:
-        recorded = json.loads(path.read_text(encoding="utf-8"))
+        recorded = json.loads(safe_files.read_text(path, 256 * 1024 * 1024))
     except (OSError, ValueError):
         return {}
     return recorded if isinstance(recorded, dict) else {}

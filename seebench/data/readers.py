@@ -6,10 +6,14 @@ pandas is imported inside each reader, so registering them costs nothing.
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import math
 from pathlib import Path
 from typing import Any
+
+from seebench import safe_files
+from seebench.data.cache import DATA_MAX_BYTES
 
 
 def _records(frame: Any) -> list[dict[str, Any]]:
@@ -25,6 +29,7 @@ def read_csv(path: Path, **options: Any) -> list[dict[str, Any]]:
     """Read a CSV file with pandas; ``options`` go to :func:`pandas.read_csv`."""
     import pandas as pd
 
+    safe_files.check_regular(path, DATA_MAX_BYTES)
     return _records(pd.read_csv(path, **options))
 
 
@@ -39,6 +44,7 @@ def read_xlsx(path: Path, **options: Any) -> list[dict[str, Any]]:
     import pandas as pd
 
     options.setdefault("sheet_name", 0)
+    safe_files.check_regular(path, DATA_MAX_BYTES)
     return _records(pd.read_excel(path, engine="openpyxl", **options))
 
 
@@ -46,14 +52,17 @@ def read_parquet(path: Path, **options: Any) -> list[dict[str, Any]]:
     """Read a Parquet file (needs pyarrow)."""
     import pandas as pd
 
+    safe_files.check_regular(path, DATA_MAX_BYTES)
     return _records(pd.read_parquet(path, **options))
 
 
 def _open_text(path: Path, encoding: str):
     """Open a text file, decompressing it when it starts with the gzip magic bytes."""
-    with open(path, "rb") as probe:
-        gzipped = probe.read(2) == b"\x1f\x8b"
-    return gzip.open(path, "rt", encoding=encoding) if gzipped else open(path, encoding=encoding)
+    handle = safe_files.open_regular(path, DATA_MAX_BYTES)  # a FIFO or device is refused
+    gzipped = handle.peek(2)[:2] == b"\x1f\x8b"
+    if gzipped:
+        return gzip.open(handle, "rt", encoding=encoding)
+    return io.TextIOWrapper(handle, encoding=encoding)
 
 
 def read_jsonl(path: Path, *, encoding: str = "utf-8") -> list[dict[str, Any]]:
@@ -99,7 +108,7 @@ def read_conll(
     rows: list[dict[str, Any]] = []
     tokens: list[str] = []
     tags: list[str] = []
-    with open(path, encoding=encoding) as handle:
+    with _open_text(path, encoding) as handle:
         for line in handle:
             line = line.rstrip("\n")
             if not line.strip():

@@ -17,6 +17,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urlparse
 
+from seebench import safe_files
 from seebench.data.cache import cache_damage, cached_file, sha256_file, store_file
 from seebench.errors import DataDamagedError, DataMissingError
 from seebench.tasks.spec import TaskSpec
@@ -74,6 +75,15 @@ class Source:
             return PurePosixPath(self.hf["path"]).name or self.hf["path"]
         return PurePosixPath(urlparse(self.url or "").path).name or f"source-{self.index}"
 
+    def escapes(self) -> bool:
+        """Whether a ``path:`` or ``files:`` entry resolves (links followed) outside the task's
+        folder: such a file is never read (a stranger's task could send any readable file to
+        a model as prompt text)."""
+        local = self.path if self.path is not None else self.files
+        if local is None or self.base_dir is None:
+            return False
+        return not safe_files.inside(local, self.base_dir)
+
     def locate(self) -> Path | None:
         """The local file (or dataset directory) for this source if it is available."""
         if self.hf is not None:
@@ -87,10 +97,12 @@ class Source:
         if self.files is not None:
             from seebench.data.file_sets import missing_members
 
-            if not self.files.is_file() or missing_members(self):
+            if self.escapes() or not self.files.is_file() or missing_members(self):
                 return None
             return self.files
         if self.path is not None:
+            if self.escapes():
+                return None
             return self.path if self.path.is_file() else None
         return cached_file(self.sha256) if self.sha256 and self.pinned else None
 
@@ -143,6 +155,12 @@ def require_local(source: Source) -> Path:
         from seebench.data.external import require_package_file
 
         return require_package_file(source)
+    if source.escapes():
+        what = "path" if source.path is not None else "files"
+        raise DataMissingError(
+            f"task {source.task!r}: data source {source.name!r}: {what} resolves outside the "
+            f"task's folder {source.base_dir}; seebench reads only files inside it"
+        )
     if source.files is not None:
         from seebench.data.file_sets import open_file_set
 

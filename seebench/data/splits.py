@@ -140,6 +140,7 @@ def split_file_source(task: Any) -> Any:
         path=(task.path.parent / spec["path"]) if spec.get("path") else None,
         options=dict(spec.get("options", {})),
         split=None,
+        base_dir=task.path.parent,
     )
 
 

@@ -20,7 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from seebench import safe_files
 from seebench.errors import SeebenchError
+from seebench.results.io import RESULT_MAX_BYTES
+from seebench.results.numbers import bad_number
 from seebench.stats.matrix import ScoreMatrix
 
 if TYPE_CHECKING:
@@ -184,7 +187,7 @@ def _score(text: str | None, path: Path, line: int) -> float:
         score = float(value)
     except ValueError:
         raise SeebenchError(f"{path}:{line}: score {value!r} is not a number") from None
-    if math.isinf(score):  # nan spellings are "missing" above; infinity is an error upstream
+    if not math.isfinite(score):  # nan spellings are "missing" above; infinity is an error upstream
         raise SeebenchError(f"{path}:{line}: score {value!r} is not a finite number")
     return score
 
@@ -225,11 +228,14 @@ def ran_without_sandbox(result: dict[str, Any]) -> bool:
 
 def _load_result(path: Path) -> dict[str, Any] | None:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = json.loads(safe_files.read_text(path, RESULT_MAX_BYTES))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise SeebenchError(f"{path}: not a readable result file: {exc}") from None
     if not isinstance(data, dict) or "schema_version" not in data:
         return None  # some other JSON file (a manifest, a config): not a unit result
+    bad = bad_number(data)
+    if bad:
+        raise SeebenchError(f"{path}: not a sane number: {bad}")
     return data
 
 

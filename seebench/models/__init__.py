@@ -30,7 +30,9 @@ class ModelRef:
 
 def safe_id(spec: str) -> str:
     """A filesystem-safe identifier for a model spec (``hf:org/name`` -> ``hf-org--name``)."""
-    text = spec.strip().replace("/", "--").replace(":", "-")
+    from seebench.secrets import scrub
+
+    text = scrub(spec).strip().replace("/", "--").replace(":", "-")  # scrubbed first
     text = re.sub(r"[^A-Za-z0-9._\-]+", "_", text).strip("._")
     if not text:
         raise ModelError(f"invalid model spec {spec!r}")
@@ -43,16 +45,40 @@ def resolve_model(spec: str, registry: Any | None = None) -> tuple[ModelRef, str
         from seebench.plugin_manager import get_registry
 
         registry = get_registry()
+    from seebench.secrets import register_secret, scrub, url_credentials
+
+    credentials = url_credentials(spec)
+    for credential in credentials:  # every later scrub (results, caches, logs) removes them
+        register_secret(credential)
     entry = registry.model_entry(spec)
     resolver = entry.load()
     try:
         ref = resolver(spec)
-    except ModelError:
-        raise
+    except ModelError as exc:
+        raise ModelError(scrub(str(exc), credentials)) from None
     except Exception as exc:
-        raise ModelError(f"cannot resolve model {spec!r}: {type(exc).__name__}: {exc}") from None
+        raise ModelError(
+            scrub(f"cannot resolve model {spec!r}: {type(exc).__name__}: {exc}", credentials)
+        ) from None
     if not isinstance(ref, ModelRef):
         raise ModelError(
-            f"plugin {entry.plugin!r}: resolver for {spec!r} did not return a ModelRef"
+            f"plugin {entry.plugin!r}: resolver for {scrub(spec)!r} did not return a ModelRef"
         )
-    return ref, entry.default_method
+    return _without_credentials(ref, credentials), entry.default_method
+
+
+def _without_credentials(ref: ModelRef, credentials: list[str]) -> ModelRef:
+    """``ref`` with an id derived from the scrubbed spec when the resolver's id kept any part
+    of a URL's user info (the id names folders and shows in tables)."""
+    from seebench.secrets import scrub
+
+    leaked = any(
+        variant in ref.id
+        for credential in credentials
+        for variant in (credential, re.sub(r"[^A-Za-z0-9._\-]+", "_", credential))
+        if len(variant) >= 3
+    )
+    if not leaked:
+        return ref
+    clean = safe_id(scrub(ref.spec, credentials))
+    return ModelRef(ref.spec, clean, ref.kind, ref.identity, ref.options)

@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.data.cache import seebench_home
 from seebench.results.io import atomic_write_text
 
@@ -57,8 +58,8 @@ class ResponseCache:
     def get(self, key: str) -> dict[str, Any] | None:
         if self.enabled:
             try:
-                entry = json.loads(self.path(key).read_text(encoding="utf-8"))
-            except (OSError, json.JSONDecodeError):
+                entry = json.loads(safe_files.read_text(self.path(key), 256 * 1024 * 1024))
+            except (OSError, UnicodeDecodeError, ValueError, RecursionError):
                 entry = None
             if isinstance(entry, dict) and "text" in entry:
                 self.hits += 1

@@ -12,16 +12,17 @@ import contextlib
 import functools
 import hashlib
 import json
-import os
-import tempfile
 from glob import escape as glob_escape
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.secrets import scrub
 
 RESULT_SCHEMA_VERSION = 1
+#: The largest result file read (results are a few KiB; samples files are bounded apart).
+RESULT_MAX_BYTES = 64 * 1024 * 1024
 
 
 def result_paths(output: Path, model_id: str, method: str, task: str) -> tuple[Path, Path]:
@@ -37,19 +38,9 @@ def artifacts_dir(result_path: Path) -> Path:
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old file or the whole new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Write ``text`` to ``path`` so that readers see the old file or the whole new one; a
+    symbolic link at ``path`` is refused (:class:`~seebench.safe_files.UnsafeFileError`)."""
+    safe_files.atomic_write_text(path, text)
 
 
 def remove_stale_temps(path: Path) -> int:
@@ -90,10 +81,13 @@ def _jsonable(value: Any) -> Any:
 
 def load_result(path: Path) -> dict[str, Any] | None:
     """The parsed result at ``path``, or ``None`` if it is absent or unreadable."""
+    from seebench.results.numbers import bad_number
+
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
+        result = json.loads(safe_files.read_text(path, RESULT_MAX_BYTES))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return None
+    return result if isinstance(result, dict) and bad_number(result) is None else None
 
 
 @functools.cache

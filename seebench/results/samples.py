@@ -6,9 +6,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.errors import SeebenchError
 
 REQUIRED_KEYS = ("id", "input_hash", "prediction", "gold")
+#: The largest samples file read.
+SAMPLES_MAX_BYTES = 2 * 1024 * 1024 * 1024
 
 
 def read_samples(path: Path) -> list[dict[str, Any]]:
@@ -18,7 +21,7 @@ def read_samples(path: Path) -> list[dict[str, Any]]:
     with ``id``, ``input_hash``, ``prediction`` and ``gold``.
     """
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = safe_files.read_text(path, SAMPLES_MAX_BYTES)
     except (OSError, UnicodeDecodeError) as exc:
         raise SeebenchError(f"{path}: cannot read samples: {exc}") from None
     records = []

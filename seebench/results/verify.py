@@ -12,13 +12,19 @@ damaged file costs one recomputation, never a crashed run.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from seebench.results.io import RESULT_SCHEMA_VERSION, validate_result
+from seebench import safe_files
+from seebench.results.io import RESULT_MAX_BYTES, RESULT_SCHEMA_VERSION, validate_result
+from seebench.results.numbers import bad_number
+from seebench.results.samples import SAMPLES_MAX_BYTES
+from seebench.safe_files import UnsafeFileError
 
 
 @dataclass(frozen=True)
@@ -50,8 +56,11 @@ def verify_result(
     if not result_path.exists() and not result_path.is_symlink():
         return ResultCheck(None)
     try:
+        if result_path.is_symlink():
+            raise _Untrusted("is a symbolic link; seebench trusts only result files it wrote")
         result = _read_json(result_path)
         _check_result(result)
+        _check_place(result_path, result)
         if expected_hash is not None:
             recorded = result["run"]["config_hash"]
             if recorded != expected_hash:
@@ -61,6 +70,7 @@ def verify_result(
         if result["status"] == "ok":
             if samples_path is None:
                 samples_path = result_path.parent / result["samples_file"]
+            settle_pending_samples(Path(samples_path), result)
             _check_samples(Path(samples_path), result)
     except _Untrusted as exc:
         return ResultCheck(None, f"{result_path}: {exc}")
@@ -71,11 +81,34 @@ class _Untrusted(Exception):
     pass
 
 
+def pending_samples_path(samples_path: Path) -> Path:
+    """Where ``seebench score`` writes new samples before the result that names them."""
+    return samples_path.with_name(f".{samples_path.name}.pending")
+
+
+def settle_pending_samples(samples_path: Path, result: dict[str, Any]) -> None:
+    """Finish a re-scoring that was stopped between its two writes: when the pending samples
+    file is the one the (already written) result names by sha256, move it into place. A
+    pending file the result does not name is left alone (its result was never written)."""
+    pending = pending_samples_path(samples_path)
+    if not pending.is_file() or pending.is_symlink():
+        return
+    try:
+        data = safe_files.read_bytes(pending, SAMPLES_MAX_BYTES)
+    except OSError:
+        return
+    if hashlib.sha256(data).hexdigest() == result.get("samples_sha256"):
+        with contextlib.suppress(FileNotFoundError):  # another process finished it first
+            os.replace(pending, samples_path)
+
+
 def _read_json(path: Path) -> dict[str, Any]:
     if path.is_dir():
         raise _Untrusted("is a directory, not a result file")
     try:
-        data = path.read_bytes()
+        data = safe_files.read_bytes(path, RESULT_MAX_BYTES)
+    except UnsafeFileError as exc:
+        raise _Untrusted(str(exc).split(": ", 1)[-1]) from None
     except OSError as exc:
         raise _Untrusted(f"cannot read: {exc.strerror or exc}") from None
     try:
@@ -106,24 +139,41 @@ def _check_result(result: dict[str, Any]) -> None:
             f"result schema version {version!r}{writer}; this seebench reads version "
             f"{RESULT_SCHEMA_VERSION}"
         )
+    bad = bad_number(result)
+    if bad:
+        raise _Untrusted(f"holds a value that is not a sane number: {bad}")
     problems = validate_result(result)
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise _Untrusted(f"does not match the result schema: {problems[0]}{more}")
 
 
+def _check_place(path: Path, result: dict[str, Any]) -> None:
+    """A result is trusted only where it was written: ``<model>/<method>/<task>.json`` of its
+    own model, method and task (a copy or a link under another name is not)."""
+    task = result["task"]["name"]
+    if path.name != f"{task}.json":
+        raise _Untrusted(f"is the result of task {task!r} filed as {path.name} (a copy or a link)")
+    method, model = result.get("method"), (result.get("model") or {}).get("id")
+    if method is not None and path.parent.name != method:
+        raise _Untrusted(f"is a result of method {method!r} filed under {path.parent.name}/")
+    if model is not None and path.parent.parent.name != model:
+        raise _Untrusted(f"is a result of model {model!r} filed under {path.parent.parent.name}/")
+
+
 def _check_samples(path: Path, result: dict[str, Any]) -> None:
+    if path.is_symlink():
+        raise _Untrusted(f"its samples file {path.name} is a symbolic link")
     if path.name != result["samples_file"]:
         raise _Untrusted(f"names samples file {result['samples_file']!r}, expected {path.name!r}")
     if not path.is_file():
         what = "is not a file" if path.exists() else "is missing"
         raise _Untrusted(f"its samples file {path.name} {what}")
     try:
-        data = path.read_bytes()
+        data = safe_files.read_bytes(path, SAMPLES_MAX_BYTES)
     except OSError as exc:
-        raise _Untrusted(
-            f"cannot read its samples file {path.name}: {exc.strerror or exc}"
-        ) from None
+        reason = str(exc).split(": ", 1)[-1] if isinstance(exc, UnsafeFileError) else exc.strerror
+        raise _Untrusted(f"cannot read its samples file {path.name}: {reason or exc}") from None
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()

@@ -14,6 +14,8 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from seebench.safe_files import open_lock_file
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not on POSIX
@@ -42,7 +44,7 @@ def unit_lock(path: Path) -> Iterator[None]:
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     while True:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = open_lock_file(path)  # never a link, never a FIFO (one-line error)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

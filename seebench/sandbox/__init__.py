@@ -5,11 +5,19 @@ gets the verdict ``sandbox_unavailable`` with the one-line reason. See ``docs/sa
 """
 
 from seebench.sandbox.calibration import Calibration, calibrate_limits, preflight_reference
-from seebench.sandbox.languages import java_request, node_request, python_tests_request
+from seebench.sandbox.languages import (
+    function_test_request,
+    java_request,
+    node_request,
+    python_tests_request,
+)
 from seebench.sandbox.mechanism import Mechanism, SandboxUnavailable, detect, find_bwrap
 from seebench.sandbox.pool import Sandbox, UnavailableSandbox, open_sandbox, sweep_stale
 from seebench.sandbox.types import (
+    ISOLATION_IN_PROCESS,
+    ISOLATION_SPLIT,
     VERDICTS,
+    FunctionTest,
     Limits,
     PythonProgram,
     SandboxRequest,
@@ -18,7 +26,10 @@ from seebench.sandbox.types import (
 )
 
 __all__ = [
+    "ISOLATION_IN_PROCESS",
+    "ISOLATION_SPLIT",
     "VERDICTS",
+    "FunctionTest",
     "Calibration",
     "Limits",
     "Mechanism",
@@ -32,6 +43,7 @@ __all__ = [
     "calibrate_limits",
     "detect",
     "find_bwrap",
+    "function_test_request",
     "java_request",
     "node_request",
     "open_sandbox",

@@ -10,6 +10,8 @@ from pathlib import Path
 #: Where the work directory, the worker script and the scratch dirs live inside the sandbox.
 WORK_ROOT = "/sandbox"
 ZYGOTE_PATH = "/opt/seebench/zygote.py"
+#: The two-process function-test helper, next to the worker script (see ``funcrun``).
+FUNCRUN_PATH = "/opt/seebench/funcrun.py"
 SCRATCH_DIRS = ("/tmp", "/dev/shm")
 SANDBOX_UID = 65534
 #: The environment a run sees (before the request's own ``env``).
@@ -87,6 +89,7 @@ def bwrap_argv(
         argv += ["--ro-bind", path, path]
     if zygote is not None:
         argv += ["--ro-bind", zygote, ZYGOTE_PATH]
+        argv += ["--ro-bind", str(Path(zygote).with_name("funcrun.py")), FUNCRUN_PATH]
     argv += ["--remount-ro", "/", "--chdir", WORK_ROOT]
     for key, value in BASE_ENV.items():
         argv += ["--setenv", key, value]

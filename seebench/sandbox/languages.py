@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from seebench.sandbox.types import Limits, PythonProgram, SandboxRequest
+from seebench.sandbox.types import FunctionTest, Limits, PythonProgram, SandboxRequest
 
 #: Runtimes reserve address space far beyond what they touch (V8's heap cage, the JVM's code
 #: cache and class space); the address-space cap gets this much on top of the memory limit,
@@ -25,6 +25,25 @@ def python_tests_request(
     return SandboxRequest(
         files=dict(files or {}),
         program=PythonProgram(code, require_completion=True),
+        limits=limits or Limits(),
+        env=dict(env or {}),
+    )
+
+
+def function_test_request(
+    candidate: str,
+    tests: str,
+    *,
+    files: dict[str, bytes | str] | None = None,
+    limits: Limits | None = None,
+    env: dict[str, str] | None = None,
+) -> SandboxRequest:
+    """Run function-level ``tests`` against ``candidate`` in two processes (see
+    :class:`FunctionTest`): the candidate's code cannot reach the tests' comparisons or their
+    completion token, and only plain data crosses between them."""
+    return SandboxRequest(
+        files=dict(files or {}),
+        program=FunctionTest(candidate, tests),
         limits=limits or Limits(),
         env=dict(env or {}),
     )

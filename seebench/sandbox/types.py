@@ -81,6 +81,32 @@ class PythonProgram:
 
 
 @dataclass(frozen=True)
+class FunctionTest:
+    """Function-level tests run apart from the code they judge (see ``docs/sandbox.md``).
+
+    ``candidate`` (model-written code) is loaded in one process; ``tests`` run in another that
+    never executes a line of it. The names the tests read and do not define themselves (the
+    entry point, helpers) are looked up in the candidate's module; values cross between the
+    two as plain data (``None``, numbers, strings, bytes and lists, tuples, dicts and sets of
+    them), any other object as a handle whose equality is identity. The run passes only when
+    the tests' process returns normally (it alone holds the completion token).
+    """
+
+    candidate: str
+    tests: str
+    filename: str = "main.py"
+    require_completion: bool = True
+    kind: str = "split"
+
+
+#: How a verdict's tests ran: ``separate-process`` (candidate and assertions apart, plain data
+#: between them) or ``in-process`` (a test suite that must import the code; the candidate can
+#: reach the harness, so a pass is only as trustworthy as the code's good faith).
+ISOLATION_SPLIT = "separate-process"
+ISOLATION_IN_PROCESS = "in-process"
+
+
+@dataclass(frozen=True)
 class SandboxRequest:
     """One run: ``files`` are copied into a fresh private work directory, then ``command``
     (an argv list, looked up on the sandbox's ``PATH``) or ``program`` runs there.
@@ -91,7 +117,7 @@ class SandboxRequest:
 
     files: dict[str, bytes | str] = field(default_factory=dict)
     command: tuple[str, ...] | list[str] | None = None
-    program: PythonProgram | None = None
+    program: PythonProgram | FunctionTest | None = None
     limits: Limits = field(default_factory=Limits)
     env: dict[str, str] = field(default_factory=dict)
     stdin: bytes = b""
@@ -130,7 +156,8 @@ class SandboxResult:
     start to exit. ``stdout``/``stderr`` are cut to the limit's ``output_bytes`` (see the
     ``*_truncated`` flags). ``reason`` is a one-line explanation for every verdict but
     ``passed``. ``mechanism`` names what contained the run (``"none"`` under
-    ``--unsafe-host-exec``).
+    ``--unsafe-host-exec``). ``isolation`` says how tests ran: ``separate-process`` for a
+    :class:`FunctionTest`, ``in-process`` for a :class:`PythonProgram`, empty for a command.
     """
 
     verdict: Verdict
@@ -145,6 +172,7 @@ class SandboxResult:
     mechanism: str = ""
     stdout_truncated: bool = False
     stderr_truncated: bool = False
+    isolation: str = ""
 
     @property
     def passed(self) -> bool:

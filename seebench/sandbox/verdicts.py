@@ -6,7 +6,14 @@ import base64
 import signal
 from typing import Any
 
-from seebench.sandbox.types import Limits, SandboxRequest, SandboxResult
+from seebench.sandbox.types import (
+    ISOLATION_IN_PROCESS,
+    ISOLATION_SPLIT,
+    FunctionTest,
+    Limits,
+    SandboxRequest,
+    SandboxResult,
+)
 
 #: Out-of-memory messages of the runtimes we run (seen on stderr of a failed run).
 MEMORY_MESSAGES = (
@@ -32,7 +39,7 @@ def _decode(encoded: str) -> str:
 def classify(raw: dict[str, Any], request: SandboxRequest, mechanism: str) -> SandboxResult:
     """The :class:`SandboxResult` of one run from the worker's report."""
     limits: Limits = request.limits
-    common = {"mechanism": mechanism}
+    common: dict[str, Any] = {"mechanism": mechanism, "isolation": isolation_of(request)}
     if raw.get("worker_timeout"):
         return SandboxResult(
             "timeout", wall_s=limits.wall_s, reason="the sandbox stopped answering", **common
@@ -62,9 +69,18 @@ def classify(raw: dict[str, Any], request: SandboxRequest, mechanism: str) -> Sa
     return SandboxResult(verdict, reason=reason, **result)
 
 
+def isolation_of(request: SandboxRequest) -> str:
+    """How the request's tests run (see :data:`~seebench.sandbox.types.ISOLATION_SPLIT`)."""
+    if isinstance(request.program, FunctionTest):
+        return ISOLATION_SPLIT
+    return ISOLATION_IN_PROCESS if request.program is not None else ""
+
+
 def _verdict(raw: dict[str, Any], request: SandboxRequest, stderr: str) -> tuple[str, str]:
     limits = request.limits
     sig, code, cpu = raw["signal"], raw["exit_code"], float(raw["cpu_s"])
+    if sig is None and code and raw.get("candidate_signal") not in (None, signal.SIGKILL):
+        sig = raw["candidate_signal"]  # the tests failed because the candidate was killed
     if raw["wall_timeout"]:
         return "timeout", f"wall-time limit of {limits.wall_s:g} s reached"
     if (

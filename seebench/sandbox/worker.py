@@ -24,6 +24,7 @@ from typing import Any
 from seebench.sandbox import zygote
 from seebench.sandbox.bwrap import (
     BASE_ENV,
+    FUNCRUN_PATH,
     SANDBOX_UID,
     SCRATCH_DIRS,
     WORK_ROOT,
@@ -106,6 +107,7 @@ class Worker:
             config = {
                 "work_root": str(self.scratch),
                 "base_env": {**BASE_ENV, "TMPDIR": str(self.scratch)},
+                "funcrun": str(Path(script).with_name("funcrun.py")),
             }
             argv = [sys.executable, "-I", script, json.dumps(config)]
         else:
@@ -115,6 +117,9 @@ class Worker:
                 "own_pid_namespace": True,
                 "drop_uid": SANDBOX_UID if self.mechanism.name == ROOT_DROPPED_UID else None,
                 "base_env": BASE_ENV,
+                "funcrun": FUNCRUN_PATH,
+                # host paths bound read-only: the clean-up of the scratch dirs never walks them
+                "mounts": list(self.mounts),
             }
             argv = bwrap_argv(
                 self.mechanism.bwrap or "bwrap",

@@ -15,13 +15,16 @@ from __future__ import annotations
 import base64
 import contextlib
 import ctypes
+import fcntl
 import gc
+import importlib.util
 import json
 import os
 import resource
 import select
 import shutil
 import signal
+import stat
 import struct
 import sys
 import time
@@ -92,18 +95,59 @@ def _prctl(option: int, value: int) -> None:
         raise OSError(ctypes.get_errno(), f"prctl({option}) failed")
 
 
-def _empty_directory(path: str) -> None:
+def _empty_directory(
+    path: str, keep: frozenset[str] = frozenset(), mounts: frozenset[str] = frozenset()
+) -> None:
+    """Remove everything in ``path`` but mount points and the folders leading to them.
+
+    ``keep`` holds the read-only binds (and every folder above them): a venv bound below
+    ``/tmp`` is neither walked nor unlinked (each of its files would be a failing
+    ``unlinkat``); any other mount point, told by its device number, is skipped as well.
+    """
     try:
-        names = os.listdir(path)
-    except FileNotFoundError:
+        top = os.lstat(path)
+        entries = list(os.scandir(path))
+    except (FileNotFoundError, NotADirectoryError):
         return
-    for name in names:
-        full = os.path.join(path, name)
-        if os.path.isdir(full) and not os.path.islink(full):
+    for entry in entries:
+        full = entry.path
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if stat.S_ISDIR(info.st_mode):
+            if info.st_dev != top.st_dev or full in mounts:  # a mount point: never walked
+                continue
+            if full in keep:
+                _empty_directory(full, keep, mounts)
+                continue
             shutil.rmtree(full, ignore_errors=True)
         else:
             with contextlib.suppress(OSError):
                 os.unlink(full)
+
+
+def _kept_paths(mounts: list[str]) -> frozenset[str]:
+    """Every mount and every folder above one (what a clean-up must not remove)."""
+    kept: set[str] = set()
+    for mount in mounts:
+        path = os.path.normpath(mount)
+        while path not in ("/", ""):
+            kept.add(path)
+            path = os.path.dirname(path)
+    return frozenset(kept)
+
+
+def _load_funcrun(path: str | None) -> types.ModuleType | None:
+    """The two-process function-test helper (``funcrun.py``), loaded by path."""
+    if not path or not os.path.isfile(path):
+        return None
+    spec = importlib.util.spec_from_file_location("seebench_funcrun", path)
+    if spec is None or spec.loader is None:
+        return None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _other_processes() -> list[int]:
@@ -125,6 +169,9 @@ class Zygote:
         self.drop_uid = config.get("drop_uid")
         self.base_env = dict(config.get("base_env", {}))
         self.devnull = os.open(os.devnull, os.O_RDWR)
+        self.mounts = frozenset(os.path.normpath(m) for m in config.get("mounts", []))
+        self.kept = _kept_paths(list(self.mounts))
+        self.funcrun = _load_funcrun(config.get("funcrun"))
 
     def setup(self) -> tuple[int, int]:
         """Move the protocol off fds 0/1, harden the process; return (read fd, write fd)."""
@@ -170,6 +217,8 @@ class Zygote:
         except OSError as error:
             return {"setup_error": f"cannot copy the request's files into the work dir: {error}"}
         limits = request["limits"]
+        if (request.get("program") or {}).get("kind") == "split":
+            return self.run_split(request, run_dir, protocol_fds)
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         tok_r, tok_w = os.pipe()
@@ -202,7 +251,15 @@ class Zygote:
             os.close(fd)
         return report
 
-    def supervise(self, pid: int, started: float, limits: dict, out_r: int, err_r: int) -> dict:
+    def supervise(
+        self,
+        pid: int,
+        started: float,
+        limits: dict,
+        out_r: int,
+        err_r: int,
+        others: tuple[int, ...] = (),
+    ) -> dict:
         """Collect bounded output until the child exits, or the wall limit passes, or the
         child's CPU time passes its (possibly fractional) limit; RLIMIT_CPU, in whole seconds,
         is the backstop for every process of the run."""
@@ -220,7 +277,7 @@ class Zygote:
                 wall_timeout = True
                 break
             ready = select.select([pidfd, *open_fds], [], [], min(left, CPU_POLL_S))[0]
-            if not ready and _cpu_time(pid) > cpu_limit:
+            if not ready and sum(_cpu_time(p) for p in (pid, *others)) > cpu_limit:
                 cpu_timeout = True
                 break
             for fd in ready:
@@ -238,7 +295,8 @@ class Zygote:
             if exited:
                 break
         if wall_timeout or cpu_timeout:
-            self.kill_run(pid)  # leaves the child a zombie, to be reaped just below
+            for victim in (pid, *others):
+                self.kill_run(victim)  # leaves the child a zombie, to be reaped just below
         _, status, usage = os.wait4(pid, 0)
         wall = time.monotonic() - started
         os.close(pidfd)
@@ -286,7 +344,98 @@ class Zygote:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(os.path.join(self.work_root, "stdin"))
         for directory in self.scratch_dirs:
-            _empty_directory(directory)
+            _empty_directory(directory, self.kept, self.mounts)
+
+    def run_split(self, request: dict, run_dir: str, protocol_fds: tuple[int, ...]) -> dict:
+        """A function-level test in two processes (see ``funcrun``): the candidate is forked
+        before the completion token's pipe exists, so it never holds that descriptor; the
+        tests' process holds it and runs no line of the candidate."""
+        if self.funcrun is None:
+            return {"setup_error": "the function-test helper (funcrun.py) is missing"}
+        limits = request["limits"]
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        call_r, call_w = os.pipe()  # tests -> candidate
+        reply_r, reply_w = os.pipe()  # candidate -> tests
+        started = time.monotonic()
+        cpid = os.fork()
+        if cpid == 0:  # pragma: no cover - runs in the child
+            try:
+                for fd in (out_r, err_r, call_w, reply_r, *protocol_fds):
+                    os.close(fd)
+                self.split_child(request, run_dir, [self.devnull, out_w, err_w, call_r, reply_w])
+                self.funcrun.serve_candidate(
+                    request["program"]["candidate"], self._path(run_dir, request), 3, 4
+                )
+            except BaseException as error:
+                with contextlib.suppress(BaseException):
+                    os.write(2, f"sandbox: cannot start the candidate: {error!r}\n".encode())
+            finally:
+                os._exit(126)
+        tok_r, tok_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - runs in the child
+            try:
+                for fd in (out_r, err_r, tok_r, call_r, reply_w, *protocol_fds):
+                    os.close(fd)
+                fds = [self.devnull, out_w, err_w, tok_w, reply_r, call_w]
+                self.split_child(request, run_dir, fds)
+                _run_split_tests(self.funcrun, request, run_dir)
+            except BaseException as error:
+                with contextlib.suppress(BaseException):
+                    os.write(2, f"sandbox: cannot start the tests: {error!r}\n".encode())
+            finally:
+                os._exit(126)
+        for fd in (out_w, err_w, tok_w, call_r, call_w, reply_r, reply_w):
+            os.close(fd)
+        report = self.supervise(pid, started, limits, out_r, err_r, others=(cpid,))
+        if self.own_pid_namespace:  # supervise killed every process of the namespace
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(cpid, signal.SIGKILL)
+        else:
+            self.kill_run(cpid)
+        _, status, usage = os.wait4(cpid, 0)
+        report["cpu_s"] += usage.ru_utime + usage.ru_stime
+        report["max_rss_kb"] = max(report["max_rss_kb"], usage.ru_maxrss)
+        report["candidate_signal"] = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+        os.set_blocking(tok_r, False)
+        try:
+            token = os.read(tok_r, 4096)
+        except BlockingIOError:
+            token = b""
+        report["token_ok"] = bool(request.get("nonce")) and token == request["nonce"].encode()
+        for fd in (out_r, err_r, tok_r):
+            os.close(fd)
+        return report
+
+    @staticmethod
+    def _path(run_dir: str, request: dict) -> str:
+        return os.path.join(run_dir, request["program"].get("filename") or "main.py")
+
+    def split_child(self, request: dict, run_dir: str, fds: list[int]) -> None:
+        """Set up one process of a split run: ``fds`` become 0, 1, 2, ...; limits, signals
+        and environment as for a program."""
+        os.setsid()
+        high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 64) for fd in fds]
+        for target, fd in enumerate(high):
+            os.dup2(fd, target)
+        for name in os.listdir("/proc/self/fd"):
+            if int(name) >= len(fds):
+                with contextlib.suppress(OSError):  # the listing's own descriptor
+                    os.close(int(name))
+        os.chdir(run_dir)
+        _set_limits(request["limits"])
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+        env = {**self.base_env, **request.get("env", {})}
+        env["HOME"] = env["PWD"] = run_dir
+        os.environ.clear()
+        os.environ.update(env)
+        sys.argv = [self._path(run_dir, request)]
+        if len(fds) == 5:  # the candidate imports its own files; the tests never do
+            sys.path.insert(0, run_dir)
 
     # -- the child ------------------------------------------------------------------------------
 
@@ -356,6 +505,30 @@ def _set_limits(limits: dict) -> None:
         if current_hard != resource.RLIM_INFINITY:  # never above what the host already set
             soft, hard = min(soft, current_hard), min(hard, current_hard)
         resource.setrlimit(which, (soft, hard))
+
+
+def _run_split_tests(funcrun: types.ModuleType, request: dict, run_dir: str) -> None:
+    """The tests' process of a split run (fds: 3 token, 4 replies, 5 calls); never returns.
+    The token is written only when the tests return normally."""
+    program = request["program"]
+    path = os.path.join(run_dir, "tests.py")
+    code_status, completed = 0, False
+    try:
+        funcrun.run_tests(program["tests"], path, 4, 5)
+        completed = True
+    except SystemExit as stop:
+        code_status = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+    except BaseException:
+        traceback.print_exc()
+        code_status = 1
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BaseException:
+        pass
+    if completed and request.get("nonce"):
+        os.write(TOKEN_FD, request["nonce"].encode())
+    os._exit(code_status & 0xFF)
 
 
 def _run_python(program: dict, run_dir: str, env: dict, nonce: str) -> None:

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from seebench.results.numbers import MAX_FLOAT
+
 if TYPE_CHECKING:
     from seebench.data.dataset import Sample
     from seebench.tasks.spec import TaskSpec
@@ -47,6 +49,7 @@ class Score:
             not isinstance(value, int | float)
             or isinstance(value, bool)
             or not math.isfinite(value)
+            or abs(value) > MAX_FLOAT
         ):
             raise ValueError(f"score value {value!r} is not a finite number")
         return cls(

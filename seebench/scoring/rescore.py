@@ -16,8 +16,9 @@ from typing import Any
 from seebench.data.dataset import load_task_data
 from seebench.errors import SeebenchError
 from seebench.registry import Registry
-from seebench.results.io import artifacts_dir, load_result, write_result, write_samples
+from seebench.results.io import artifacts_dir, write_result, write_samples
 from seebench.results.samples import read_samples
+from seebench.results.verify import pending_samples_path, settle_pending_samples, verify_result
 from seebench.scoring.aggregate import DEFAULT_BOOTSTRAP
 from seebench.scoring.unit import score_fields, score_unit
 
@@ -68,12 +69,33 @@ def rescore(
     unit skipped because none of its samples could be scored is scored again; it stays
     skipped if none can be scored now either.
     """
-    result = load_result(path)
-    if (
-        not isinstance(result, dict)
-        or result.get("status") not in ("ok", "skipped")
-        or not result.get("samples_file")
-    ):
+    from seebench.runner.locks import UnitBusy, lock_path, unit_lock
+
+    try:
+        with unit_lock(lock_path(path)):
+            return _rescore(path, registry, index, scorer, options, bootstrap, run_options)
+    except UnitBusy as busy:
+        raise SeebenchError(f"another run is writing this unit ({busy.holder})") from None
+    except OSError as error:  # scores/ is a file, a folder is read-only...
+        raise SeebenchError(f"cannot score: {error.strerror or error}") from None
+
+
+def _rescore(
+    path: Path,
+    registry: Registry,
+    index: Any,
+    scorer: str | None,
+    options: dict[str, Any] | None,
+    bootstrap: int | None,
+    run_options: dict[str, Any] | None,
+) -> Rescored | None:
+    check = verify_result(path)  # what eval would trust, or the one-line reason why not
+    if check.problem:
+        raise SeebenchError(check.problem.split(": ", 1)[-1])
+    result = check.result
+    if result is None:
+        raise SeebenchError("no such result file")
+    if result.get("status") not in ("ok", "skipped") or not result.get("samples_file"):
         return None
     task = index.get(str(result["task"]["name"]))
     if scorer is not None:
@@ -116,7 +138,11 @@ def rescore(
         repeat, index_ = int(record.get("repeat", 0)), position[record["id"]]
         record.pop("scores", None)
         record.update(score_fields(scoring, repeat, index_))
-    result["samples_sha256"] = write_samples(samples_path, records)
+    # two writes, in an order a kill cannot break: the new samples beside the old ones, then
+    # the result naming them by sha256 (the commit), then the move into place (which any
+    # later read of the unit finishes if it was stopped; see settle_pending_samples)
+    pending = pending_samples_path(samples_path)
+    result["samples_sha256"] = write_samples(pending, records)
     from seebench.runner.config import config_hash, scoring_fields
 
     run["config"] = {**run["config"], "scorers": scoring.scorer_identities, "bootstrap": reps}
@@ -135,6 +161,7 @@ def rescore(
     else:
         result.update(status="ok", reason=None)
     write_result(path, result)
+    settle_pending_samples(samples_path, result)
     if scoring.all_unscored:
         return Rescored(path, {}, scoring.computed, scoring.unscored_summary())
     return Rescored(path, scoring.metrics, scoring.computed)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.errors import SeebenchError
 from seebench.registry import Registry
 from seebench.scoring.core import TYPE_SCORER, Score, ScoreContext, TypeScorer
@@ -71,6 +72,10 @@ def configure_scorers(
     return runs
 
 
+#: The largest score cache read (a bigger one is recomputed).
+SCORE_CACHE_MAX_BYTES = 512 * 1024 * 1024
+
+
 def _cache_file(artifacts: Path, run: ScorerRun) -> Path:
     return artifacts / "scores" / f"{run.name}-{run.identity_hash}.jsonl"
 
@@ -78,8 +83,8 @@ def _cache_file(artifacts: Path, run: ScorerRun) -> Path:
 def _read_cache(path: Path) -> dict[str, Score]:
     cached: dict[str, Score] = {}
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
+        lines = safe_files.read_text(path, SCORE_CACHE_MAX_BYTES).splitlines()
+    except (OSError, UnicodeDecodeError):  # a link, a FIFO, too large: recompute
         return cached
     for line in lines:
         try:
@@ -129,8 +134,7 @@ def score_predictions(
                 )
         if new_lines:
             path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("a", encoding="utf-8") as handle:
-                handle.write("\n".join(new_lines) + "\n")
+            safe_files.append_text(path, "\n".join(new_lines) + "\n", root=context.artifacts)
         out[run.name] = [[cached[key] for key in repeat_keys] for repeat_keys in keys]
     return out
 

@@ -33,6 +33,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.registry import Registry
 
 MAGIC = "SEEBENCH-TASK-INDEX 1\n"
@@ -258,7 +259,7 @@ class IndexCache:
     def read(self) -> None:
         """Load the records; a missing, corrupt, truncated or foreign file yields none."""
         try:
-            data = self.path.read_text(encoding="utf-8")
+            data = safe_files.read_text(self.path, 1024 * 1024 * 1024)
         except (OSError, UnicodeDecodeError):
             return
         if not data.startswith(MAGIC):

@@ -20,6 +20,7 @@ from typing import Any
 
 import yaml
 
+from seebench import safe_files
 from seebench.errors import TaskSpecError
 
 
@@ -35,6 +36,8 @@ def format_path(parts: list[Any] | tuple[Any, ...]) -> str:
 
 
 MAX_DEPTH = 50
+#: The largest task file read (task files are a few KiB).
+TASK_FILE_MAX_BYTES = 16 * 1024 * 1024
 MAX_NODES = 100_000
 
 _STR_TAG = "tag:yaml.org,2002:str"
@@ -182,7 +185,7 @@ def _copy_document(value: Any) -> Any:
 @functools.lru_cache(maxsize=512)
 def _load_cached(file: str, size: int, mtime_ns: int) -> Any:
     try:
-        text = Path(file).read_text(encoding="utf-8")
+        text = safe_files.read_text(file, TASK_FILE_MAX_BYTES)
     except (OSError, UnicodeDecodeError) as exc:
         raise TaskSpecError(file, [f"{file}: cannot read file: {exc}"]) from None
     try:
@@ -225,6 +228,16 @@ def deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]
     return merged
 
 
+def _includable(target: Path, folder: Path) -> bool:
+    """An include must be a YAML file (links resolved) inside the including task's folder or
+    seebench's own package: never an arbitrary file whose content could reach a model."""
+    import seebench
+
+    if target.exists() and target.resolve().suffix not in (".yaml", ".yml"):
+        return False
+    return safe_files.inside(target, folder, Path(seebench.__file__).parent)
+
+
 def load_task_document(
     path: Path, _stack: tuple[Path, ...] = (), files: list[Path] | None = None
 ) -> dict[str, Any]:
@@ -256,6 +269,15 @@ def load_task_document(
     merged: dict[str, Any] = {}
     for index, name in enumerate(includes):
         base_path = path.parent / name
+        if not _includable(base_path, path.parent):
+            where = "include" if len(includes) == 1 else f"include[{index}]"
+            raise TaskSpecError(
+                file,
+                [
+                    f"{file}: {where}: {name!r} is not a .yaml file inside the task's folder or "
+                    f"seebench's shipped tasks; it is not read"
+                ],
+            )
         if not base_path.is_file():
             if files is not None:
                 files.append(base_path)

@@ -35,7 +35,7 @@ def pristine(tmp_path_factory):
 @pytest.fixture
 def unit(pristine, tmp_path):
     """A fresh copy of the pristine unit: (result path, samples path)."""
-    folder = tmp_path / "unit"
+    folder = tmp_path / pristine.parent.name / pristine.name  # <model>/<method>/, as written
     shutil.copytree(pristine, folder)
     return folder / "alpha.json", folder / "alpha.samples.jsonl"
 

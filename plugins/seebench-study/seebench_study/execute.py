@@ -1,7 +1,7 @@
 """Run and Submit: a participant's code in seebench's sandbox.
 
-Run executes the code as it is and shows its output; Submit runs it followed by the task's
-hidden tests and passes only when the whole program returns normally.
+Run executes the code as it is and shows its output; Submit runs the task's hidden tests in a
+separate process against the code and passes only when the tests return normally.
 """
 
 from __future__ import annotations
@@ -64,16 +64,19 @@ class CodeRunner:
 
     def execute(self, task: StudyTask, code: str, mode: str) -> Outcome:
         """``mode`` is ``run`` (the code alone) or ``submit`` (the code and the hidden tests)."""
-        from seebench.sandbox import Limits, PythonProgram, SandboxRequest
+        from seebench.sandbox import FunctionTest, Limits, PythonProgram, SandboxRequest
 
         sandbox = self.sandbox()
         if not sandbox.available:
             return Outcome(False, f"Code cannot run here: {sandbox.reason}")
-        source = code if mode == "run" else f"{code}\n\n{task.tests}\n"
-        request = SandboxRequest(
-            program=PythonProgram(source, require_completion=mode == "submit"),
-            limits=Limits(**self.limits),
+        # Submit: the hidden tests run in a process of their own, apart from the participant's
+        # code (plain data between them), so the code cannot forge a pass
+        program = (
+            PythonProgram(code, require_completion=False)
+            if mode == "run"
+            else FunctionTest(code, task.tests)
         )
+        request = SandboxRequest(program=program, limits=Limits(**self.limits))
         result = sandbox.run(request)
         output = result.stdout
         if not result.passed:

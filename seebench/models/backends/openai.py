@@ -129,9 +129,12 @@ class OpenAIBackend:
         headers = {"Content-Type": "application/json"}
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
+        from seebench.models.backends.deadline import deadline_transport
+
         timeout = self._httpx.Timeout(self.timeout_s)
+        transport = deadline_transport(self._httpx)  # timeout_s bounds each whole request
         with (
-            self._httpx.Client(headers=headers, timeout=timeout) as client,
+            self._httpx.Client(headers=headers, timeout=timeout, transport=transport) as client,
             ThreadPoolExecutor(max_workers=self.concurrency) as pool,
         ):
             futures = {pool.submit(self._request, client, p): i for i, p in enumerate(prompts)}
@@ -145,6 +148,8 @@ class OpenAIBackend:
         return body
 
     def _request(self, client: Any, prompt: Prompt) -> Generation:
+        from seebench.models.backends.deadline import request_deadline
+
         httpx = self._httpx
         url = f"{self.base_url}/chat/completions"
         retries: list[str] = []
@@ -153,7 +158,8 @@ class OpenAIBackend:
             with self._lock:
                 self._requests += 1
             try:
-                response = client.post(url, json=self._body(prompt))
+                with request_deadline(self.timeout_s):
+                    response = client.post(url, json=self._body(prompt))
             except httpx.TimeoutException:
                 reason = "timeout"
             except httpx.TransportError as exc:

@@ -2,8 +2,9 @@
 
 One scorer object serves one unit: it opens a pool of sandbox workers on its first batch,
 reuses it for every sample (and every repeat), and closes it when the unit is scored
-(``close``). A sample passes only when the program (input + completion + tests +
-``check(entry_point)``) returns normally; see ``docs/sandbox.md`` for the verdicts.
+(``close``). The candidate (input + completion) and the tests (tests + ``check(entry_point)``)
+run in two processes with plain data between them (``FunctionTest``); a sample passes only
+when the tests return normally. See ``docs/sandbox.md`` for the verdicts.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.scoring.core import Score, ScoreContext
 from seebench.scoring.run import stable_hash
 
@@ -57,6 +59,11 @@ def _clip(text: str) -> str:
 def test_program(prompt: str, completion: str, target: dict[str, Any]) -> str:
     """The program that judges ``completion``: the prompt it continues, the tests, the check."""
     return f"{prompt}{completion}\n\n{target['tests']}\n\ncheck({target['entry_point']})\n"
+
+
+def test_parts(prompt: str, completion: str, target: dict[str, Any]) -> tuple[str, str]:
+    """``(candidate, tests)``: the code under test and the tests that judge it, run apart."""
+    return f"{prompt}{completion}", f"{target['tests']}\n\ncheck({target['entry_point']})\n"
 
 
 class PythonTestsScorer:
@@ -122,7 +129,7 @@ class PythonTestsScorer:
 
     def score_many(self, items: Sequence[tuple[Any, Any]], context: ScoreContext) -> list[Score]:
         """Score ``(sample, prediction)`` pairs, running them on all workers at once."""
-        from seebench.sandbox import python_tests_request
+        from seebench.sandbox import function_test_request
 
         scores: list[Score | None] = [None] * len(items)
         runnable: list[int] = []
@@ -147,16 +154,20 @@ class PythonTestsScorer:
                     )
             else:
                 requests = [
-                    python_tests_request(self._program(*items[p]), limits=self.limits)
+                    function_test_request(*self._parts(*items[p]), limits=self.limits)
                     for p in runnable
                 ]
                 for position, result in zip(runnable, sandbox.run_many(requests), strict=True):
                     scores[position] = self._score_of(items[position], result, context)
         return [s for s in scores if s is not None]
 
-    @staticmethod
-    def _program(sample: Any, prediction: str) -> str:
-        return test_program(str(sample.input), prediction, sample.target)
+    def _parts(self, sample: Any, prediction: str) -> tuple[str, str]:
+        """``(candidate, tests)`` of one sample: run in two processes (``FunctionTest``)."""
+        return test_parts(str(sample.input), prediction, sample.target)
+
+    def _program(self, sample: Any, prediction: str) -> str:
+        candidate, tests = self._parts(sample, prediction)
+        return f"{candidate}\n\n# --- tests (run in a separate process) ---\n{tests}"
 
     def _score_of(self, item: tuple[Any, Any], result: Any, context: ScoreContext) -> Score:
         sample, prediction = item
@@ -164,6 +175,7 @@ class PythonTestsScorer:
         metadata = {
             "verdict": result.verdict,
             "sandbox": result.mechanism or SANDBOX_UNAVAILABLE,
+            "isolation": result.isolation,
             "exit_code": result.exit_code,
             "cpu_s": round(result.cpu_s, 4),
             "wall_s": round(result.wall_s, 4),
@@ -179,15 +191,17 @@ class PythonTestsScorer:
         name = f"python_tests/{sample.id}-{stable_hash(prediction, 8)}.json"
         path = artifacts / name
         path.parent.mkdir(parents=True, exist_ok=True)
+        candidate, tests = self._parts(sample, prediction)
         entry = {
             "sample_id": sample.id,
             "program": self._program(sample, prediction),
+            "candidate": candidate,
+            "tests": tests,
+            "isolation": result.isolation,
             "limits": self.limits.as_dict(),
             "result": result.as_dict(),
         }
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(entry, ensure_ascii=False, indent=1), encoding="utf-8")
-        os.replace(tmp, path)
+        safe_files.atomic_write_text(path, json.dumps(entry, ensure_ascii=False, indent=1))
         return name
 
     def close(self) -> None:

@@ -49,7 +49,9 @@ def test_verdicts_metadata_and_logs(tmp_path, sandbox_ok):
         failed.explanation.startswith("failed:") and "AssertionError" in failed.metadata["stderr"]
     )
     log = json.loads((tmp_path / "artifacts" / failed.metadata["log"]).read_text())
-    assert log["program"] == PROMPT + answers[1] + "\n\n" + TESTS + "\n\ncheck(add)\n"
+    assert log["candidate"] == PROMPT + answers[1]
+    assert log["tests"] == TESTS + "\n\ncheck(add)\n"
+    assert log["isolation"] == "separate-process" == failed.metadata["isolation"]
     assert log["result"]["verdict"] == "failed" and log["limits"]["cpu_s"] == 1
 
 

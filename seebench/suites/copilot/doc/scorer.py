@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import difflib
 import json
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.scoring.core import Score, ScoreContext
 from seebench.scoring.run import stable_hash
 from seebench.suites.copilot.doc.checks import Verdict, check_answer
@@ -81,7 +81,5 @@ class DocScorer:
         }
         path = artifacts / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(entry, ensure_ascii=False, indent=1), encoding="utf-8")
-        os.replace(tmp, path)
+        safe_files.atomic_write_text(path, json.dumps(entry, ensure_ascii=False, indent=1))
         return name

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import difflib
 import json
-import os
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from seebench import safe_files
 from seebench.scoring.core import Score, ScoreContext
 from seebench.scoring.run import stable_hash
 from seebench.suites.copilot.fix.analysis import Analysis, AnalysisRunner
@@ -241,6 +241,4 @@ def _analyzer(name: str) -> Any:
 
 
 def _write(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    safe_files.atomic_write_text(path, text)

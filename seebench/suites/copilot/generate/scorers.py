@@ -91,6 +91,6 @@ class GeneratedTestsScorer(PythonTestsScorer):
             scores[index] = score
         return [s for s in scores if s is not None]
 
-    def _program(self, sample: Any, prediction: str) -> str:  # type: ignore[override]
+    def _parts(self, sample: Any, prediction: str) -> tuple[str, str]:
         built = assemble(sample.target, prediction)
-        return f"{self.prelude}{built.source}\n\n# --- hidden tests ---\n{sample.target['tests']}"
+        return f"{self.prelude}{built.source}", sample.target["tests"]

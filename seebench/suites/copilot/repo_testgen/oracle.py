@@ -12,13 +12,13 @@ file with its relative ``require``/``import`` paths rebased onto the focal file'
 from __future__ import annotations
 
 import json
-import os
 import posixpath
 import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.suites.copilot.repo_testgen.backend import Backend, default_backend, staged_repo
 from seebench.suites.copilot.repo_testgen.placement import body_lines
 from seebench.suites.copilot.repos.staging import repos_dir, source_tree
@@ -87,9 +87,7 @@ def baseline_coverage(env: Any, backend: Backend) -> dict[str, dict[int, frozens
         return None
     record = {f: {str(n): sorted(t) for n, t in lines.items()} for f, lines in run.coverage.items()}
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(record), encoding="utf-8")
-    os.replace(tmp, path)
+    safe_files.atomic_write_text(path, json.dumps(record))
     return run.coverage
 
 

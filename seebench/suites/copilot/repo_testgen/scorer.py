@@ -14,12 +14,12 @@ metrics, never scored as model failures.
 from __future__ import annotations
 
 import json
-import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.scoring.core import Score, ScoreContext
 from seebench.scoring.run import stable_hash
 from seebench.suites.copilot.repo_testgen import placement
@@ -235,9 +235,7 @@ class RepoTestScorer:
             "outcomes": run.outcomes,
             "output": run.output[-4000:],
         }
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(entry, ensure_ascii=False, indent=1), encoding="utf-8")
-        os.replace(tmp, path)
+        safe_files.atomic_write_text(path, json.dumps(entry, ensure_ascii=False, indent=1))
         return name
 
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
-import os
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from seebench import safe_files
 
 #: the store's file format (a change regenerates every stored set)
 FORMAT = 3
@@ -248,9 +249,7 @@ class MutantStore:
     def save(self, key: dict[str, Any], mutants: MutantSet) -> None:
         path = self.path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(mutants.as_dict(key), indent=1), encoding="utf-8")
-        os.replace(tmp, path)
+        safe_files.atomic_write_text(path, json.dumps(mutants.as_dict(key), indent=1))
 
 
 def default_store() -> MutantStore:

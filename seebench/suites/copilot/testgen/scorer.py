@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.scoring.core import Score, ScoreContext
 from seebench.scoring.run import stable_hash
 from seebench.suites.codegen.scorer import SANDBOX_NONE, SANDBOX_UNAVAILABLE
@@ -327,7 +328,5 @@ class GeneratedTestScorer:
             "limits": self.limits.as_dict(),
             "result": result.as_dict(),
         }
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(entry, ensure_ascii=False, indent=1), encoding="utf-8")
-        os.replace(tmp, path)
+        safe_files.atomic_write_text(path, json.dumps(entry, ensure_ascii=False, indent=1))
         return name

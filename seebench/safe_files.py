@@ -1,0 +1,207 @@
+"""Safe file operations for every file seebench writes or reads.
+
+Writes never follow a symbolic link: the file itself is opened with ``O_NOFOLLOW`` (or
+replaced atomically, which swaps the link rather than writing through it, after a check that
+refuses a link there), and the folders between a known root and the file must not be links
+either. Reads open only regular files, without blocking (a FIFO named ``*.json`` is refused
+instead of hanging) and up to a size bound. Every refusal is an :class:`UnsafeFileError` with
+one line naming the path and the reason; it never quotes the file's content.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+from seebench.errors import SeebenchError
+
+#: The default bound of one read (results, samples and caches are far smaller).
+MAX_READ_BYTES = 1024 * 1024 * 1024
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+class UnsafeFileError(SeebenchError, OSError):
+    """A file was not opened: a link, not a regular file, or too large (one line)."""
+
+
+def check_no_links(path: Path | str, root: Path | str | None = None) -> None:
+    """Raise :class:`UnsafeFileError` when ``path`` is a symbolic link, or when a folder
+    between ``root`` (not included) and ``path`` is one. Missing parts are fine."""
+    path = Path(path)
+    if path.is_symlink():
+        raise UnsafeFileError(f"{path}: is a symbolic link; seebench does not write through links")
+    if root is None:
+        return
+    root = Path(root)
+    try:
+        relative = path.parent.relative_to(root)
+    except ValueError:
+        return
+    current = root
+    for part in relative.parts:
+        current = current / part
+        if current.is_symlink():
+            raise UnsafeFileError(
+                f"{path}: folder {current} is a symbolic link; seebench does not write through links"
+            )
+
+
+def open_for_write(
+    path: Path | str, *, append: bool = False, exclusive: bool = False, mode: int = 0o644
+) -> int:
+    """A descriptor of ``path`` opened for writing (created if missing) that is never a link
+    and always a regular file; truncated unless ``append``. The caller closes it."""
+    flags = os.O_WRONLY | os.O_CREAT | _NOFOLLOW | _NONBLOCK | _CLOEXEC
+    flags |= os.O_APPEND if append else 0
+    flags |= os.O_EXCL if exclusive else 0
+    try:
+        fd = os.open(path, flags, mode)
+    except OSError as error:
+        raise _refusal(path, error) from None
+    _require_regular(fd, path)
+    if not append and not exclusive:
+        os.ftruncate(fd, 0)
+    os.set_blocking(fd, True)
+    return fd
+
+
+def open_lock_file(path: Path | str, mode: int = 0o644) -> int:
+    """A read-write descriptor of a lock file (created if missing, not truncated), refusing
+    links and anything but a regular file."""
+    flags = os.O_RDWR | os.O_CREAT | _NOFOLLOW | _NONBLOCK | _CLOEXEC
+    try:
+        fd = os.open(path, flags, mode)
+    except OSError as error:
+        raise _refusal(path, error) from None
+    _require_regular(fd, path)
+    os.set_blocking(fd, True)
+    return fd
+
+
+def append_text(path: Path | str, text: str, root: Path | str | None = None) -> None:
+    """Append ``text`` (UTF-8) to ``path`` without following a link."""
+    check_no_links(path, root)
+    fd = open_for_write(path, append=True)
+    with os.fdopen(fd, "a", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def atomic_write_text(path: Path | str, text: str, root: Path | str | None = None) -> None:
+    """Write ``text`` to ``path`` so that readers see the old file or the whole new one; a link
+    at ``path`` (or a linked folder below ``root``) is refused."""
+    path = Path(path)
+    check_no_links(path, root)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        check_no_links(path, root)  # a link planted meanwhile is refused too
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def read_bytes(path: Path | str, limit: int = MAX_READ_BYTES) -> bytes:
+    """The content of the regular file ``path`` (at most ``limit`` bytes, else refused),
+    opened without blocking."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC)
+    except OSError as error:
+        raise _refusal(path, error) from None
+    try:
+        size = _require_regular(fd, path, close=False)
+        if size > limit:
+            raise UnsafeFileError(f"{path}: {size} bytes is more than the {limit} seebench reads")
+        os.set_blocking(fd, True)
+        chunks, total = [], 0
+        while chunk := os.read(fd, 1 << 20):
+            total += len(chunk)
+            if total > limit:  # grew while read
+                raise UnsafeFileError(f"{path}: more than the {limit} bytes seebench reads")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def open_regular(path: Path | str, limit: int = MAX_READ_BYTES, binary: bool = True, **kw):
+    """A file object of the regular file ``path`` for reading (refused when it is not one or
+    is larger than ``limit``), opened without blocking; ``kw`` go to :func:`open` in text
+    mode."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC)
+    except OSError as error:
+        raise _refusal(path, error) from None
+    try:
+        size = _require_regular(fd, path, close=False)
+        if size > limit:
+            raise UnsafeFileError(f"{path}: {size} bytes is more than the {limit} seebench reads")
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb" if binary else "r", **kw)
+
+
+def check_regular(path: Path | str, limit: int = MAX_READ_BYTES) -> None:
+    """Refuse ``path`` unless it is a regular file within ``limit`` (checked through a
+    non-blocking open), for readers that must open the path themselves (pandas)."""
+    open_regular(path, limit).close()
+
+
+def read_text(path: Path | str, limit: int = MAX_READ_BYTES, encoding: str = "utf-8") -> str:
+    """:func:`read_bytes` decoded (``UnicodeDecodeError`` on bad bytes, as ``read_text``)."""
+    return read_bytes(path, limit).decode(encoding)
+
+
+def regular_file(path: Path | str) -> bool:
+    """Whether ``path`` is a regular file (links followed) without opening it."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def inside(path: Path | str, *roots: Path | str) -> bool:
+    """Whether ``path``, links resolved, lies inside one of ``roots`` (links resolved)."""
+    try:
+        real = Path(path).resolve()
+    except (OSError, RuntimeError):  # a link loop
+        return False
+    for root in roots:
+        try:
+            real.relative_to(Path(root).resolve())
+            return True
+        except (ValueError, OSError, RuntimeError):
+            continue
+    return False
+
+
+def _require_regular(fd: int, path: Path | str, close: bool = True) -> int:
+    """The size of the regular file open at ``fd``; otherwise refuse (closing ``fd``)."""
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        if close:
+            os.close(fd)
+        raise UnsafeFileError(f"{path}: not a regular file; seebench opens only regular files")
+    return info.st_size
+
+
+def _refusal(path: Path | str, error: OSError) -> OSError:
+    import errno
+
+    if error.errno == errno.ELOOP:
+        return UnsafeFileError(f"{path}: is a symbolic link; seebench does not write through links")
+    if error.errno == errno.ENXIO:  # a FIFO without a reader, opened for writing
+        return UnsafeFileError(f"{path}: not a regular file; seebench opens only regular files")
+    return error

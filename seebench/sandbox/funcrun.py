@@ -1,0 +1,392 @@
+"""Function-level tests in two processes: the candidate in one, the assertions in the other.
+
+The candidate (model-written code) is loaded in its own process and answers requests (call
+this, read that attribute) over a pipe; the tests run in a second process that never executes
+a line of the candidate. Values cross as plain data only, in a tagged JSON form: ``None``,
+``bool``, ``int``, ``float``, ``str``, ``bytes``, ``complex`` and lists, tuples, dicts, sets
+and frozensets of them, matched by exact type (a subclass of ``int`` is not an ``int``). Every
+other object stays in the candidate's process and the tests see a :class:`Remote` handle
+whose equality is identity, so an object that claims to equal everything equals nothing.
+
+Only the tests' process holds the completion token's descriptor, and it is undumpable, so
+the candidate can neither reach the token nor the comparison. Like the zygote, this file is
+loaded by path inside the sandbox and imports only the standard library.
+"""
+
+from __future__ import annotations
+
+import base64
+import builtins
+import json
+import os
+import struct
+import sys
+import traceback
+import types
+
+HEADER = struct.Struct(">I")
+#: The largest message either side accepts (a reply bigger than this fails the call).
+MAX_MESSAGE = 64 * 1024 * 1024
+SCALARS = (type(None), bool, int, float, str)
+
+
+class CandidateError(Exception):
+    """The candidate's process failed to load or to answer; the message says how."""
+
+
+class RemoteValueError(TypeError):
+    """A value that is not plain data was about to cross from the tests to the candidate."""
+
+
+# -- framing ------------------------------------------------------------------------------------
+
+
+def send(fd: int, message: object) -> None:
+    """Write one length-prefixed JSON message."""
+    body = json.dumps(message, separators=(",", ":")).encode()
+    data = HEADER.pack(len(body)) + body
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _read_exactly(fd: int, size: int) -> bytes:
+    chunks, remaining = [], size
+    while remaining:
+        chunk = os.read(fd, min(remaining, 1 << 20))
+        if not chunk:
+            raise CandidateError("the candidate's process ended before answering")
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    return b"".join(chunks)
+
+
+def receive(fd: int) -> object:
+    """Read one message; raises :class:`CandidateError` at end of file or on garbage."""
+    (size,) = HEADER.unpack(_read_exactly(fd, HEADER.size))
+    if size > MAX_MESSAGE:
+        raise CandidateError(f"a message of {size} bytes from the candidate is too large")
+    try:
+        return json.loads(_read_exactly(fd, size))
+    except ValueError:
+        raise CandidateError("the candidate's process sent a malformed message") from None
+
+
+# -- plain data ---------------------------------------------------------------------------------
+
+
+def encode(value: object, handle_of) -> object:
+    """``value`` as tagged JSON; ``handle_of(obj)`` names an object that is not plain data
+    (or raises to refuse it)."""
+    kind = type(value)
+    if kind in SCALARS:
+        return value if kind is not str else ["s", value]
+    if kind is list:
+        return ["l", [encode(item, handle_of) for item in value]]
+    if kind is tuple:
+        return ["t", [encode(item, handle_of) for item in value]]
+    if kind is dict:
+        return ["d", [[encode(k, handle_of), encode(v, handle_of)] for k, v in value.items()]]
+    if kind is set or kind is frozenset:
+        return ["S" if kind is set else "F", [encode(item, handle_of) for item in value]]
+    if kind is bytes:
+        return ["b", base64.b64encode(value).decode()]
+    if kind is complex:
+        return ["c", value.real, value.imag]
+    return ["h", handle_of(value)]
+
+
+def decode(data: object, resolve) -> object:
+    """The value ``data`` encodes, built from builtin types only; ``resolve(number)`` turns a
+    handle into an object. Raises ``ValueError`` on anything malformed."""
+    if data is None or type(data) in (bool, int, float):
+        return data
+    if type(data) is not list or len(data) < 2 or type(data[0]) is not str:
+        raise ValueError("malformed value")
+    tag, body = data[0], data[1]
+    if tag == "s" and type(body) is str:
+        return body
+    if tag in ("l", "t", "S", "F") and type(body) is list:
+        items = [decode(item, resolve) for item in body]
+        return {"l": list, "t": tuple, "S": set, "F": frozenset}[tag](items)
+    if tag == "d" and type(body) is list:
+        out = {}
+        for pair in body:
+            if type(pair) is not list or len(pair) != 2:
+                raise ValueError("malformed dict entry")
+            out[decode(pair[0], resolve)] = decode(pair[1], resolve)
+        return out
+    if tag == "b" and type(body) is str:
+        return base64.b64decode(body, validate=True)
+    if tag == "c" and len(data) == 3 and all(type(x) in (int, float) for x in data[1:]):
+        return complex(data[1], data[2])
+    if tag == "h" and type(body) is int:
+        return resolve(body)
+    raise ValueError(f"malformed value tagged {tag!r}")
+
+
+# -- the candidate's side -----------------------------------------------------------------------
+
+
+class _Server:
+    """Holds the candidate's module and the objects the tests hold handles to."""
+
+    def __init__(self, namespace: dict) -> None:
+        self.namespace = namespace
+        self.objects: dict[int, object] = {}
+        self.numbers: dict[int, int] = {}
+
+    def handle_of(self, value: object) -> int:
+        number = self.numbers.get(id(value))
+        if number is None:
+            number = len(self.objects) + 1
+            self.objects[number] = value
+            self.numbers[id(value)] = number
+        return number
+
+    def resolve(self, number: int) -> object:
+        if number not in self.objects:
+            raise ValueError(f"unknown handle {number}")
+        return self.objects[number]
+
+    def answer(self, request: list) -> object:
+        op, target = request[0], request[1]
+        if op == "globals":
+            return {name: self.namespace[name] for name in target if name in self.namespace}
+        obj = self.resolve(target)
+        args = [decode(a, self.resolve) for a in request[2]] if len(request) > 2 else []
+        if op == "call":
+            kwargs = decode(request[3], self.resolve)
+            return obj(*args, **kwargs)
+        if op == "getattr":
+            return getattr(obj, args[0])
+        if op == "iter":
+            return iter(obj)
+        if op == "next":
+            return next(obj)
+        if op == "len":
+            return len(obj)
+        if op == "bool":
+            return bool(obj)
+        if op == "getitem":
+            return obj[args[0]]
+        if op == "contains":
+            return args[0] in obj
+        if op in ("repr", "str"):
+            return (repr if op == "repr" else str)(obj)
+        raise ValueError(f"unknown request {op!r}")
+
+    def reply(self, request: object) -> list:
+        try:
+            if type(request) is not list or len(request) < 2 or type(request[0]) is not str:
+                raise ValueError("malformed request")
+            value = self.answer(request)
+            if request[0] == "globals":
+                return ["ok", {k: encode(v, self.handle_of) for k, v in value.items()}]
+            if request[0] in ("len", "bool", "repr", "str"):
+                expected = {"len": int, "bool": bool, "repr": str, "str": str}[request[0]]
+                if type(value) is not expected:
+                    raise TypeError(f"{request[0]}() returned a non-{expected.__name__}")
+            return ["ok", encode(value, self.handle_of)]
+        except BaseException as error:  # reported to the tests, which raise it there
+            if type(request) is list and request and request[0] == "call":
+                traceback.print_exc()
+            return ["err", type(error).__name__, _message(error)]
+
+
+def _message(error: BaseException) -> str:
+    try:
+        return str(error)[:2000]
+    except BaseException:
+        return "(unprintable)"
+
+
+def serve_candidate(source: str, path: str, rfd: int, wfd: int) -> None:
+    """Load ``source`` as ``__main__`` and answer the tests' requests until they hang up;
+    never returns."""
+    main = types.ModuleType("__main__")
+    main.__file__ = path
+    sys.modules["__main__"] = main
+    status = 0
+    try:
+        exec(compile(source, path, "exec"), main.__dict__)
+        send(wfd, ["ready"])
+    except BaseException as error:
+        traceback.print_exc()
+        send(wfd, ["load_error", type(error).__name__, _message(error)])
+        status = 1
+    if status == 0:
+        server = _Server(main.__dict__)
+        while True:
+            try:
+                request = receive(rfd)
+            except BaseException:
+                break
+            reply = server.reply(request)
+            try:
+                send(wfd, reply)
+            except BaseException:
+                try:
+                    send(wfd, ["err", "ValueError", "the reply could not be encoded"])
+                except BaseException:
+                    break
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BaseException:
+        pass
+    os._exit(status)
+
+
+# -- the tests' side ----------------------------------------------------------------------------
+
+
+class _Client:
+    def __init__(self, rfd: int, wfd: int) -> None:
+        self.rfd, self.wfd = rfd, wfd
+        self.proxies: dict[int, Remote] = {}
+
+    def handle_of(self, value: object) -> int:
+        if type(value) is Remote and object.__getattribute__(value, "_client") is self:
+            return object.__getattribute__(value, "_number")
+        raise RemoteValueError(
+            f"a {type(value).__name__} cannot be passed to the candidate (plain data only)"
+        )
+
+    def resolve(self, number: int) -> Remote:
+        proxy = self.proxies.get(number)
+        if proxy is None:
+            proxy = self.proxies[number] = Remote(self, number)
+        return proxy
+
+    def request(self, *request: object) -> object:
+        send(self.wfd, list(request))
+        reply = receive(self.rfd)
+        if type(reply) is not list or not reply:
+            raise CandidateError("the candidate's process sent a malformed reply")
+        if reply[0] == "ok" and len(reply) == 2:
+            if request[0] == "globals":
+                if type(reply[1]) is not dict:
+                    raise CandidateError("the candidate's process sent a malformed reply")
+                return {str(k): self._value(v) for k, v in reply[1].items()}
+            return self._value(reply[1])
+        if reply[0] == "err" and len(reply) == 3:
+            raise _remote_exception(str(reply[1]), str(reply[2]))
+        raise CandidateError("the candidate's process sent a malformed reply")
+
+    def _value(self, data: object) -> object:
+        try:
+            return decode(data, self.resolve)
+        except (ValueError, TypeError, RecursionError) as error:
+            raise CandidateError(f"the candidate returned a malformed value: {error}") from None
+
+    def op(self, op: str, number: int, *args: object, **kwargs: object) -> object:
+        encoded = [encode(a, self.handle_of) for a in args]
+        if op == "call":
+            return self.request(op, number, encoded, encode(kwargs, self.handle_of))
+        return self.request(op, number, encoded)
+
+
+def _remote_exception(name: str, message: str) -> BaseException:
+    """The candidate's exception rebuilt from its name: a builtin ``Exception`` subclass of
+    that name with the message, else :class:`CandidateError`."""
+    kind = getattr(builtins, name, None)
+    if isinstance(kind, type) and issubclass(kind, Exception):
+        try:
+            return kind(message)
+        except Exception:
+            pass
+    return CandidateError(f"{name}: {message}")
+
+
+class Remote:
+    """An object that lives in the candidate's process. Equality and hashing are identity:
+    the candidate's own ``__eq__`` is never consulted."""
+
+    __slots__ = ("_client", "_number")
+
+    def __init__(self, client: _Client, number: int) -> None:
+        object.__setattr__(self, "_client", client)
+        object.__setattr__(self, "_number", number)
+
+    def _op(self, op: str, *args: object, **kwargs: object) -> object:
+        client = object.__getattribute__(self, "_client")
+        return client.op(op, object.__getattribute__(self, "_number"), *args, **kwargs)
+
+    def __call__(self, *args: object, **kwargs: object) -> object:
+        return self._op("call", *args, **kwargs)
+
+    def __getattr__(self, name: str) -> object:
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        return self._op("getattr", name)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("objects of the candidate cannot be changed from the tests")
+
+    def __iter__(self):
+        iterator = self._op("iter")
+        while True:
+            try:
+                yield iterator._op("next") if type(iterator) is Remote else next(iterator)
+            except StopIteration:
+                return
+
+    def __len__(self) -> int:
+        return self._op("len")  # type: ignore[return-value]
+
+    def __bool__(self) -> bool:
+        return self._op("bool")  # type: ignore[return-value]
+
+    def __getitem__(self, key: object) -> object:
+        return self._op("getitem", key)
+
+    def __contains__(self, item: object) -> bool:
+        return bool(self._op("contains", item))
+
+    def __repr__(self) -> str:
+        return self._op("repr")  # type: ignore[return-value]
+
+    def __str__(self) -> str:
+        return self._op("str")  # type: ignore[return-value]
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    def __hash__(self) -> int:
+        return object.__hash__(self)
+
+
+def free_names(code: types.CodeType) -> list[str]:
+    """Names the compiled tests may read that are not builtins (the candidate may define them):
+    every name of every code object in ``code`` (attribute names too, which are harmless:
+    only names the candidate's module defines are bound)."""
+    names: set[str] = set()
+    stack = [code]
+    while stack:
+        current = stack.pop()
+        names.update(current.co_names)
+        stack.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
+    return sorted(name for name in names if not hasattr(builtins, name))
+
+
+def run_tests(source: str, path: str, rfd: int, wfd: int) -> None:
+    """Wait for the candidate to load, bind the names the tests read from it, run the tests
+    (an exception propagates to the caller: the run fails)."""
+    client = _Client(rfd, wfd)
+    hello = receive(rfd)
+    if hello != ["ready"]:
+        if type(hello) is list and len(hello) == 3 and hello[0] == "load_error":
+            raise CandidateError(f"the candidate did not load: {hello[1]}: {hello[2]}")
+        raise CandidateError("the candidate's process sent a malformed greeting")
+    main = types.ModuleType("__main__")
+    main.__file__ = path
+    sys.modules["__main__"] = main
+    code = compile(source, path, "exec")
+    names = free_names(code)
+    if names:
+        main.__dict__.update(client.request("globals", names))  # type: ignore[arg-type]
+    exec(code, main.__dict__)
