@@ -1,0 +1,82 @@
+"""The leaderboard of ``seebench compare`` over what the viewer was given.
+
+Scores come from the catalog's trusted units (never re-read from disk, so a hostile file
+cannot hang or crash it) and from any score CSV given as an input (the SELU paper's table,
+say); the statistics are :func:`seebench.stats.compare_models` with compare's defaults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from seebench.errors import SeebenchError
+
+if TYPE_CHECKING:
+    from seebench.registry import Registry
+    from seebench.view.catalog import Unit
+
+#: Posterior samples per pair (compare's default is 50,000; the ranking is the same).
+NSAMPLES = 20_000
+
+
+def score_table(units: Iterable[Unit], csv_inputs: Iterable[Path]) -> Any:
+    """A :class:`seebench.leaderboard.inputs.ScoreTable` of the ok units and the CSV inputs."""
+    from seebench.leaderboard.inputs import ScoreTable, normalise_task_type, read_csv
+
+    table = ScoreTable()
+    for unit in units:
+        result = unit.result
+        if result is None or result.get("status") != "ok" or result.get("scored") is False:
+            continue
+        metric = result["primary_metric"]
+        score = result["metrics"].get(metric)
+        if score is None:
+            continue
+        task = result["task"]
+        table.records.append((unit.label, task["name"], float(score)))
+        table.task_metrics[task["name"]] = metric
+        recorded = (result.get("metric_info", {}).get(metric) or {}).get("higher_is_better")
+        if isinstance(recorded, bool):
+            table.task_directions[task["name"]] = recorded
+        table.task_suites[task["name"]] = str(task["suite"])
+        table.task_types[task["name"]] = normalise_task_type(str(task["type"]))
+        family = (task.get("tags") or {}).get("family")
+        if family:
+            table.task_families[task["name"]] = str(family)
+    for path in csv_inputs:
+        read_csv(path, table)
+        table.sources.append(str(path))
+    return table
+
+
+def build_report(table: Any, registry: Registry) -> Any:
+    """The comparison report of ``table``, or :class:`SeebenchError` saying why there is none."""
+    from seebench.leaderboard.inputs import compared_tasks
+    from seebench.stats import Settings, compare_models
+    from seebench.stats.matrix import IncompleteMatrixError
+
+    if not table.records:
+        raise SeebenchError("no scores to rank")
+    kept, _ = compared_tasks(table, registry, ())
+    selected = table.to_matrix(registry).select_tasks(kept)
+    try:
+        complete = selected.complete("drop-tasks")
+    except IncompleteMatrixError as exc:
+        raise SeebenchError(str(exc)) from None
+    if len(complete.models) < 2 or len(complete.tasks) < 3:
+        raise SeebenchError(
+            f"a leaderboard needs at least 2 models with scores on the same 3 tasks; found "
+            f"{len(complete.models)} model(s) and {len(complete.tasks)} common task(s)"
+        )
+    try:
+        return compare_models(
+            complete,
+            Settings(nsamples=NSAMPLES),
+            breakdown_matrix=selected,
+            title="Leaderboard",
+            sources=tuple(table.sources),
+        )
+    except ValueError as exc:
+        raise SeebenchError(str(exc)) from None
