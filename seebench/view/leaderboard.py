@@ -55,16 +55,12 @@ def build_report(table: Any, registry: Registry) -> Any:
     """The comparison report of ``table``, or :class:`SeebenchError` saying why there is none."""
     from seebench.leaderboard.inputs import compared_tasks
     from seebench.stats import Settings, compare_models
-    from seebench.stats.matrix import IncompleteMatrixError
 
     if not table.records:
         raise SeebenchError("no scores to rank")
     kept, _ = compared_tasks(table, registry, ())
     selected = table.to_matrix(registry).select_tasks(kept)
-    try:
-        complete = selected.complete("drop-tasks")
-    except IncompleteMatrixError as exc:
-        raise SeebenchError(str(exc)) from None
+    complete = _largest_complete(selected)
     if len(complete.models) < 2 or len(complete.tasks) < 3:
         raise SeebenchError(
             f"a leaderboard needs at least 2 models with scores on the same 3 tasks; found "
@@ -80,3 +76,20 @@ def build_report(table: Any, registry: Registry) -> Any:
         )
     except ValueError as exc:
         raise SeebenchError(str(exc)) from None
+
+
+def _largest_complete(matrix: Any) -> Any:
+    """The complete sub-matrix with the most scores among a few candidates: tasks scored by
+    at least k models (for every k), then only the models that scored all of those."""
+    import numpy as np
+
+    scored = ~np.isnan(matrix.scores)
+    best, best_size = None, -1
+    for k in sorted(set(scored.sum(axis=1).tolist()), reverse=True):
+        tasks = [t for t, row in zip(matrix.tasks, scored, strict=True) if row.sum() >= k]
+        candidate = matrix.select_tasks(tasks).complete("drop-models")
+        valid = len(candidate.models) >= 2 and len(candidate.tasks) >= 3
+        size = (valid, len(candidate.models) * len(candidate.tasks))
+        if best is None or size > best_size:
+            best, best_size = candidate, size
+    return best if best is not None else matrix.complete("drop-tasks")
