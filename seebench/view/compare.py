@@ -39,21 +39,7 @@ class Pairing:
 
 def pair(a: SampleIndex, b: SampleIndex) -> Pairing:
     """Pair the items of ``a`` and ``b``; see the module docstring."""
-    position = {
-        (str(i), int(r)): line
-        for line, (i, r) in enumerate(zip(b.ids, b.repeats, strict=True))
-        if not b.flags[line] & DAMAGED
-    }
-    lines_a, lines_b = [], []
-    for line, (i, r) in enumerate(zip(a.ids, a.repeats, strict=True)):
-        if a.flags[line] & DAMAGED:
-            continue
-        other = position.get((str(i), int(r)))
-        if other is not None:
-            lines_a.append(line)
-            lines_b.append(other)
-    la = np.asarray(lines_a, dtype=np.int64)
-    lb = np.asarray(lines_b, dtype=np.int64)
+    la, lb = _join(a, b)
     sa, sb = a.score[la], b.score[lb]
     both = ~np.isnan(sa) & ~np.isnan(sb)
     neither = np.isnan(sa) & np.isnan(sb)
@@ -79,3 +65,33 @@ def pair(a: SampleIndex, b: SampleIndex) -> Pairing:
         only_b=int((b.flags & DAMAGED == 0).sum()) - len(lb),
     )
     return Pairing(la[order], lb[order], disagree[order], paired)
+
+
+def _keys(index: SampleIndex) -> tuple[np.ndarray, np.ndarray]:
+    """The (id, repeat) key of every intact line, and those lines."""
+    lines = np.flatnonzero((index.flags & DAMAGED) == 0)
+    ids = index.ids[lines]
+    if index.repeats.any():
+        width = ids.dtype.itemsize + 11
+        ids = np.char.add(
+            np.char.add(ids.astype(f"S{width}"), b"\0"), index.repeats[lines].astype("S10")
+        )
+    return ids, lines
+
+
+def _join(a: SampleIndex, b: SampleIndex) -> tuple[np.ndarray, np.ndarray]:
+    """Aligned lines of ``a`` and ``b`` holding the same item (``a``'s order), vectorised:
+    ``b``'s keys sorted once, ``a``'s looked up by binary search."""
+    keys_a, lines_a = _keys(a)
+    keys_b, lines_b = _keys(b)
+    if not len(keys_a) or not len(keys_b):
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    width = max(keys_a.dtype.itemsize, keys_b.dtype.itemsize)
+    keys_a, keys_b = keys_a.astype(f"S{width}"), keys_b.astype(f"S{width}")
+    order = np.argsort(keys_b, kind="stable")
+    sorted_b = keys_b[order]
+    where = np.searchsorted(sorted_b, keys_a)
+    where = np.minimum(where, len(sorted_b) - 1)
+    found = sorted_b[where] == keys_a
+    return lines_a[found].astype(np.int64), lines_b[order[where[found]]].astype(np.int64)

@@ -320,7 +320,7 @@ class Site:
             view: dict[str, Any] = {
                 "line": line,
                 "href": self.sample_href(unit, line, root),
-                "id": str(index.ids[line]),
+                "id": _text_id(index.ids[line]),
                 "repeat": int(index.repeats[line]) if index.repeats.any() else None,
                 "score": None
                 if np.isnan(index.score[line])
@@ -472,7 +472,7 @@ class Site:
             ra, rb = ra or {}, rb or {}
             items.append(
                 {
-                    "id": str(index_a.ids[la]),
+                    "id": _text_id(index_a.ids[la]),
                     "gold": _short(ra.get("gold")),
                     "pred_a": _short(ra.get("prediction")),
                     "pred_b": _short(rb.get("prediction")),
@@ -569,3 +569,7 @@ def _num(value: Any) -> float | None:
 def _short(value: Any, limit: int = 600) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
     return text if len(text) <= limit else text[:limit] + " …"
+
+
+def _text_id(value: bytes) -> str:
+    return bytes(value).decode("utf-8", "replace")

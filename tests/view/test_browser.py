@@ -77,6 +77,7 @@ def _visible_rows(driver) -> list[str]:
 def test_runs_table_filters_and_navigation(browser, served) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.select import Select
+    from selenium.webdriver.support.ui import WebDriverWait
 
     base, catalog, _ = served
     browser.get(f"{base}/")
@@ -94,17 +95,20 @@ def test_runs_table_filters_and_navigation(browser, served) -> None:
     Select(browser.find_element(By.ID, "f-model")).select_by_visible_text("all")
     assert _visible_rows(browser) == ["alpha/copilot_fix"]
     browser.find_element(By.LINK_TEXT, "copilot_fix").click()
+    WebDriverWait(browser, 20).until(lambda d: "/unit/" in d.current_url)
     assert "copilot_fix" in browser.find_element(By.TAG_NAME, "h1").text
 
 
 def test_sample_filters_in_the_browser(browser, served) -> None:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
 
     base, catalog, _ = served
     unit = unit_of(catalog, "beta", "issue_type")
     browser.get(f"{base}/unit/{unit.uid}/page-1.html")
     browser.find_element(By.ID, "f-wrong").click()
     browser.find_element(By.ID, "f-apply").click()
+    WebDriverWait(browser, 20).until(lambda d: "wrong=1" in d.current_url)
     scores = browser.execute_script(
         "return Array.from(document.querySelectorAll('.sample')).map(s => s.className);"
     )
@@ -112,6 +116,7 @@ def test_sample_filters_in_the_browser(browser, served) -> None:
     assert "wrong=1" in browser.current_url
     browser.find_element(By.ID, "f-q").send_keys("Issue 7:")
     browser.find_element(By.ID, "f-apply").click()
+    WebDriverWait(browser, 20).until(lambda d: "q=Issue" in d.current_url)
     count = browser.find_element(By.ID, "match-count").text
     assert count.endswith("of 60 samples") and int(count.split()[0]) <= 1
 
@@ -133,6 +138,7 @@ def test_script_in_a_reply_stays_text(browser, served) -> None:
 
 def test_fix_sample_and_compare_view(browser, served) -> None:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
 
     base, catalog, _ = served
     fix = unit_of(catalog, "alpha", "copilot_fix", "scenario")
@@ -140,9 +146,10 @@ def test_fix_sample_and_compare_view(browser, served) -> None:
     added = browser.find_elements(By.CSS_SELECTOR, ".diff .add")
     assert added and "total = 0" in added[0].text
     _shot(browser, "fix_sample")
-    a, b = unit_of(catalog, "alpha", "sentiment"), unit_of(catalog, "gamma", "sentiment")
+    a = unit_of(catalog, "alpha", "sentiment")
     browser.get(f"{base}/unit/{a.uid}/page-1.html")
     browser.find_element(By.PARTIAL_LINK_TEXT, "gamma/zero-shot").click()
+    WebDriverWait(browser, 20).until(lambda d: "/compare/" in d.current_url)
     assert "alpha/zero-shot vs gamma/zero-shot" in browser.find_element(By.TAG_NAME, "h1").text
     flags = browser.execute_script(
         "return Array.from(document.querySelectorAll('#items tbody tr')).map(r => r.dataset.disagree);"
