@@ -144,5 +144,12 @@ def serve(site: Site, host: str, port: int) -> None:
     """Serve ``site`` until interrupted."""
     import uvicorn
 
+    # SciPy (the compare view's t interval) takes seconds to import on a busy machine: do it
+    # while the first pages are served, not on the first compare.
+    threading.Thread(target=_warm_up, daemon=True).start()
     hosts = LOCAL_HOSTS if host in LOCAL_HOSTS else (*LOCAL_HOSTS, host)
     uvicorn.run(build_app(site, hosts), host=host, port=port, log_level="warning")
+
+
+def _warm_up() -> None:
+    import scipy.stats  # noqa: F401
