@@ -192,6 +192,11 @@ def compare_command(
     for export in exporters.values():
         for path in export(report, out_dir):
             click.echo(str(path))
+    from seebench.scoring.groups import export_group_csv
+
+    groups_csv = export_group_csv(registry, report, out_dir)  # declared task groups, if any
+    if groups_csv is not None:
+        click.echo(str(groups_csv))
 
 
 def _exporters(formats: tuple[str, ...]) -> dict:

@@ -134,3 +134,23 @@ def test_unknown_pages_and_foreign_hosts(client) -> None:
     assert client.get("/unit/nope/sample-1.html").status_code == 404
     assert client.get("/../../etc/passwd").status_code == 404
     assert client.get("/index.html", headers={"host": "evil.example"}).status_code == 400
+
+
+def test_task_groups_on_the_runs_table_and_leaderboard(catalog) -> None:
+    from starlette.testclient import TestClient
+
+    from seebench.scoring.groups import collect_groups
+
+    registry = get_registry()
+    site = Site(catalog, registry, groups=collect_groups(registry))
+    client = TestClient(build_app(site))
+    runs = client.get("/index.html").text
+    # the fixture's issue_type, sentiment and review_type are SELU's multi-class tasks
+    rows = re.findall(r'<tr data-model="alpha/zero-shot"><td>([^<]*)</td>', runs)
+    assert [r.strip("\u00a0") for r in rows] == ["selu", "selu_multiclass"]
+    alpha = [
+        unit_of(catalog, "alpha", t).result["metrics"]["accuracy"]
+        for t in ("issue_type", "sentiment", "review_type")
+    ]
+    assert f"{sum(alpha) / 3:.4f}" in runs
+    assert 'id="group-scores"' in client.get("/leaderboard.html").text
