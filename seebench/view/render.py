@@ -77,10 +77,24 @@ def value_view(value: Any, limit: int, name: str = "") -> dict[str, Any]:
 
 
 def record_fields(record: dict[str, Any], limit: int) -> list[dict[str, Any]]:
-    """The fields of a sample record to show, in :data:`FIELD_ORDER` then by name."""
+    """The fields of a sample record to show, in :data:`FIELD_ORDER` then by name; a prompt
+    the method kept in ``extra.prompt`` (chat messages) is shown as ``prompt``."""
+    extra = record.get("extra")
+    if "prompt" not in record and isinstance(extra, dict) and "prompt" in extra:
+        record = {**record, "prompt": prompt_text(extra["prompt"])}
+        record["extra"] = {k: v for k, v in extra.items() if k != "prompt"}
     keys = [k for k in FIELD_ORDER if k in record]
     keys += sorted(k for k in record if k not in FIELD_ORDER and k not in _NOT_FIELDS)
     return [{"key": str(k), "value": value_view(record[k], limit, str(k))} for k in keys]
+
+
+def prompt_text(prompt: Any) -> Any:
+    """Chat messages as ``[role]`` headed text; anything else as it is."""
+    if isinstance(prompt, list) and all(
+        isinstance(m, dict) and isinstance(m.get("content"), str) for m in prompt
+    ):
+        return "\n\n".join(f"[{m.get('role', '?')}]\n{m['content']}" for m in prompt)
+    return prompt
 
 
 def scorer_views(record: dict[str, Any], limit: int) -> list[dict[str, Any]]:

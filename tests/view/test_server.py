@@ -154,3 +154,30 @@ def test_task_groups_on_the_runs_table_and_leaderboard(catalog) -> None:
     ]
     assert f"{sum(alpha) / 3:.4f}" in runs
     assert 'id="group-scores"' in client.get("/leaderboard.html").text
+
+
+def test_a_prompt_kept_by_the_method_is_shown_as_sent(tmp_path) -> None:
+    from starlette.testclient import TestClient
+
+    from seebench.view.catalog import Catalog
+    from seebench.view.synthetic import write_unit
+
+    messages = [
+        {"role": "system", "content": "Classify the issue."},
+        {"role": "user", "content": "Issue: <b>crash</b>"},
+    ]
+    record = {
+        "id": "a",
+        "input_hash": "a",
+        "prediction": "bug",
+        "gold": "bug",
+        "score": 1.0,
+        "raw": "bug",
+        "extra": {"cached": False, "prompt": messages},
+    }
+    write_unit(tmp_path, "m", "zero-shot", "t", [record])
+    catalog = Catalog([tmp_path])
+    [unit] = catalog.refresh()
+    text = TestClient(build_app(Site(catalog))).get(f"/unit/{unit.uid}/sample-0.html").text
+    assert "[system]\nClassify the issue.\n\n[user]\nIssue: &lt;b&gt;crash&lt;/b&gt;" in text
+    assert text.index('data-key="prompt"') < text.index('data-key="raw"')
