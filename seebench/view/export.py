@@ -15,7 +15,7 @@ from pathlib import Path
 from seebench.errors import SeebenchError
 from seebench.results.io import atomic_write_text
 from seebench.view.safety import Refused, read_bytes
-from seebench.view.site import COMPARE_PAGE_SIZE, PAGE_SIZE, Site
+from seebench.view.site import COMPARE_PAGE_SIZE, PAGE_SIZE, TASK_NAME, Site
 
 MAX_EXPORTED_ARTIFACT_BYTES = 2 * 1024 * 1024
 
@@ -39,6 +39,9 @@ def export_site(site: Site, out_dir: Path) -> int:
     write("index.html", site.runs_page())
     write("leaderboard.html", site.leaderboard_page())
     units = site.catalog.list()
+    for task in sorted({u.task for u in units}):
+        if TASK_NAME.match(task):  # others (a hostile file name) get no page of their own
+            write(f"task/{task}.html", site.task_page(task))
     for unit in units:
         index, _ = site.index_of(unit)
         pages = max(1, math.ceil(index.n / PAGE_SIZE)) if index is not None else 1

@@ -96,6 +96,9 @@ def build_app(site: Site, allowed_hosts: tuple[str, ...] = LOCAL_HOSTS) -> Any:
     def leaderboard(request):
         return page(site.leaderboard_page)
 
+    def task(request):
+        return page(site.task_page, request.path_params["name"])
+
     def unit(request):
         number = _int(request.path_params["page"])
         wanted, qs = parse_filter(request.query_params)
@@ -124,6 +127,7 @@ def build_app(site: Site, allowed_hosts: tuple[str, ...] = LOCAL_HOSTS) -> Any:
         Route("/", home),
         Route("/index.html", runs),
         Route("/leaderboard.html", leaderboard),
+        Route("/task/{name}.html", task),
         Route("/unit/{uid}/page-{page}.html", unit),
         Route("/unit/{uid}/sample-{line}.html", sample),
         Route("/unit/{uid}/artifact.txt", artifact),

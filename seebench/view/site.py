@@ -14,6 +14,7 @@ import base64
 import hashlib
 import json
 import math
+import re
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +43,8 @@ if TYPE_CHECKING:
     from seebench.registry import Registry
 
 PAGE_SIZE = 20
+#: The task names that get a ``task/<name>.html`` page (the task schema's name pattern).
+TASK_NAME = re.compile(r"^[a-z0-9][a-z0-9_\-]*$")
 COMPARE_PAGE_SIZE = 50
 #: Characters of one value shown in a page listing / on a sample's own page.
 LIST_LIMIT, SAMPLE_LIMIT = 4_000, 1_000_000
@@ -224,6 +227,18 @@ class Site:
             for row in group_scores(self.groups, results):
                 rows.append({"model": model, **row.as_dict()})
         return rows
+
+    # -- one task ---------------------------------------------------------------------------
+
+    def task_page(self, task: str) -> str:
+        """Every unit of ``task`` (the page the leaderboard of ``compare --view-site`` links)."""
+        units = [u for u in self.catalog.list() if u.task == task]
+        rows = []
+        for unit in units:
+            row = self._run_row(unit)
+            row["peers"] = [u for u in units if u.uid != unit.uid]
+            rows.append(row)
+        return self._page("task.html", "../", task, task=task, units=units, rows=rows)
 
     # -- one unit ---------------------------------------------------------------------------
 
@@ -518,7 +533,10 @@ class Site:
                     unit = units.get((model, task))
                     href = f"unit/{unit.uid}/page-1.html" if unit is not None else ""
                     cells.append({"value": _num(matrix.scores[t, m]), "href": href})
-                tasks.append({"name": task, "type": matrix.task_types[t], "cells": cells})
+                href = f"task/{task}.html" if TASK_NAME.match(task) else ""
+                tasks.append(
+                    {"name": task, "type": matrix.task_types[t], "cells": cells, "href": href}
+                )
             figures = []
             for name, caption in HEATMAPS.items():
                 text = render_figure(report, name, "svg").decode("utf-8")

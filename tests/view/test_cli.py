@@ -36,3 +36,33 @@ def test_bad_inputs_are_one_line_errors(tmp_path: Path, capsys) -> None:
     (tmp_path / "x.txt").write_text("x")
     assert run(["view", str(tmp_path / "x.txt")]) == 1
     assert "expected a results folder or a .csv file" in capsys.readouterr().err
+
+
+def test_the_compare_leaderboard_links_into_the_site(tmp_path: Path, capsys) -> None:
+    import shutil
+
+    results = make_results(tmp_path / "results")
+    for single in ("scenario", "sampling"):  # one task each: the leaderboard ranks the others
+        shutil.rmtree(results / "alpha" / single)
+    site, board = tmp_path / "site", tmp_path / "board"
+    assert run(["view", str(results), "--export", str(site)]) == 0
+    assert (
+        run(
+            [
+                "compare",
+                str(results),
+                "--out",
+                str(board),
+                "--format",
+                "html",
+                "--nsamples",
+                "1000",
+                "--view-site",
+                "../site",
+            ]
+        )
+        == 0
+    )
+    page = (board / "index.html").read_text()
+    assert '<a href="../site/task/sentiment.html">sentiment</a>' in page
+    assert (board / "../site/task/sentiment.html").resolve().exists()

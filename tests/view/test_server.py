@@ -181,3 +181,14 @@ def test_a_prompt_kept_by_the_method_is_shown_as_sent(tmp_path) -> None:
     text = TestClient(build_app(Site(catalog))).get(f"/unit/{unit.uid}/sample-0.html").text
     assert "[system]\nClassify the issue.\n\n[user]\nIssue: &lt;b&gt;crash&lt;/b&gt;" in text
     assert text.index('data-key="prompt"') < text.index('data-key="raw"')
+
+
+def test_task_page_lists_the_units_of_a_task(client, catalog) -> None:
+    text = client.get("/task/sentiment.html").text
+    for model in ("alpha", "beta", "gamma"):
+        unit = unit_of(catalog, model, "sentiment")
+        assert f"unit/{unit.uid}/page-1.html" in text
+    a, b = unit_of(catalog, "alpha", "sentiment"), unit_of(catalog, "beta", "sentiment")
+    assert f"compare/{a.uid}/{b.uid}/page-1.html" in text
+    assert "No unit of this task" in client.get("/task/nope.html").text
+    assert 'href="task/sentiment.html"' in client.get("/leaderboard.html").text
