@@ -183,6 +183,11 @@ def compare_command(
         raise SeebenchError(str(exc)) from None
     if view_site:
         report.extra["view_site"] = view_site
+    from seebench.scoring.groups import collect_groups, matrix_group_scores
+
+    groups = matrix_group_scores(collect_groups(registry), report.matrix)  # declared by suites
+    if groups:
+        report.extra["task_groups"] = groups
     exporters = _exporters(formats)
     out_dir.mkdir(parents=True, exist_ok=True)
     for note in report.notes:
@@ -201,11 +206,6 @@ def compare_command(
     for export in exporters.values():
         for path in export(report, out_dir):
             click.echo(str(path))
-    from seebench.scoring.groups import export_group_csv
-
-    groups_csv = export_group_csv(registry, report, out_dir)  # declared task groups, if any
-    if groups_csv is not None:
-        click.echo(str(groups_csv))
 
 
 def _exporters(formats: tuple[str, ...]) -> dict:

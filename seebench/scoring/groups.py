@@ -354,14 +354,15 @@ def report_groups(registry: Any, outcomes: Iterable[Any], output: Path, console:
             record_groups(Path(output) / model / method / RECORD_NAME, model, method, rows)
 
 
-def export_group_csv(registry: Any, report: Any, out_dir: Path) -> Path | None:
-    """``groups.csv`` of a leaderboard (``seebench compare``): each declared group's
-    aggregate of the ranked scores per model; ``None`` when no group has a ranked task."""
+def export_groups(report: Any, out_dir: Path) -> list[Path]:
+    """The ``groups`` exporter: ``groups.csv``, each declared task group's aggregate of the
+    ranked scores per model (``report.extra["task_groups"]``, filled by ``seebench compare``);
+    nothing when no group has a ranked task."""
     import csv
 
-    rows = matrix_group_scores(collect_groups(registry), report.matrix)
+    rows = report.extra.get("task_groups") or []
     if not rows:
-        return None
+        return []
     path = Path(out_dir) / "groups.csv"
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
@@ -369,4 +370,4 @@ def export_group_csv(registry: Any, report: Any, out_dir: Path) -> Path | None:
         for row in rows:
             values = ["" if v is None else f"{v:.6g}" for v in row["scores"]]
             writer.writerow([row["name"], row["depth"], row["aggregation"], *values])
-    return path
+    return [path]

@@ -156,3 +156,34 @@ def test_leaderboard_group_rows() -> None:
     assert rows["small"] == pytest.approx([0.7, 0.1])
     # "all" is weighted: each task counts once (a score table has no test sizes)
     assert rows["all"] == pytest.approx([(0.7 * 2 + 0.2) / 3, 0.2])
+
+
+def test_compare_writes_the_selu_groups(tmp_path: Path) -> None:
+    import csv
+
+    from seebench.cli.main import main
+
+    selu_csv = Path(__file__).parents[1] / "stats" / "data" / "selu_table_vi.csv"
+    out = tmp_path / "lb"
+    with pytest.raises(SystemExit) as exit_info:
+        main(
+            [
+                "compare",
+                str(selu_csv),
+                "--out",
+                str(out),
+                "--format",
+                "groups",
+                "--format",
+                "json",
+                "--nsamples",
+                "300",
+            ]
+        )
+    assert exit_info.value.code == 0
+    rows = {r["group"]: r for r in csv.DictReader((out / "groups.csv").open())}
+    assert {"selu", "selu_binary", "selu_multiclass", "selu_multilabel", "selu_regression"} <= set(
+        rows
+    )
+    board = json.loads((out / "leaderboard.json").read_text())
+    assert {g["name"] for g in board["task_groups"]} == set(rows)
