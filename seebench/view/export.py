@@ -39,7 +39,10 @@ def export_site(site: Site, out_dir: Path) -> int:
     write("index.html", site.runs_page())
     write("leaderboard.html", site.leaderboard_page())
     units = site.catalog.list()
-    for task in sorted({u.task for u in units}):
+    report, _ = site.report()
+    ranked = set(report.matrix.tasks) if report is not None else set()
+    # every task's page, those of the leaderboard too (compare --view-site links them all)
+    for task in sorted({u.task for u in units} | ranked):
         if TASK_NAME.match(task):  # others (a hostile file name) get no page of their own
             write(f"task/{task}.html", site.task_page(task))
     for unit in units:

@@ -112,7 +112,7 @@ class Site:
         return self.env.get_template(template).render(
             root=root,
             title=title,
-            subtitle=", ".join(str(r) for r in self.catalog.roots),
+            subtitle=", ".join(r.name for r in self.catalog.roots),
             csp=CSP,
             script=Markup(SCRIPT),
             fmt=render.fmt,
@@ -165,7 +165,7 @@ class Site:
             "Runs",
             units=units,
             rows=rows,
-            roots=[str(r) for r in self.catalog.roots],
+            roots=[r.name for r in self.catalog.roots],  # names only: an export is published
             damaged=sum(1 for u in units if u.problem),
             suites=sorted({r["suite"] for r in rows if r["suite"]}),
             models=sorted({r["model"] for r in rows}),
@@ -533,7 +533,8 @@ class Site:
                     unit = units.get((model, task))
                     href = f"unit/{unit.uid}/page-1.html" if unit is not None else ""
                     cells.append({"value": _num(matrix.scores[t, m]), "href": href})
-                href = f"task/{task}.html" if TASK_NAME.match(task) else ""
+                known = any(unit_task == task for _, unit_task in units)
+                href = f"task/{task}.html" if known and TASK_NAME.match(task) else ""
                 tasks.append(
                     {"name": task, "type": matrix.task_types[t], "cells": cells, "href": href}
                 )
