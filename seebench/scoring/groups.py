@@ -34,9 +34,9 @@ from seebench.errors import SeebenchError
 AGGREGATIONS = ("mean", "weighted")
 PRIMARY = "primary"
 _KEYS = {"description", "tasks", "groups", "aggregate", "metrics"}
-#: The file ``seebench eval`` writes beside a model's results (not a unit: ``_`` cannot start
-#: a task name).
-RECORD_NAME = "_task_groups.json"
+#: The file ``seebench eval`` writes beside a model's results; hidden, so that the commands that
+#: walk results (``results check``, ``compare``, ``view``) never take it for a unit.
+RECORD_NAME = ".task_groups.json"
 
 
 @dataclass(frozen=True)

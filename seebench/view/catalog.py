@@ -139,9 +139,7 @@ def _result_files(root: Path) -> list[str]:
     for model in _entries(root):
         for method in _entries(root / model):
             for name in _entries(root / model / method, files=True):
-                # ``_task_groups.json`` and the like: records beside the units, never a unit
-                # (a task name cannot start with "_")
-                if name.endswith(".json") and not name.startswith("_"):
+                if name.endswith(".json"):
                     out.append(f"{model}/{method}/{name}")
     return out
 

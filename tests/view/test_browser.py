@@ -30,7 +30,7 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory):
     yield from headless_chromium(
-        tmp_path_factory.mktemp("chromium-profile"), ("--window-size=1400,900",)
+        tmp_path_factory.mktemp("chromium-profile"), ("--window-size=1400,1000",)
     )
 
 
@@ -145,6 +145,9 @@ def test_fix_sample_and_compare_view(browser, served) -> None:
     browser.get(f"{base}/unit/{fix.uid}/sample-0.html")
     added = browser.find_elements(By.CSS_SELECTOR, ".diff .add")
     assert added and "total = 0" in added[0].text
+    browser.execute_script(
+        "document.querySelector('[data-scorer]').scrollIntoView({block: 'start'});"
+    )
     _shot(browser, "fix_sample")
     a = unit_of(catalog, "alpha", "sentiment")
     browser.get(f"{base}/unit/{a.uid}/page-1.html")
@@ -172,6 +175,8 @@ def test_exported_site_opens_from_disk(browser, served, tmp_path: Path) -> None:
     assert browser.find_elements(By.CSS_SELECTOR, ".diff .add")
     browser.find_element(By.ID, "nav-leaderboard").click()
     assert browser.find_element(By.ID, "ranking").is_displayed()
-    browser.find_element(By.CSS_SELECTOR, "#per-task a").click()
-    assert browser.find_element(By.ID, "pager").is_displayed()
     _shot(browser, "leaderboard_export")
+    browser.find_element(By.CSS_SELECTOR, "#per-task td:first-child a").click()
+    assert browser.find_element(By.ID, "task-units").is_displayed()  # the task's page
+    browser.find_element(By.CSS_SELECTOR, "#task-units td:first-child a").click()
+    assert browser.find_element(By.ID, "pager").is_displayed()

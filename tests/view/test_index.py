@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import numpy as np
@@ -64,20 +63,17 @@ def test_a_forged_cache_is_not_trusted(catalog) -> None:
     assert origin == "built"
 
 
-def test_a_read_only_folder_caches_under_the_home(catalog, isolated_home) -> None:
+def test_where_the_folder_refuses_the_cache_it_goes_under_the_home(catalog, isolated_home) -> None:
     samples, root = _samples(catalog, "beta")
-    cache_paths(samples)[0].unlink()
+    beside = cache_paths(samples)[0]
+    beside.unlink()
+    beside.mkdir()  # nothing can be written there (as in a read-only folder, even for root)
     clear_memory()
-    os.chmod(samples.parent, 0o555)
-    try:
-        if os.access(samples.parent, os.W_OK):  # root ignores permissions
-            return
-        _, origin = load_index(samples, root)
-        assert origin == "built"
-        assert any(Path(isolated_home, "view-index").iterdir())
-        assert load_index(samples, root)[1] == "cache"
-    finally:
-        os.chmod(samples.parent, 0o755)
+    _, origin = load_index(samples, root)
+    assert origin == "built"
+    assert any(Path(isolated_home, "view-index").iterdir())
+    clear_memory()
+    assert load_index(samples, root)[1] == "cache"
 
 
 def test_filters_and_search(catalog) -> None:
