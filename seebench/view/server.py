@@ -16,7 +16,7 @@ from typing import Any
 from seebench.view.index import SampleFilter
 from seebench.view.site import CSP, Site
 
-LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]", "testserver")
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 MAX_QUERY_CHARS = 200
 _log = logging.getLogger(__name__)
 
@@ -148,7 +148,7 @@ def serve(site: Site, host: str, port: int) -> None:
     """Serve ``site`` until interrupted."""
     import uvicorn
 
-    # SciPy (the compare view's t interval) takes seconds to import on a busy machine: do it
+    # SciPy (the compare view's t interval) takes a while to import on a busy machine: do it
     # while the first pages are served, not on the first compare.
     threading.Thread(target=_warm_up, daemon=True).start()
     hosts = LOCAL_HOSTS if host in LOCAL_HOSTS else (*LOCAL_HOSTS, host)
@@ -156,4 +156,4 @@ def serve(site: Site, host: str, port: int) -> None:
 
 
 def _warm_up() -> None:
-    import scipy.stats  # noqa: F401
+    import scipy.special  # noqa: F401

@@ -184,6 +184,8 @@ class Site:
         env = data.get("environment") if isinstance(data.get("environment"), dict) else {}
         packages = env.get("packages") if isinstance(env.get("packages"), dict) else {}
         run = data.get("run") if isinstance(data.get("run"), dict) else {}
+        config = run.get("config") if isinstance(run.get("config"), dict) else {}
+        plugins = config.get("plugins") if isinstance(config.get("plugins"), dict) else {}
         reason = unit.problem or (data.get("reason") if unit.status != "ok" else None)
         tokens = usage.get("total_tokens") or sum(
             v for v in usage.values() if isinstance(v, int) and not isinstance(v, bool)
@@ -209,7 +211,10 @@ class Site:
             "tokens": tokens or "",
             "cost": f"{cost:.4f}" if isinstance(cost, int | float) else "",
             "config_hash": run.get("config_hash", ""),
-            "versions": sorted((str(k), str(v)) for k, v in packages.items()),
+            "versions": [
+                *sorted((str(k), str(v)) for k, v in plugins.items()),  # plugin: distribution
+                *sorted((str(k), str(v)) for k, v in packages.items()),
+            ],
         }
 
     def group_rows(self, units: list[Unit]) -> list[Any]:

@@ -127,7 +127,7 @@ def test_every_page_of_a_hostile_folder_answers(tmp_path: Path, outside: Path) -
     catalog = Catalog([root])
     [unit] = _refresh(catalog)
     assert "line 2 is not a sample record" in unit.problem
-    client = TestClient(build_app(Site(catalog, get_registry())))
+    client = TestClient(build_app(Site(catalog, get_registry())), base_url="http://127.0.0.1")
     runs = client.get("/index.html").text
     assert name not in runs and "&lt;img src=x onerror=&#34;alert(1)&#34;&gt;" in runs
     page = client.get(f"/unit/{unit.uid}/page-1.html")

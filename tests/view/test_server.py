@@ -21,7 +21,7 @@ def site(catalog) -> Site:
 def client(site):
     from starlette.testclient import TestClient
 
-    return TestClient(build_app(site))
+    return TestClient(build_app(site), base_url="http://127.0.0.1")
 
 
 def test_runs_table_lists_every_unit_with_its_figures(client, catalog) -> None:
@@ -37,6 +37,7 @@ def test_runs_table_lists_every_unit_with_its_figures(client, catalog) -> None:
     unit = unit_of(catalog, "alpha", "issue_type")
     assert f"unit/{unit.uid}/page-1.html" in page.text
     assert unit.result["run"]["config_hash"] in page.text
+    assert "seebench.builtin.demo seebench==" in page.text  # the plugin versions it ran with
     ci = unit.result["metric_info"]["accuracy"]["ci95"]
     assert f"[{ci[0]:.4f}, {ci[1]:.4f}]" in page.text
 
@@ -143,7 +144,7 @@ def test_task_groups_on_the_runs_table_and_leaderboard(catalog) -> None:
 
     registry = get_registry()
     site = Site(catalog, registry, groups=collect_groups(registry))
-    client = TestClient(build_app(site))
+    client = TestClient(build_app(site), base_url="http://127.0.0.1")
     runs = client.get("/index.html").text
     # the fixture's issue_type, sentiment and review_type are SELU's multi-class tasks
     rows = re.findall(r'<tr data-model="alpha/zero-shot"><td>([^<]*)</td>', runs)
@@ -178,7 +179,11 @@ def test_a_prompt_kept_by_the_method_is_shown_as_sent(tmp_path) -> None:
     write_unit(tmp_path, "m", "zero-shot", "t", [record])
     catalog = Catalog([tmp_path])
     [unit] = catalog.refresh()
-    text = TestClient(build_app(Site(catalog))).get(f"/unit/{unit.uid}/sample-0.html").text
+    text = (
+        TestClient(build_app(Site(catalog)), base_url="http://localhost")
+        .get(f"/unit/{unit.uid}/sample-0.html")
+        .text
+    )
     assert "[system]\nClassify the issue.\n\n[user]\nIssue: &lt;b&gt;crash&lt;/b&gt;" in text
     assert text.index('data-key="prompt"') < text.index('data-key="raw"')
 
