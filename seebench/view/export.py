@@ -14,8 +14,9 @@ from pathlib import Path
 
 from seebench.errors import SeebenchError
 from seebench.results.io import atomic_write_text
+from seebench.view.render import TASK_NAME
 from seebench.view.safety import Refused, read_bytes
-from seebench.view.site import COMPARE_PAGE_SIZE, PAGE_SIZE, TASK_NAME, Site
+from seebench.view.site import COMPARE_PAGE_SIZE, PAGE_SIZE, Site
 
 MAX_EXPORTED_ARTIFACT_BYTES = 2 * 1024 * 1024
 

@@ -93,3 +93,63 @@ def _largest_complete(matrix: Any) -> Any:
         if best is None or size > best_size:
             best, best_size = candidate, size
     return best if best is not None else matrix.complete("drop-tasks")
+
+
+def leaderboard_context(report: Any, units: list[Unit], groups: Any) -> dict[str, Any]:
+    """What ``leaderboard.html`` shows of ``report``: ranking, task groups, scores per task
+    linked to their units and task pages, the posterior heatmaps (inline SVG)."""
+    from markupsafe import Markup
+
+    from seebench.leaderboard.figures import HEATMAPS
+    from seebench.leaderboard.figures import render as render_figure
+    from seebench.view.render import TASK_NAME
+
+    context: dict[str, Any] = {}
+    by_key = {(u.label, u.task): u for u in units}
+    models = list(report.models)
+    matrix = report.matrix
+    tasks = []
+    for t, task in enumerate(matrix.tasks):
+        cells = []
+        for m, model in enumerate(models):
+            unit = by_key.get((model, task))
+            href = f"unit/{unit.uid}/page-1.html" if unit is not None else ""
+            cells.append({"value": _num(matrix.scores[t, m]), "href": href})
+        known = any(u.task == task for u in units)
+        href = f"task/{task}.html" if known and TASK_NAME.match(task) else ""
+        tasks.append({"name": task, "type": matrix.task_types[t], "cells": cells, "href": href})
+    figures = []
+    for name, caption in HEATMAPS.items():
+        text = render_figure(report, name, "svg").decode("utf-8")
+        figures.append({"svg": Markup(text[text.index("<svg") :]), "caption": caption})
+    context.update(
+        settings=(
+            f"{report.center_label} ± {report.spread_label}; alpha "
+            f"{report.settings.alpha}; ROPE {report.settings.rope} "
+            f"({report.settings.rope_mode})"
+        ),
+        notes=list(report.notes),
+        center=report.center_label,
+        spread=report.spread_label,
+        ranking=list(report.rows),
+        models=models,
+        tasks=tasks,
+        figures=figures,
+        groups=_group_rows(report, groups),
+    )
+    return context
+
+
+def _group_rows(report: Any, groups: Any) -> list[dict[str, Any]]:
+    if groups is None:
+        return []
+    from seebench.scoring.groups import matrix_group_scores
+
+    return matrix_group_scores(groups, report.matrix)
+
+
+def _num(value: Any) -> float | None:
+    import math
+
+    value = float(value)
+    return None if math.isnan(value) else value

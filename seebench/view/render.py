@@ -10,6 +10,7 @@ import contextlib
 import json
 import math
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,8 @@ from seebench.view.safety import INLINE_ARTIFACT_BYTES, Refused, inside, read_by
 FIELD_ORDER = ("input", "prompt", "raw", "prediction", "gold", "error", "confidence", "shots")
 _NOT_FIELDS = {"id", "repeat", "score", "scores"}
 MAX_ARTIFACT_FILES = 100
+#: The task names that get a ``task/<name>.html`` page (the task schema's name pattern).
+TASK_NAME = re.compile(r"^[a-z0-9][a-z0-9_\-]*$")
 
 
 def fmt(value: Any) -> str:

@@ -14,7 +14,6 @@ import base64
 import hashlib
 import json
 import math
-import re
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,14 +36,13 @@ from seebench.view.index import (
     read_records,
     select,
 )
+from seebench.view.rows import run_row, unit_summary
 from seebench.view.safety import Refused, inside, read_bytes
 
 if TYPE_CHECKING:
     from seebench.registry import Registry
 
 PAGE_SIZE = 20
-#: The task names that get a ``task/<name>.html`` page (the task schema's name pattern).
-TASK_NAME = re.compile(r"^[a-z0-9][a-z0-9_\-]*$")
 COMPARE_PAGE_SIZE = 50
 #: Characters of one value shown in a page listing / on a sample's own page.
 LIST_LIMIT, SAMPLE_LIMIT = 4_000, 1_000_000
@@ -158,7 +156,7 @@ class Site:
 
     def runs_page(self) -> str:
         units = self.catalog.list()
-        rows = [self._run_row(u) for u in units]
+        rows = [run_row(u) for u in units]
         return self._page(
             "runs.html",
             "",
@@ -172,50 +170,6 @@ class Site:
             statuses=sorted({r["status"] for r in rows}),
             groups=self.group_rows(units),
         )
-
-    def _run_row(self, unit: Unit) -> dict[str, Any]:
-        data = unit.data
-        metrics = data.get("metrics") if isinstance(data.get("metrics"), dict) else {}
-        primary = data.get("primary_metric") if isinstance(data.get("primary_metric"), str) else ""
-        info = data.get("metric_info") if isinstance(data.get("metric_info"), dict) else {}
-        extra = data.get("info") if isinstance(data.get("info"), dict) else {}
-        usage = extra.get("usage") if isinstance(extra.get("usage"), dict) else {}
-        timings = data.get("timings") if isinstance(data.get("timings"), dict) else {}
-        env = data.get("environment") if isinstance(data.get("environment"), dict) else {}
-        packages = env.get("packages") if isinstance(env.get("packages"), dict) else {}
-        run = data.get("run") if isinstance(data.get("run"), dict) else {}
-        config = run.get("config") if isinstance(run.get("config"), dict) else {}
-        plugins = config.get("plugins") if isinstance(config.get("plugins"), dict) else {}
-        reason = unit.problem or (data.get("reason") if unit.status != "ok" else None)
-        tokens = usage.get("total_tokens") or sum(
-            v for v in usage.values() if isinstance(v, int) and not isinstance(v, bool)
-        )
-        invalid = data.get("invalid_rate")
-        total_s = timings.get("total_s")
-        cost = extra.get("cost_usd")
-        return {
-            "uid": unit.uid,
-            "task": unit.task,
-            "suite": unit.suite,
-            "model": unit.model,
-            "method": unit.method,
-            "status": unit.status,
-            "reason": str(reason) if reason else "",
-            "metric": primary,
-            "value": metrics.get(primary),
-            "ci": render.interval((info.get(primary) or {}).get("ci95")) if primary else "",
-            "others": [(k, v) for k, v in metrics.items() if k != primary],
-            "n": data.get("n", ""),
-            "invalid": f"{invalid:.1%}" if isinstance(invalid, int | float) else "",
-            "time": f"{total_s:.1f}" if isinstance(total_s, int | float) else "",
-            "tokens": tokens or "",
-            "cost": f"{cost:.4f}" if isinstance(cost, int | float) else "",
-            "config_hash": run.get("config_hash", ""),
-            "versions": [
-                *sorted((str(k), str(v)) for k, v in plugins.items()),  # plugin: distribution
-                *sorted((str(k), str(v)) for k, v in packages.items()),
-            ],
-        }
 
     def group_rows(self, units: list[Unit]) -> list[Any]:
         """The task-group rows of every model (empty without declared groups)."""
@@ -240,7 +194,7 @@ class Site:
         units = [u for u in self.catalog.list() if u.task == task]
         rows = []
         for unit in units:
-            row = self._run_row(unit)
+            row = run_row(unit)
             row["peers"] = [u for u in units if u.uid != unit.uid]
             rows.append(row)
         return self._page("task.html", "../", task, task=task, units=units, rows=rows)
@@ -257,7 +211,7 @@ class Site:
         index, note = self.index_of(unit)
         context: dict[str, Any] = {
             "unit": unit,
-            "summary": self._summary(unit),
+            "summary": unit_summary(unit),
             "peers": self.catalog.peers(unit),
             "index_note": note,
             "filterable": self.mode == "serve" and index is not None,
@@ -297,27 +251,6 @@ class Site:
             while len(self._selections) > 32:
                 self._selections.popitem(last=False)
         return self._selections[key]
-
-    def _summary(self, unit: Unit) -> dict[str, Any] | None:
-        data = unit.data
-        if not data:
-            return None
-        metrics = data.get("metrics") if isinstance(data.get("metrics"), dict) else {}
-        info = data.get("metric_info") if isinstance(data.get("metric_info"), dict) else {}
-        rows = []
-        for name, value in metrics.items():
-            meta = info.get(name) if isinstance(info.get(name), dict) else {}
-            rows.append(
-                {
-                    "name": name,
-                    "value": value,
-                    "primary": name == data.get("primary_metric"),
-                    "ci": render.interval(meta.get("ci95")),
-                    "hib": meta.get("higher_is_better", ""),
-                }
-            )
-        fields = json.dumps(data, indent=1, ensure_ascii=False, default=str)[:200_000]
-        return {"metrics": rows, "fields": fields}
 
     def _samples(
         self,
@@ -522,54 +455,13 @@ class Site:
         return self._report
 
     def leaderboard_page(self) -> str:
+        from seebench.view.leaderboard import leaderboard_context
+
         report, problem = self.report()
         context: dict[str, Any] = {"problem": problem or ""}
         if report is not None:
-            from seebench.leaderboard.figures import HEATMAPS
-            from seebench.leaderboard.figures import render as render_figure
-
-            units = {(u.label, u.task): u for u in self.catalog.list()}
-            models = list(report.models)
-            matrix = report.matrix
-            tasks = []
-            for t, task in enumerate(matrix.tasks):
-                cells = []
-                for m, model in enumerate(models):
-                    unit = units.get((model, task))
-                    href = f"unit/{unit.uid}/page-1.html" if unit is not None else ""
-                    cells.append({"value": _num(matrix.scores[t, m]), "href": href})
-                known = any(unit_task == task for _, unit_task in units)
-                href = f"task/{task}.html" if known and TASK_NAME.match(task) else ""
-                tasks.append(
-                    {"name": task, "type": matrix.task_types[t], "cells": cells, "href": href}
-                )
-            figures = []
-            for name, caption in HEATMAPS.items():
-                text = render_figure(report, name, "svg").decode("utf-8")
-                figures.append({"svg": Markup(text[text.index("<svg") :]), "caption": caption})
-            context.update(
-                settings=(
-                    f"{report.center_label} ± {report.spread_label}; alpha "
-                    f"{report.settings.alpha}; ROPE {report.settings.rope} "
-                    f"({report.settings.rope_mode})"
-                ),
-                notes=list(report.notes),
-                center=report.center_label,
-                spread=report.spread_label,
-                ranking=list(report.rows),
-                models=models,
-                tasks=tasks,
-                figures=figures,
-                groups=self._leaderboard_groups(report),
-            )
+            context.update(leaderboard_context(report, self.catalog.list(), self.groups))
         return self._page("leaderboard.html", "", "Leaderboard", **context)
-
-    def _leaderboard_groups(self, report: Any) -> list[dict[str, Any]]:
-        if self.groups is None:
-            return []
-        from seebench.scoring.groups import matrix_group_scores
-
-        return matrix_group_scores(self.groups, report.matrix)
 
 
 _EMPTY = {
