@@ -171,6 +171,25 @@ def _per_task(report: ComparisonReport) -> str:
     return _table("per-task", headers, rows)
 
 
+def _groups(report: ComparisonReport) -> str:
+    """The task groups' aggregate scores (``report.extra["task_groups"]``, from compare)."""
+    rows = report.extra.get("task_groups") or []
+    if not rows:
+        return ""
+    headers = [("Group", "text"), ("Aggregation", "text")] + [
+        (x, "number") for x in report.matrix.models
+    ]
+    body = [
+        [
+            "\u00a0\u00a0" * r["depth"] + r["name"],
+            r["aggregation"],
+            *(math.nan if v is None else float(v) for v in r["scores"]),
+        ]
+        for r in rows
+    ]
+    return "<h2>Task groups</h2>" + _table("task-groups", headers, body)
+
+
 def _inline_svg(data: bytes) -> str:
     text = data.decode("utf-8")
     return text[text.index("<svg") :]
@@ -199,6 +218,7 @@ def page(report: ComparisonReport) -> str:
 <h2>Tiers</h2><ol>{tiers}</ol>
 <h2>Breakdown by task family and task type</h2>
 {_breakdown(report)}
+{_groups(report)}
 <h2>Pairwise posteriors</h2>
 {figures}
 {_pairs(report)}

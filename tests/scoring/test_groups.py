@@ -176,6 +176,8 @@ def test_compare_writes_the_selu_groups(tmp_path: Path) -> None:
                 "groups",
                 "--format",
                 "json",
+                "--format",
+                "html",
                 "--nsamples",
                 "300",
             ]
@@ -187,3 +189,4 @@ def test_compare_writes_the_selu_groups(tmp_path: Path) -> None:
     )
     board = json.loads((out / "leaderboard.json").read_text())
     assert {g["name"] for g in board["task_groups"]} == set(rows)
+    assert '<table id="task-groups"' in (out / "index.html").read_text()
