@@ -81,9 +81,7 @@ def view_command(
 
 
 def _groups(registry, group_files: tuple[Path, ...]):
-    """The task groups the suites declare plus those of ``group_files`` (``None``: none)."""
-    try:
-        from seebench.scoring.groups import collect_groups
-    except ImportError:
-        return None
+    """The task groups the suites declare plus those of ``group_files``."""
+    from seebench.scoring.groups import collect_groups
+
     return collect_groups(registry, group_files)

@@ -66,3 +66,20 @@ def test_the_compare_leaderboard_links_into_the_site(tmp_path: Path, capsys) -> 
     page = (board / "index.html").read_text()
     assert '<a href="../site/task/sentiment.html">sentiment</a>' in page
     assert (board / "../site/task/sentiment.html").resolve().exists()
+
+
+def test_a_groups_file(tmp_path: Path, capsys) -> None:
+    results = make_results(tmp_path / "results")
+    groups = tmp_path / "groups.yaml"
+    groups.write_text(
+        "groups:\n  mine:\n    tasks: [issue_type, sentiment]\n    aggregate: weighted\n"
+    )
+    assert (
+        run(["view", str(results), "--groups", str(groups), "--export", str(tmp_path / "s")]) == 0
+    )
+    assert ">mine</td>" in (tmp_path / "s" / "index.html").read_text()
+    groups.write_text("groups:\n  mine:\n    task: [issue_type]\n")
+    assert (
+        run(["view", str(results), "--groups", str(groups), "--export", str(tmp_path / "t")]) == 1
+    )
+    assert f"error: {groups}: groups.mine: unknown key(s) task" in capsys.readouterr().err
