@@ -152,13 +152,15 @@ def register_exporters(register: Callable[..., None]) -> None:
 @hookspec
 def register_suites(register: Callable[..., None]) -> None:
     """Register benchmark suites: ``register(name, *, description, task_families=None,
-    model_groups=None, compare_task_types=())``.
+    model_groups=None, compare_task_types=(), task_groups=None)``.
 
     A suite is the unit a plugin ships (its task directory, preparation steps and this
     metadata); generic commands learn about it only through this hook. ``task_families``
     maps task names to family labels and ``model_groups`` model names to group labels (for
     leaderboards of score tables that lack them). ``compare_task_types`` lists the registered
     task types that ``seebench compare`` ranks by default for the suite's tasks (empty: all).
+    ``task_groups`` (``{"groups": {...}}``) declares groups of tasks with aggregate scores,
+    printed by ``eval`` and shown by ``compare`` and ``view`` (:mod:`seebench.scoring.groups`).
     """
 
 

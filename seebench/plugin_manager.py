@@ -52,6 +52,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "seebench.builtin.judge",
     "seebench.builtin.copilot",
     "seebench.builtin.study_hint",
+    "seebench.view.plugin",
 )
 
 
@@ -235,8 +236,10 @@ def create_plugin_manager(
 
 
 def builtin_short_name(module_name: str) -> str:
-    """``seebench.builtin.selu`` -> ``selu``: the name ``SEEBENCH_DISABLE_PLUGINS`` accepts."""
-    return module_name.rsplit(".", 1)[-1]
+    """``seebench.builtin.selu`` -> ``selu`` (and ``seebench.view.plugin`` -> ``view``): the
+    name ``SEEBENCH_DISABLE_PLUGINS`` accepts."""
+    parts = module_name.split(".")
+    return parts[-2] if parts[-1] == "plugin" and len(parts) > 1 else parts[-1]
 
 
 @functools.cache

@@ -276,8 +276,14 @@ class RegistryBuilder:
             task_families: Mapping[str, str] | None = None,
             model_groups: Mapping[str, str] | None = None,
             compare_task_types: Iterable[str] = (),
+            task_groups: Mapping[str, Any] | None = None,
         ) -> None:
             _check_name(name, "suite", plugin)
+            if task_groups is not None and not isinstance(task_groups, Mapping):
+                raise PluginError(
+                    f"plugin {plugin!r}: suite {name!r}: task_groups must be a mapping "
+                    "{'groups': {...}} (see seebench.scoring.groups)"
+                )
             _check_unique(self.registry.suites, name, "suite", plugin)
             families = _string_map(task_families, f"suite {name!r}: task_families", plugin)
             groups = _string_map(model_groups, f"suite {name!r}: model_groups", plugin)
@@ -291,7 +297,7 @@ class RegistryBuilder:
                     f"{', '.join(map(repr, unknown))}; known: {', '.join(sorted(self.registry.task_types))}"
                 )
             self.registry.suites[name] = SuiteEntry(
-                name, description, families, groups, types, plugin
+                name, description, families, groups, types, plugin, task_groups
             )
 
         return register

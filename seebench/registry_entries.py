@@ -81,7 +81,8 @@ class SuiteEntry:
     ``task_families`` maps task names to a family label and ``model_groups`` model names to a
     group label (both fill what result files and score tables leave out);
     ``compare_task_types`` are the task types ``seebench compare`` ranks by default for the
-    suite's tasks (empty: all types).
+    suite's tasks (empty: all types); ``task_groups`` declares groups of its tasks with
+    aggregate scores (``{"groups": {...}}``, see :mod:`seebench.scoring.groups`).
     """
 
     name: str
@@ -90,6 +91,7 @@ class SuiteEntry:
     model_groups: Mapping[str, str]
     compare_task_types: tuple[str, ...]
     plugin: str
+    task_groups: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)

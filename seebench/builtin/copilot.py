@@ -16,6 +16,8 @@ from importlib import resources
 from pathlib import Path
 from types import ModuleType
 
+import yaml
+
 from seebench.plugin_manager import hookimpl
 
 #: the scenario subpackages of ``seebench.suites.copilot``, in registration order
@@ -59,6 +61,7 @@ def register_suites(register) -> None:
         description="Copilot scenarios (doc, fix, generate, test) judged by parsers, "
         "analyzers and tests in the sandbox.",
         task_families={},
+        task_groups=yaml.safe_load((suite_dir() / "groups.yaml").read_text(encoding="utf-8")),
     )
     register(
         "copilot_repo",

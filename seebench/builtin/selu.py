@@ -13,6 +13,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from seebench.plugin_manager import hookimpl
 
 _STRINGS = {"type": "array", "items": {"type": "string"}}
@@ -122,4 +124,5 @@ def register_suites(register) -> None:
         # The paper ranks models on classification and regression; NER and MLM scores only
         # enter its per-type breakdown.
         compare_task_types=("binary", "multiclass", "multilabel", "regression"),
+        task_groups=yaml.safe_load((suite_dir() / "groups.yaml").read_text(encoding="utf-8")),
     )

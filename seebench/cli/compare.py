@@ -106,6 +106,12 @@ _MISSING = ("error", "drop-tasks", "drop-models")
     help="Only these exporters (repeatable); default: all registered ones.",
 )
 @click.option("--title", default="Leaderboard", show_default=True, help="Title of the pages.")
+@click.option(
+    "--view-site",
+    metavar="URL",
+    help="Link each task of the HTML leaderboard to its page in a 'seebench view --export' "
+    "site at URL (absolute, or relative to --out).",
+)
 def compare_command(
     inputs: tuple[Path, ...],
     out_dir: Path,
@@ -122,6 +128,7 @@ def compare_command(
     model_groups: Path | None,
     formats: tuple[str, ...],
     title: str,
+    view_site: str | None,
 ) -> None:
     """Compare models across tasks and write a leaderboard to --out.
 
@@ -174,6 +181,13 @@ def compare_command(
         )
     except ValueError as exc:
         raise SeebenchError(str(exc)) from None
+    if view_site:
+        report.extra["view_site"] = view_site
+    from seebench.scoring.groups import collect_groups, matrix_group_scores
+
+    groups = matrix_group_scores(collect_groups(registry), report.matrix)  # declared by suites
+    if groups:
+        report.extra["task_groups"] = groups
     exporters = _exporters(formats)
     out_dir.mkdir(parents=True, exist_ok=True)
     for note in report.notes:

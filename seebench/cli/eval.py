@@ -162,6 +162,10 @@ def eval_command(
         click.echo(_interrupted(output, interrupted), err=True)
         sys.exit(130)
     table_console(stderr=False).print(summary_table(outcomes))
+    from seebench.plugin_manager import get_registry
+    from seebench.scoring.groups import report_groups
+
+    report_groups(get_registry(), outcomes, output, table_console(stderr=False))
     failed = [o for o in outcomes if o.status == "failed"]
     click.echo(f"results in {output}" + (f"; {len(failed)} unit(s) failed" if failed else ""))
     sys.exit(1 if failed else 0)

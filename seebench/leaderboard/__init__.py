@@ -22,6 +22,10 @@ EXPORTERS: dict[str, tuple[str, str]] = {
         "seebench.leaderboard.tables:export_per_task",
         "per_task.csv and per_task.md: scores per task",
     ),
+    "groups": (
+        "seebench.scoring.groups:export_groups",
+        "groups.csv: the declared task groups' aggregate scores per model",
+    ),
     "figures": (
         "seebench.leaderboard.figures:export_figures",
         "posterior and decision heatmaps (PNG and SVG)",

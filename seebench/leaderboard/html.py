@@ -43,7 +43,26 @@ document.querySelectorAll('table.sortable th').forEach(th=>th.addEventListener('
 """
 
 
+class _Link(str):
+    """A text cell that links to ``href`` (a task's page in a ``seebench view`` site)."""
+
+    href = ""
+
+
+def _link(text: str, site: str | None) -> str:
+    if not site:
+        return text
+    from urllib.parse import quote
+
+    cell = _Link(text)
+    cell.href = f"{site.rstrip('/')}/task/{quote(text, safe='')}.html"
+    return cell
+
+
 def _cell(value: object, digits: int = 3) -> str:
+    if isinstance(value, _Link):
+        text, href = html.escape(str(value)), html.escape(value.href)
+        return f'<td class="text" data-value="{text}"><a href="{href}">{text}</a></td>'
     if isinstance(value, float):
         data = "" if math.isnan(value) else repr(value)
         return f'<td data-value="{data}">{fmt(value, digits)}</td>'
@@ -144,11 +163,31 @@ def _per_task(report: ComparisonReport) -> str:
     headers = [("Task", "text"), ("Type", "text"), ("Family", "text")] + [
         (x, "number") for x in m.models
     ]
+    site = report.extra.get("view_site")  # compare --view-site: tasks link to their samples
     rows = [
-        [task, m.task_types[t], m.task_families[t], *map(float, m.scores[t])]
+        [_link(task, site), m.task_types[t], m.task_families[t], *map(float, m.scores[t])]
         for t, task in enumerate(m.tasks)
     ]
     return _table("per-task", headers, rows)
+
+
+def _groups(report: ComparisonReport) -> str:
+    """The task groups' aggregate scores (``report.extra["task_groups"]``, from compare)."""
+    rows = report.extra.get("task_groups") or []
+    if not rows:
+        return ""
+    headers = [("Group", "text"), ("Aggregation", "text")] + [
+        (x, "number") for x in report.matrix.models
+    ]
+    body = [
+        [
+            "\u00a0\u00a0" * r["depth"] + r["name"],
+            r["aggregation"],
+            *(math.nan if v is None else float(v) for v in r["scores"]),
+        ]
+        for r in rows
+    ]
+    return "<h2>Task groups</h2>" + _table("task-groups", headers, body)
 
 
 def _inline_svg(data: bytes) -> str:
@@ -179,6 +218,7 @@ def page(report: ComparisonReport) -> str:
 <h2>Tiers</h2><ol>{tiers}</ol>
 <h2>Breakdown by task family and task type</h2>
 {_breakdown(report)}
+{_groups(report)}
 <h2>Pairwise posteriors</h2>
 {figures}
 {_pairs(report)}

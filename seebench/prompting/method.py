@@ -92,7 +92,8 @@ class PromptMethod:
             error = generation.error or parsed.error
             if error:
                 reasons[error.split(":")[0]] += 1
-            extra: dict[str, Any] = {"cached": cached}
+            # the messages as sent, so that `seebench view` shows the prompt of every sample
+            extra: dict[str, Any] = {"cached": cached, "prompt": list(prompt.messages)}
             if generation.retries:
                 extra["retries"] = generation.retries
             predictions.append(

@@ -25,6 +25,7 @@ ALL_FILES = {
     "per_task.csv",
     "per_task.md",
     "index.html",
+    "groups.csv",  # the SELU suite declares task groups
     *(
         f"{n}.{e}"
         for n in ("posterior_better", "posterior_equal", "decisions")

@@ -1,0 +1,439 @@
+"""An index of one samples file, so that any page of a 100,000-sample unit opens at once.
+
+Built in one streamed pass (constant memory besides the arrays), it holds per line: the byte
+offset, the sample id and repeat, the first scorer's value and each named scorer's value, codes
+of the gold and predicted labels, and flags (damaged line, invalid answer, wrong answer). It
+also records the samples file's size, mtime, line count and sha256, which the viewer checks
+against the result (``n``, ``samples_sha256``) exactly as ``eval`` checks a samples file.
+
+The index is cached beside the samples file as ``.<samples file>.view-index.npz`` (or under
+``$SEEBENCH_HOME/view-index/`` when the results folder is read-only) and trusted only when its
+own digest, the samples file's size and mtime and its format version all match; otherwise it
+is rebuilt. It is written without following links and read with ``allow_pickle=False``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import json
+import math
+import os
+import tempfile
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from seebench.view.safety import Refused, inside, open_regular
+
+INDEX_VERSION = 2
+MAX_ID_CHARS = 128
+MAX_LABELS = 2000
+MAX_SCORERS = 16
+MAX_INDEX_BYTES = 1 << 30
+#: Indexes kept in memory (a 100,000-sample index takes about 3 MB).
+MEMORY_SLOTS = 8
+SEARCH_CHUNK = 8 * 1024 * 1024
+_MEMORY: OrderedDict[tuple, SampleIndex] = OrderedDict()
+_LOCK = threading.Lock()
+
+#: Flag bits of :attr:`SampleIndex.flags`.
+DAMAGED, INVALID, WRONG = 1, 2, 4
+
+_ARRAYS = ("offsets", "ids", "repeats", "score", "flags", "gold", "pred")
+
+
+@dataclass
+class SampleIndex:
+    """The per-line arrays of one samples file; see the module docstring."""
+
+    offsets: np.ndarray  # int64, n + 1 (the last one is the file size)
+    ids: np.ndarray  # bytes (UTF-8, cut at MAX_ID_CHARS bytes), n
+    repeats: np.ndarray  # int32, n
+    score: np.ndarray  # float64, n (NaN: no score)
+    flags: np.ndarray  # uint8, n
+    gold: np.ndarray  # int32 label codes, -1: not a label
+    pred: np.ndarray  # int32 label codes
+    scorers: dict[str, np.ndarray]  # name -> float64 values
+    labels: list[str]
+    meta: dict[str, Any]
+
+    @property
+    def n(self) -> int:
+        return len(self.ids)
+
+    @property
+    def sha256(self) -> str:
+        return self.meta["samples_sha256"]
+
+    def digest(self) -> str:
+        """sha256 over every array, in a fixed order (recorded in the cached file)."""
+        h = hashlib.sha256()
+        for name in _ARRAYS:
+            h.update(np.ascontiguousarray(getattr(self, name)).tobytes())
+        for name in sorted(self.scorers):
+            h.update(name.encode())
+            h.update(np.ascontiguousarray(self.scorers[name]).tobytes())
+        h.update(json.dumps(self.labels).encode())
+        return h.hexdigest()
+
+
+def label_of(value: Any) -> str | None:
+    """The label a gold or predicted value counts as in filters, or ``None`` for values that
+    are not labels (dicts, long text)."""
+    if isinstance(value, bool | int | str) and len(str(value)) <= 80:
+        return str(value)
+    if isinstance(value, float) and math.isfinite(value):
+        return str(value)
+    if (
+        isinstance(value, list)
+        and len(value) <= 20
+        and all(isinstance(v, str | int) for v in value)
+    ):
+        return ", ".join(sorted(map(str, value))) or "(none)"
+    return None
+
+
+def _score_value(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return math.nan
+    return float(value) if math.isfinite(value) else math.nan
+
+
+def build_index(samples: Path, root: Path) -> SampleIndex:
+    """Read ``samples`` (a regular file inside ``root``) once and index every line."""
+    fd = open_regular(samples, root)
+    offsets, ids, repeats, score, flags, gold, pred = [0], [], [], [], [], [], []
+    scorer_values: dict[str, list[float]] = {}
+    codes: dict[str, int] = {}
+    digest = hashlib.sha256()
+    stat = os.fstat(fd)
+
+    def code(value: Any) -> int:
+        label = label_of(value)
+        if label is None:
+            return -1
+        if label not in codes:
+            if len(codes) >= MAX_LABELS:
+                return -1
+            codes[label] = len(codes)
+        return codes[label]
+
+    def add(line: bytes) -> None:
+        offsets.append(offsets[-1] + len(line))
+        body = line.rstrip(b"\n")
+        try:
+            record = json.loads(body)
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError):
+            record = None
+        if not isinstance(record, dict) or "id" not in record:
+            ids.append(b"")
+            repeats.append(0)
+            score.append(math.nan)
+            flags.append(DAMAGED)
+            gold.append(-1)
+            pred.append(-1)
+            for values in scorer_values.values():
+                values.append(math.nan)
+            return
+        row = len(ids)
+        ids.append(str(record["id"]).encode("utf-8", "replace")[:MAX_ID_CHARS])
+        repeat = record.get("repeat", 0)
+        repeats.append(repeat if isinstance(repeat, int) and abs(repeat) < 2**31 else 0)
+        value = _score_value(record.get("score"))
+        score.append(value)
+        flag = 0
+        if record.get("prediction") is None or record.get("error"):
+            flag |= INVALID
+        if (not math.isnan(value) and value < 1.0) or (
+            math.isnan(value) and "gold" in record and record.get("prediction") != record["gold"]
+        ):
+            flag |= WRONG
+        flags.append(flag)
+        gold.append(code(record.get("gold")))
+        pred.append(code(record.get("prediction")))
+        named = record.get("scores")
+        if isinstance(named, dict):
+            for name, entry in named.items():
+                if not isinstance(name, str):
+                    continue
+                if name not in scorer_values:
+                    if len(scorer_values) >= MAX_SCORERS:
+                        continue
+                    scorer_values[name] = [math.nan] * row
+                entry_value = entry.get("value") if isinstance(entry, dict) else None
+                scorer_values[name].append(_score_value(entry_value))
+        for values in scorer_values.values():
+            if len(values) == row:
+                values.append(math.nan)
+
+    try:
+        with os.fdopen(fd, "rb", closefd=True) as handle:
+            tail = b""
+            while chunk := handle.read(1 << 22):
+                digest.update(chunk)
+                lines = (tail + chunk).split(b"\n")
+                tail = lines.pop()
+                for line in lines:
+                    add(line + b"\n")
+            if tail:
+                add(tail)
+    except OSError as exc:
+        raise Refused(f"cannot read: {exc.strerror or exc}") from None
+    width = max((len(i) for i in ids), default=1) or 1
+    index = SampleIndex(
+        offsets=np.asarray(offsets, dtype=np.int64),
+        ids=np.asarray(ids, dtype=f"S{width}"),
+        repeats=np.asarray(repeats, dtype=np.int32),
+        score=np.asarray(score, dtype=np.float64),
+        flags=np.asarray(flags, dtype=np.uint8),
+        gold=np.asarray(gold, dtype=np.int32),
+        pred=np.asarray(pred, dtype=np.int32),
+        scorers={k: np.asarray(v, dtype=np.float64) for k, v in scorer_values.items()},
+        labels=list(codes),
+        meta={
+            "version": INDEX_VERSION,
+            "samples_name": samples.name,
+            "samples_size": stat.st_size,
+            "samples_mtime_ns": stat.st_mtime_ns,
+            "samples_sha256": digest.hexdigest(),
+        },
+    )
+    index.meta["digest"] = index.digest()
+    return index
+
+
+def _to_bytes(index: SampleIndex) -> bytes:
+    arrays = {name: getattr(index, name) for name in _ARRAYS}
+    for position, (_name, values) in enumerate(sorted(index.scorers.items())):
+        arrays[f"scorer{position}"] = values
+    meta = {**index.meta, "labels": index.labels, "scorers": sorted(index.scorers)}
+    arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    return buffer.getvalue()
+
+
+def _from_bytes(data: bytes) -> SampleIndex:
+    with np.load(io.BytesIO(data), allow_pickle=False) as npz:
+        meta = json.loads(npz["meta"].tobytes().decode())
+        scorers = {name: npz[f"scorer{i}"] for i, name in enumerate(meta.pop("scorers"))}
+        labels = meta.pop("labels")
+        arrays = {name: npz[name] for name in _ARRAYS}
+    return SampleIndex(**arrays, scorers=scorers, labels=labels, meta=meta)
+
+
+def clear_memory() -> None:
+    """Forget the indexes kept in memory (the cached files stay)."""
+    with _LOCK:
+        _MEMORY.clear()
+
+
+def cache_paths(samples: Path) -> list[Path]:
+    """Where the index of ``samples`` is cached: beside it, else under the seebench home."""
+    from seebench.data.cache import seebench_home
+
+    key = hashlib.sha256(str(samples).encode()).hexdigest()[:24]
+    return [
+        samples.with_name(f".{samples.name}.view-index.npz"),
+        seebench_home() / "view-index" / f"{key}.npz",
+    ]
+
+
+def load_index(samples: Path, root: Path, rebuild: bool = False) -> tuple[SampleIndex, str]:
+    """The index of ``samples``: a verified cached one, else a new one (cached if possible).
+
+    Returns it with where it came from (``"memory"``, ``"cache"`` or ``"built"``); the last
+    :data:`MEMORY_SLOTS` indexes stay in memory. ``rebuild`` ignores both caches (when the
+    file's hash no longer matches the cached index's)."""
+    samples = inside(samples, root)
+    try:
+        info = os.stat(samples)
+    except OSError as exc:
+        raise Refused(f"cannot read: {exc.strerror or exc}") from None
+    key = (str(samples), info.st_size, info.st_mtime_ns, info.st_ino)
+    with _LOCK:
+        if not rebuild and key in _MEMORY:
+            _MEMORY.move_to_end(key)
+            return _MEMORY[key], "memory"
+    found: tuple[SampleIndex, str] | None = None
+    for path in () if rebuild else cache_paths(samples):
+        cached = _read_cached(path, info)
+        if cached is not None:
+            found = (cached, "cache")
+            break
+    if found is None:
+        index = build_index(samples, root)
+        data = _to_bytes(index)
+        for path in cache_paths(samples):
+            if _write_cached(path, data):
+                break
+        found = (index, "built")
+    with _LOCK:
+        _MEMORY[key] = found[0]
+        while len(_MEMORY) > MEMORY_SLOTS:
+            _MEMORY.popitem(last=False)
+    return found
+
+
+def _read_cached(path: Path, info: os.stat_result) -> SampleIndex | None:
+    try:
+        st = os.lstat(path)
+        if not _is_regular(st.st_mode) or st.st_size > MAX_INDEX_BYTES:
+            return None
+        with open(path, "rb") as handle:
+            index = _from_bytes(handle.read())
+    except (OSError, ValueError, KeyError, TypeError, json.JSONDecodeError, UnicodeDecodeError):
+        return None
+    except Exception:  # a truncated or forged npz: rebuild, never crash  # noqa: BLE001
+        return None
+    meta = index.meta
+    if (
+        meta.get("version") != INDEX_VERSION
+        or meta.get("samples_size") != info.st_size
+        or meta.get("samples_mtime_ns") != info.st_mtime_ns
+        or meta.get("digest") != index.digest()
+        or len(index.offsets) != index.n + 1
+        or int(index.offsets[-1]) != info.st_size
+        or int(index.offsets[0]) != 0
+        or bool(np.any(np.diff(index.offsets) < 0))
+        or any(len(getattr(index, name)) != index.n for name in _ARRAYS[1:])
+        or any(len(values) != index.n for values in index.scorers.values())
+    ):
+        return None
+    return index
+
+
+def _is_regular(mode: int) -> bool:
+    import stat as stat_module
+
+    return stat_module.S_ISREG(mode)
+
+
+def _write_cached(path: Path, data: bytes) -> bool:
+    """Write atomically without following links; ``False`` where the folder is not writable."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError:
+        return False
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)  # replaces a link at ``path`` itself, never its target
+        return True
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        return False
+
+
+@dataclass(frozen=True)
+class SampleFilter:
+    """Which samples a page lists: text search and filters, all optional."""
+
+    query: str = ""
+    wrong: bool = False
+    invalid: bool = False
+    damaged: bool = False
+    label: str = ""
+    scorer: str = ""
+    min_value: float | None = None
+    max_value: float | None = None
+
+    @property
+    def active(self) -> bool:
+        return self != SampleFilter()
+
+
+def select(index: SampleIndex, samples: Path, root: Path, wanted: SampleFilter) -> np.ndarray:
+    """Line numbers of the samples that pass ``wanted``, in file order."""
+    mask = np.ones(index.n, dtype=bool)
+    if wanted.wrong:
+        mask &= (index.flags & WRONG) != 0
+    if wanted.invalid:
+        mask &= (index.flags & INVALID) != 0
+    if wanted.damaged:
+        mask &= (index.flags & DAMAGED) != 0
+    if wanted.label:
+        code = index.labels.index(wanted.label) if wanted.label in index.labels else -2
+        mask &= (index.gold == code) | (index.pred == code)
+    if wanted.min_value is not None or wanted.max_value is not None:
+        values = index.scorers.get(wanted.scorer, index.score) if wanted.scorer else index.score
+        with np.errstate(invalid="ignore"):
+            if wanted.min_value is not None:
+                mask &= values >= wanted.min_value
+            if wanted.max_value is not None:
+                mask &= values <= wanted.max_value
+    rows = np.flatnonzero(mask)
+    if wanted.query and len(rows):
+        hits = search(index, samples, root, wanted.query)
+        rows = np.intersect1d(rows, hits, assume_unique=True)
+    return rows
+
+
+def search(index: SampleIndex, samples: Path, root: Path, query: str) -> np.ndarray:
+    """Line numbers whose JSON text holds ``query`` (case-insensitive for ASCII letters).
+
+    The file is read in chunks of :data:`SEARCH_CHUNK` bytes, lower-cased and scanned with
+    ``bytes.find`` (one match per line at most), so memory stays bounded whatever the size."""
+    needle = json.dumps(query, ensure_ascii=False)[1:-1].encode("utf-8").lower()
+    hits: list[int] = []
+    if not needle:
+        return np.arange(index.n, dtype=np.int64)
+    fd = open_regular(samples, root)
+    try:
+        size = os.fstat(fd).st_size
+        if size != int(index.offsets[-1]):
+            return np.asarray(hits, dtype=np.int64)
+        overlap = len(needle) - 1
+        start = 0  # file offset of chunk[0]
+        carry = b""
+        while start - len(carry) < size:
+            data = os.pread(fd, SEARCH_CHUNK, start)
+            if not data:
+                break
+            chunk = (carry + data).lower()
+            base = start - len(carry)
+            position = 0
+            while (found := chunk.find(needle, position)) != -1:
+                line = int(np.searchsorted(index.offsets, base + found, side="right")) - 1
+                if not hits or hits[-1] != line:
+                    hits.append(line)
+                position = max(found + 1, int(index.offsets[line + 1]) - base)
+            carry = chunk[-overlap:] if overlap else b""
+            start += len(data)
+    finally:
+        os.close(fd)
+    return np.asarray(hits, dtype=np.int64)
+
+
+def read_records(
+    index: SampleIndex, samples: Path, root: Path, lines: list[int], max_line_bytes: int
+) -> list[tuple[int, dict[str, Any] | None, int]]:
+    """``(line, record or None when damaged, line size)`` for the given line numbers; lines
+    larger than ``max_line_bytes`` are not parsed (``None``), so one huge sample cannot stall
+    a page."""
+    out = []
+    fd = open_regular(samples, root)
+    try:
+        for line in lines:
+            start, end = int(index.offsets[line]), int(index.offsets[line + 1])
+            size = end - start
+            record = None
+            if size <= max_line_bytes:
+                data = os.pread(fd, size, start)
+                try:
+                    value = json.loads(data)
+                    record = value if isinstance(value, dict) else None
+                except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError):
+                    record = None
+            out.append((line, record, size))
+    finally:
+        os.close(fd)
+    return out

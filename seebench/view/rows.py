@@ -1,0 +1,80 @@
+"""Table rows of a unit for the runs table, a task page and a unit's header: every figure a
+result records (metrics with intervals, invalid rate, time, tokens, cost, config hash,
+plugin and package versions), read defensively since a damaged unit's fields may be anything."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from seebench.view import render
+from seebench.view.catalog import Unit
+
+
+def run_row(unit: Unit) -> dict[str, Any]:
+    """The runs-table row of ``unit``."""
+    data = unit.data
+    metrics = data.get("metrics") if isinstance(data.get("metrics"), dict) else {}
+    primary = data.get("primary_metric") if isinstance(data.get("primary_metric"), str) else ""
+    info = data.get("metric_info") if isinstance(data.get("metric_info"), dict) else {}
+    extra = data.get("info") if isinstance(data.get("info"), dict) else {}
+    usage = extra.get("usage") if isinstance(extra.get("usage"), dict) else {}
+    timings = data.get("timings") if isinstance(data.get("timings"), dict) else {}
+    env = data.get("environment") if isinstance(data.get("environment"), dict) else {}
+    packages = env.get("packages") if isinstance(env.get("packages"), dict) else {}
+    run = data.get("run") if isinstance(data.get("run"), dict) else {}
+    config = run.get("config") if isinstance(run.get("config"), dict) else {}
+    plugins = config.get("plugins") if isinstance(config.get("plugins"), dict) else {}
+    reason = unit.problem or (data.get("reason") if unit.status != "ok" else None)
+    tokens = usage.get("total_tokens") or sum(
+        v for v in usage.values() if isinstance(v, int) and not isinstance(v, bool)
+    )
+    invalid = data.get("invalid_rate")
+    total_s = timings.get("total_s")
+    cost = extra.get("cost_usd")
+    return {
+        "uid": unit.uid,
+        "task": unit.task,
+        "suite": unit.suite,
+        "model": unit.model,
+        "method": unit.method,
+        "status": unit.status,
+        "reason": str(reason) if reason else "",
+        "metric": primary,
+        "value": metrics.get(primary),
+        "ci": render.interval((info.get(primary) or {}).get("ci95")) if primary else "",
+        "others": [(k, v) for k, v in metrics.items() if k != primary],
+        "n": data.get("n", ""),
+        "invalid": f"{invalid:.1%}" if isinstance(invalid, int | float) else "",
+        "time": f"{total_s:.1f}" if isinstance(total_s, int | float) else "",
+        "tokens": tokens or "",
+        "cost": f"{cost:.4f}" if isinstance(cost, int | float) else "",
+        "config_hash": run.get("config_hash", ""),
+        "versions": [
+            *sorted((str(k), str(v)) for k, v in plugins.items()),  # plugin: distribution
+            *sorted((str(k), str(v)) for k, v in packages.items()),
+        ],
+    }
+
+
+def unit_summary(unit: Unit) -> dict[str, Any] | None:
+    """The metrics (with interval and direction) and the fields of a unit's result."""
+    data = unit.data
+    if not data:
+        return None
+    metrics = data.get("metrics") if isinstance(data.get("metrics"), dict) else {}
+    info = data.get("metric_info") if isinstance(data.get("metric_info"), dict) else {}
+    rows = []
+    for name, value in metrics.items():
+        meta = info.get(name) if isinstance(info.get(name), dict) else {}
+        rows.append(
+            {
+                "name": name,
+                "value": value,
+                "primary": name == data.get("primary_metric"),
+                "ci": render.interval(meta.get("ci95")),
+                "hib": meta.get("higher_is_better", ""),
+            }
+        )
+    fields = json.dumps(data, indent=1, ensure_ascii=False, default=str)[:200_000]
+    return {"metrics": rows, "fields": fields}

@@ -1,0 +1,491 @@
+"""The viewer's pages, rendered the same way for the server and for the static export.
+
+Every page lives at a path relative to the site's root (``index.html``,
+``unit/<uid>/page-<n>.html``, ``unit/<uid>/sample-<line>.html``,
+``compare/<uid a>/<uid b>/page-<n>.html``, ``leaderboard.html``) and links only relatively,
+so an exported folder opens from ``file://``. Pages are Jinja2 templates with autoescape on:
+results are data, never markup. The one script is inline and allowed by its hash in the
+page's Content-Security-Policy, which forbids loading anything from anywhere.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import math
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+import numpy as np
+from markupsafe import Markup
+
+from seebench.errors import SeebenchError
+from seebench.view import render
+from seebench.view.catalog import Catalog, Unit
+from seebench.view.compare import Pairing, pair
+from seebench.view.index import (
+    DAMAGED,
+    WRONG,
+    SampleFilter,
+    SampleIndex,
+    load_index,
+    read_records,
+    select,
+)
+from seebench.view.rows import run_row, unit_summary
+from seebench.view.safety import Refused, inside, read_bytes
+
+if TYPE_CHECKING:
+    from seebench.registry import Registry
+
+PAGE_SIZE = 20
+COMPARE_PAGE_SIZE = 50
+#: Characters of one value shown in a page listing / on a sample's own page.
+LIST_LIMIT, SAMPLE_LIMIT = 4_000, 1_000_000
+#: A line larger than this is listed without parsing (open the sample to see it).
+MAX_LIST_LINE_BYTES = 4 * 1024 * 1024
+MAX_SAMPLE_LINE_BYTES = 64 * 1024 * 1024
+
+SCRIPT = (
+    "(function(){var t=document.getElementById('runs');if(!t)return;"
+    "var sel=document.querySelectorAll('#run-filters select');"
+    "function apply(){var n=0;t.querySelectorAll('tbody tr').forEach(function(r){var ok=true;"
+    "sel.forEach(function(s){if(s.value&&r.dataset[s.dataset.col]!==s.value)ok=false;});"
+    "r.hidden=!ok;if(ok)n++;});document.getElementById('shown-count').textContent=n+' shown';}"
+    "sel.forEach(function(s){s.addEventListener('change',apply);});apply();})();"
+)
+_SCRIPT_HASH = base64.b64encode(hashlib.sha256(SCRIPT.encode()).digest()).decode()
+#: Nothing loads from anywhere; only the page's own styles and its one script run.
+CSP = (
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
+    f"script-src 'sha256-{_SCRIPT_HASH}'; base-uri 'none'; form-action 'self'"
+)
+
+
+@dataclass
+class ExportArtifact:
+    """An artifact the static export copies: from ``source`` to ``target`` (site-relative)."""
+
+    source: Path
+    base: Path
+    target: str
+
+
+class Site:
+    """Renders every page from a :class:`Catalog`; ``mode`` is ``"serve"`` or ``"export"``."""
+
+    def __init__(
+        self,
+        catalog: Catalog,
+        registry: Registry | None = None,
+        mode: str = "serve",
+        csv_inputs: tuple[Path, ...] = (),
+        groups: Any = None,
+    ) -> None:
+        import jinja2
+
+        self.catalog = catalog
+        self.registry = registry
+        self.mode = mode
+        self.csv_inputs = csv_inputs
+        self.groups = groups  # a seebench.scoring.groups.GroupSet or None
+        self.env = jinja2.Environment(
+            loader=jinja2.PackageLoader("seebench.view", "templates"),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+        )
+        self._indexes: OrderedDict[tuple, tuple[SampleIndex | None, str]] = OrderedDict()
+        self._selections: OrderedDict[tuple, np.ndarray] = OrderedDict()
+        self._pairings: OrderedDict[tuple, Pairing] = OrderedDict()
+        self._report: tuple[Any, str | None] | None = None
+        self.export_artifacts: dict[str, ExportArtifact] = {}
+
+    # -- shared -----------------------------------------------------------------------------
+
+    def _page(self, template: str, root: str, title: str, **context: Any) -> str:
+        return self.env.get_template(template).render(
+            root=root,
+            title=title,
+            subtitle=", ".join(r.name for r in self.catalog.roots),
+            csp=CSP,
+            script=Markup(SCRIPT),
+            fmt=render.fmt,
+            **context,
+        )
+
+    def index_of(self, unit: Unit) -> tuple[SampleIndex | None, str]:
+        """The unit's samples index (``None`` with the reason when there is none); the last
+        few are kept in memory."""
+        key = (unit.uid, unit.signature)
+        if key in self._indexes:
+            self._indexes.move_to_end(key)
+            return self._indexes[key]
+        samples = unit.samples_path
+        found: tuple[SampleIndex | None, str]
+        if samples is None:
+            found = (None, "no samples file")
+        else:
+            try:
+                found = (load_index(samples, unit.root)[0], "")
+            except Refused as exc:
+                found = (None, f"samples file {samples.name}: {exc}")
+        self._indexes[key] = found
+        while len(self._indexes) > 8:
+            self._indexes.popitem(last=False)
+        return found
+
+    def sample_href(self, unit: Unit, line: int, root: str) -> str:
+        if self.mode == "export":
+            return f"{root}unit/{unit.uid}/page-{line // PAGE_SIZE + 1}.html#sample-{line}"
+        return f"{root}unit/{unit.uid}/sample-{line}.html"
+
+    def _artifact_href(self, unit: Unit, item: render.ArtifactFile, base: Path) -> str:
+        if self.mode == "export":
+            key = hashlib.sha256(item.name.encode()).hexdigest()[:16]
+            target = f"unit/{unit.uid}/a-{key}.txt"
+            if item.path is not None:
+                self.export_artifacts[target] = ExportArtifact(item.path, base, target)
+            return f"a-{key}.txt"
+        return f"artifact.txt?path={quote(item.name)}"
+
+    # -- runs -------------------------------------------------------------------------------
+
+    def runs_page(self) -> str:
+        units = self.catalog.list()
+        rows = [run_row(u) for u in units]
+        return self._page(
+            "runs.html",
+            "",
+            "Runs",
+            units=units,
+            rows=rows,
+            roots=[r.name for r in self.catalog.roots],  # names only: an export is published
+            damaged=sum(1 for u in units if u.problem),
+            suites=sorted({r["suite"] for r in rows if r["suite"]}),
+            models=sorted({r["model"] for r in rows}),
+            statuses=sorted({r["status"] for r in rows}),
+            groups=self.group_rows(units),
+        )
+
+    def group_rows(self, units: list[Unit]) -> list[Any]:
+        """The task-group rows of every model (empty without declared groups)."""
+        if self.groups is None:
+            return []
+        from seebench.scoring.groups import group_scores
+
+        by_model: dict[str, dict[str, dict[str, Any]]] = {}
+        for unit in units:
+            if unit.result is not None and unit.result.get("status") == "ok":
+                by_model.setdefault(unit.label, {})[unit.task] = unit.result
+        rows = []
+        for model, results in sorted(by_model.items()):
+            for row in group_scores(self.groups, results):
+                rows.append({"model": model, **row.as_dict()})
+        return rows
+
+    # -- one task ---------------------------------------------------------------------------
+
+    def task_page(self, task: str) -> str:
+        """Every unit of ``task`` (the page the leaderboard of ``compare --view-site`` links)."""
+        units = [u for u in self.catalog.list() if u.task == task]
+        rows = []
+        for unit in units:
+            row = run_row(unit)
+            row["peers"] = [u for u in units if u.uid != unit.uid]
+            rows.append(row)
+        return self._page("task.html", "../", task, task=task, units=units, rows=rows)
+
+    # -- one unit ---------------------------------------------------------------------------
+
+    def unit_page(
+        self, uid: str, page: int = 1, wanted: SampleFilter | None = None, qs: str = ""
+    ) -> str | None:
+        unit = self.catalog.get(uid)
+        if unit is None:
+            return None
+        wanted = wanted or SampleFilter()
+        index, note = self.index_of(unit)
+        context: dict[str, Any] = {
+            "unit": unit,
+            "summary": unit_summary(unit),
+            "peers": self.catalog.peers(unit),
+            "index_note": note,
+            "filterable": self.mode == "serve" and index is not None,
+            "f": wanted,
+            "labels": index.labels[:200] if index is not None else [],
+            "scorer_names": sorted(index.scorers) if index is not None else [],
+            "total": None,
+            "qs": qs,
+            "samples": [],
+        }
+        if index is not None:
+            rows = self._select(unit, index, wanted)
+            pages = max(1, math.ceil(len(rows) / PAGE_SIZE))
+            page = min(max(1, page), pages)
+            lines = [int(x) for x in rows[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]]
+            context.update(
+                total=len(rows),
+                n=index.n,
+                page=page,
+                pages=pages,
+                jump=sorted({1, pages, *range(max(1, page - 3), min(pages, page + 3) + 1)}),
+                samples=self._samples(
+                    unit, index, lines, LIST_LIMIT, MAX_LIST_LINE_BYTES, "../../"
+                ),
+            )
+        return self._page("unit.html", "../../", f"{unit.task} · {unit.label}", **context)
+
+    def _select(self, unit: Unit, index: SampleIndex, wanted: SampleFilter) -> np.ndarray:
+        key = (unit.uid, unit.signature, wanted)
+        if key not in self._selections:
+            samples = unit.samples_path
+            assert samples is not None
+            try:
+                self._selections[key] = select(index, samples, unit.root, wanted)
+            except Refused:
+                self._selections[key] = np.zeros(0, dtype=np.int64)
+            while len(self._selections) > 32:
+                self._selections.popitem(last=False)
+        return self._selections[key]
+
+    def _samples(
+        self,
+        unit: Unit,
+        index: SampleIndex,
+        lines: list[int],
+        limit: int,
+        max_line: int,
+        root: str,
+        full: bool = False,
+    ) -> list[dict[str, Any]]:
+        samples = unit.samples_path
+        assert samples is not None
+        try:
+            records = read_records(index, samples, unit.root, lines, max_line)
+        except Refused as exc:
+            return [{"line": line, "damaged": str(exc)} | _EMPTY for line in lines]
+        out = []
+        for line, record, size in records:
+            view: dict[str, Any] = {
+                "line": line,
+                "href": self.sample_href(unit, line, root),
+                "id": _text_id(index.ids[line]),
+                "repeat": int(index.repeats[line]) if index.repeats.any() else None,
+                "score": None
+                if np.isnan(index.score[line])
+                else render.fmt(float(index.score[line])),
+                "css": "bad" if index.flags[line] & WRONG else "good",
+                "damaged": "",
+                "fields": [],
+                "scorers": [],
+                "artifacts": [],
+                "repeats": [],
+            }
+            if record is None:
+                view["damaged"] = (
+                    "not a sample record"
+                    if index.flags[line] & DAMAGED or size <= max_line
+                    else f"{render.size_text(size)}: open the sample to see it"
+                )
+                view["css"] = "bad"
+            else:
+                view["fields"] = render.record_fields(record, limit)
+                view["scorers"] = render.scorer_views(record, limit)
+                view["artifacts"] = self._artifacts(unit, record, limit)
+                if full and view["repeat"] is not None:
+                    same = np.flatnonzero(index.ids == index.ids[line])
+                    view["repeats"] = [
+                        {
+                            "line": int(o),
+                            "repeat": int(index.repeats[o]),
+                            "score": render.fmt(float(index.score[o])),
+                            "href": self.sample_href(unit, int(o), root),
+                        }
+                        for o in same[:100]
+                        if o != line
+                    ]
+            out.append(view)
+        return out
+
+    def _artifacts(self, unit: Unit, record: dict[str, Any], limit: int) -> list[dict[str, Any]]:
+        refs = render.artifact_refs(record)
+        if not refs:
+            return []
+        base = unit.artifacts_path
+        out = []
+        for item in render.artifact_files(base, unit.root, refs):
+            inline = None
+            href = ""
+            if not item.problem:
+                try:
+                    resolved_base = Path(inside(base, unit.root))
+                except Refused as exc:
+                    item.problem = str(exc)
+                else:
+                    inline = render.inline_artifact(item, resolved_base, limit)
+                    href = self._artifact_href(unit, item, resolved_base)
+            out.append(
+                {
+                    "name": item.name,
+                    "size_text": render.size_text(item.size) if not item.problem else "",
+                    "problem": item.problem,
+                    "inline": inline,
+                    "href": href,
+                }
+            )
+        return out
+
+    def sample_page(self, uid: str, line: int) -> str | None:
+        unit = self.catalog.get(uid)
+        if unit is None:
+            return None
+        index, _ = self.index_of(unit)
+        if index is None or not 0 <= line < index.n:
+            return None
+        [sample] = self._samples(
+            unit, index, [line], SAMPLE_LIMIT, MAX_SAMPLE_LINE_BYTES, "../../", full=True
+        )
+        return self._page(
+            "sample.html",
+            "../../",
+            f"{unit.task} #{line + 1}",
+            unit=unit,
+            sample=sample,
+            back_page=line // PAGE_SIZE + 1,
+        )
+
+    def artifact_bytes(self, uid: str, name: str) -> bytes | None:
+        """An artifact file's bytes (server only), if ``name`` lies in the unit's artifacts."""
+        unit = self.catalog.get(uid)
+        if unit is None:
+            return None
+        [item] = render.artifact_files(unit.artifacts_path, unit.root, [name])
+        if item.problem or item.path is None:
+            return None
+        try:
+            base = inside(unit.artifacts_path, unit.root)
+            return read_bytes(item.path, base, 256 * 1024 * 1024)
+        except Refused:
+            return None
+
+    # -- compare ----------------------------------------------------------------------------
+
+    def compare_page(self, uid_a: str, uid_b: str, page: int = 1) -> str | None:
+        a, b = self.catalog.get(uid_a), self.catalog.get(uid_b)
+        if a is None or b is None:
+            return None
+        root = "../../../"
+        context: dict[str, Any] = {"a": a, "b": b, "problem": "", "page": 1, "pages": 1}
+        index_a, note_a = self.index_of(a)
+        index_b, note_b = self.index_of(b)
+        if a.task != b.task:
+            context["problem"] = f"{a.task} and {b.task} are different tasks"
+        elif index_a is None or index_b is None:
+            context["problem"] = note_a or note_b
+        else:
+            assert index_a is not None and index_b is not None
+            key = (a.uid, a.signature, b.uid, b.signature)
+            if key not in self._pairings:
+                self._pairings[key] = pair(index_a, index_b)
+                while len(self._pairings) > 8:
+                    self._pairings.popitem(last=False)
+            pairing = self._pairings[key]
+            stats = pairing.stats
+            pages = max(1, math.ceil(len(pairing.lines_a) / COMPARE_PAGE_SIZE))
+            page = min(max(1, page), pages)
+            chunk = slice((page - 1) * COMPARE_PAGE_SIZE, page * COMPARE_PAGE_SIZE)
+            context.update(
+                page=page,
+                pages=pages,
+                stats={
+                    "n": stats.n,
+                    "disagree": stats.disagree,
+                    "mean": stats.mean,
+                    "ci": render.interval(list(stats.ci)) if stats.ci else "",
+                    "only_a": stats.only_a,
+                    "only_b": stats.only_b,
+                },
+                items=self._compare_items(a, b, index_a, index_b, pairing, chunk, root),
+            )
+        return self._page("compare.html", root, f"{a.task}: compare", **context)
+
+    def _compare_items(self, a, b, index_a, index_b, pairing, chunk, root) -> list[dict[str, Any]]:
+        lines_a = [int(x) for x in pairing.lines_a[chunk]]
+        lines_b = [int(x) for x in pairing.lines_b[chunk]]
+        records_a = read_records(index_a, a.samples_path, a.root, lines_a, MAX_LIST_LINE_BYTES)
+        records_b = read_records(index_b, b.samples_path, b.root, lines_b, MAX_LIST_LINE_BYTES)
+        items = []
+        for (la, ra, _), (lb, rb, _), disagree in zip(
+            records_a, records_b, pairing.disagree[chunk], strict=True
+        ):
+            ra, rb = ra or {}, rb or {}
+            items.append(
+                {
+                    "id": _text_id(index_a.ids[la]),
+                    "gold": _short(ra.get("gold")),
+                    "pred_a": _short(ra.get("prediction")),
+                    "pred_b": _short(rb.get("prediction")),
+                    "score_a": render.fmt(_num(index_a.score[la])),
+                    "score_b": render.fmt(_num(index_b.score[lb])),
+                    "href_a": self.sample_href(a, la, root),
+                    "href_b": self.sample_href(b, lb, root),
+                    "disagree": bool(disagree),
+                }
+            )
+        return items
+
+    # -- leaderboard ------------------------------------------------------------------------
+
+    def report(self) -> tuple[Any, str | None]:
+        """The comparison report (computed once) or why there is none."""
+        if self._report is None:
+            from seebench.view.leaderboard import build_report, score_table
+
+            try:
+                if self.registry is None:
+                    raise SeebenchError("no plugin registry given")
+                table = score_table(self.catalog.list(), self.csv_inputs)
+                self._report = (build_report(table, self.registry), None)
+            except SeebenchError as exc:
+                self._report = (None, str(exc))
+        return self._report
+
+    def leaderboard_page(self) -> str:
+        from seebench.view.leaderboard import leaderboard_context
+
+        report, problem = self.report()
+        context: dict[str, Any] = {"problem": problem or ""}
+        if report is not None:
+            context.update(leaderboard_context(report, self.catalog.list(), self.groups))
+        return self._page("leaderboard.html", "", "Leaderboard", **context)
+
+
+_EMPTY = {
+    "fields": [],
+    "scorers": [],
+    "artifacts": [],
+    "repeats": [],
+    "id": "",
+    "repeat": None,
+    "score": None,
+    "css": "bad",
+    "href": "",
+}
+
+
+def _num(value: Any) -> float | None:
+    value = float(value)
+    return None if math.isnan(value) else value
+
+
+def _short(value: Any, limit: int = 600) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[:limit] + " …"
+
+
+def _text_id(value: bytes) -> str:
+    return bytes(value).decode("utf-8", "replace")

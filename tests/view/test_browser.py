@@ -1,0 +1,182 @@
+"""The viewer in a real headless Chromium: navigation, filters, the compare view, a reply
+holding ``<script>`` shown as text, and the exported site opened from ``file://``.
+
+Needs ``chromium``, ``chromium-driver`` and ``selenium``; skipped without them unless
+``SEEBENCH_REQUIRE_BROWSER=1`` (set in CI). With ``SEEBENCH_VIEW_SCREENSHOTS=DIR`` the tests
+also save the screenshots used in ``docs/view.md`` there.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from seebench.plugin_manager import get_registry
+from seebench.view.catalog import Catalog
+from seebench.view.export import export_site
+from seebench.view.server import build_app
+from seebench.view.site import Site
+from tests.browser import headless_chromium
+from tests.view.conftest import SCRIPT_REPLY, make_results, unit_of
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory):
+    yield from headless_chromium(
+        tmp_path_factory.mktemp("chromium-profile"), ("--window-size=1400,1000",)
+    )
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory):
+    """The viewer over the test results on a free 127.0.0.1 port, in a thread."""
+    import uvicorn
+
+    results = make_results(tmp_path_factory.mktemp("view") / "results")
+    catalog = Catalog([results])
+    catalog.refresh()
+    site = Site(catalog, get_registry())
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(build_app(site), host="127.0.0.1", port=port, log_level="warning")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert server.started
+    yield f"http://127.0.0.1:{port}", catalog, site
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def _shot(driver, name: str) -> None:
+    folder = os.environ.get("SEEBENCH_VIEW_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(Path(folder) / f"view_{name}.png"))
+
+
+def _visible_rows(driver) -> list[str]:
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('#runs tbody tr'))"
+        ".filter(r => !r.hidden).map(r => r.dataset.model + '/' + r.cells[0].textContent.trim());"
+    )
+
+
+def test_runs_table_filters_and_navigation(browser, served) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    base, catalog, _ = served
+    browser.get(f"{base}/")
+    assert browser.title.startswith("Runs")
+    assert len(_visible_rows(browser)) == 11
+    _shot(browser, "runs")
+    Select(browser.find_element(By.ID, "f-model")).select_by_visible_text("beta")
+    assert sorted(_visible_rows(browser)) == [
+        "beta/issue_type",
+        "beta/review_type",
+        "beta/sentiment",
+    ]
+    Select(browser.find_element(By.ID, "f-suite")).select_by_visible_text("copilot")
+    assert _visible_rows(browser) == []
+    Select(browser.find_element(By.ID, "f-model")).select_by_visible_text("all")
+    assert _visible_rows(browser) == ["alpha/copilot_fix"]
+    browser.find_element(By.LINK_TEXT, "copilot_fix").click()
+    WebDriverWait(browser, 20).until(lambda d: "/unit/" in d.current_url)
+    assert "copilot_fix" in browser.find_element(By.TAG_NAME, "h1").text
+
+
+def test_sample_filters_in_the_browser(browser, served) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    base, catalog, _ = served
+    unit = unit_of(catalog, "beta", "issue_type")
+    browser.get(f"{base}/unit/{unit.uid}/page-1.html")
+    browser.find_element(By.ID, "f-wrong").click()
+    browser.find_element(By.ID, "f-apply").click()
+    WebDriverWait(browser, 20).until(lambda d: "wrong=1" in d.current_url)
+    scores = browser.execute_script(
+        "return Array.from(document.querySelectorAll('.sample')).map(s => s.className);"
+    )
+    assert scores and all("bad" in c for c in scores)
+    assert "wrong=1" in browser.current_url
+    browser.find_element(By.ID, "f-q").send_keys("Issue 7:")
+    browser.find_element(By.ID, "f-apply").click()
+    WebDriverWait(browser, 20).until(lambda d: "q=Issue" in d.current_url)
+    count = browser.find_element(By.ID, "match-count").text
+    assert count.endswith("of 60 samples") and int(count.split()[0]) <= 1
+
+
+def test_script_in_a_reply_stays_text(browser, served) -> None:
+    base, catalog, _ = served
+    unit = unit_of(catalog, "alpha", "issue_type")
+    browser.get(f"{base}/unit/{unit.uid}/sample-2.html")
+    assert browser.title != "pwned"
+    texts = browser.execute_script(
+        "return Array.from(document.querySelectorAll('[data-key=raw] pre')).map(p => p.textContent);"
+    )
+    assert texts == [SCRIPT_REPLY]
+    assert (
+        browser.execute_script("return document.querySelectorAll('main script, main img').length")
+        == 0
+    )
+
+
+def test_fix_sample_and_compare_view(browser, served) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    base, catalog, _ = served
+    fix = unit_of(catalog, "alpha", "copilot_fix", "scenario")
+    browser.get(f"{base}/unit/{fix.uid}/sample-0.html")
+    added = browser.find_elements(By.CSS_SELECTOR, ".diff .add")
+    assert added and "total = 0" in added[0].text
+    browser.execute_script(
+        "document.querySelector('[data-scorer]').scrollIntoView({block: 'start'});"
+    )
+    _shot(browser, "fix_sample")
+    a = unit_of(catalog, "alpha", "sentiment")
+    browser.get(f"{base}/unit/{a.uid}/page-1.html")
+    browser.find_element(By.PARTIAL_LINK_TEXT, "gamma/zero-shot").click()
+    WebDriverWait(browser, 20).until(lambda d: "/compare/" in d.current_url)
+    assert "alpha/zero-shot vs gamma/zero-shot" in browser.find_element(By.TAG_NAME, "h1").text
+    flags = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#items tbody tr')).map(r => r.dataset.disagree);"
+    )
+    assert flags == sorted(flags, reverse=True) and flags[0] == "1"
+    assert browser.find_element(By.ID, "diff-ci").text.startswith("[")
+    _shot(browser, "compare")
+
+
+def test_exported_site_opens_from_disk(browser, served, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    _, catalog, _ = served
+    site = Site(catalog, get_registry(), mode="export")
+    export_site(site, tmp_path / "site")
+    browser.get((tmp_path / "site" / "index.html").as_uri())
+    assert len(_visible_rows(browser)) == 11
+    browser.find_element(By.LINK_TEXT, "copilot_fix").click()
+    assert browser.current_url.startswith("file://")
+    assert browser.find_elements(By.CSS_SELECTOR, ".diff .add")
+    browser.find_element(By.ID, "nav-leaderboard").click()
+    assert browser.find_element(By.ID, "ranking").is_displayed()
+    _shot(browser, "leaderboard_export")
+    browser.find_element(By.CSS_SELECTOR, "#per-task td:first-child a").click()
+    assert browser.find_element(By.ID, "task-units").is_displayed()  # the task's page
+    browser.find_element(By.CSS_SELECTOR, "#task-units td:first-child a").click()
+    assert browser.find_element(By.ID, "pager").is_displayed()
