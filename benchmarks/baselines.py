@@ -28,8 +28,7 @@ import numpy as np
 
 def load(task_name: str, seed: int, max_train: int | None):
     from seebench.data.dataset import load_task_data
-    from seebench.plugin_manager import get_registry
-    from seebench.tasks.index import get_task_index
+    from seebench.plugin_manager import get_registry, get_task_index
 
     registry = get_registry()
     task = get_task_index().get(task_name)

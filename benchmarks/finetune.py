@@ -32,8 +32,7 @@ def _load(model_spec: str, task_name: str, seed: int):
     from seebench.data.dataset import load_task_data
     from seebench.finetune.arch import model_dir
     from seebench.models import resolve_model
-    from seebench.plugin_manager import get_registry
-    from seebench.tasks.index import get_task_index
+    from seebench.plugin_manager import get_registry, get_task_index
 
     registry = get_registry()
     task = get_task_index().get(task_name)

@@ -41,9 +41,8 @@ def main() -> None:
     import_s = time.perf_counter() - clock
     from seebench.data.dataset import load_task_data
     from seebench.models.backends.hf import HFBackend, load_model
-    from seebench.plugin_manager import get_registry
+    from seebench.plugin_manager import get_registry, get_task_index
     from seebench.prompting.method import build_prompts
-    from seebench.tasks.index import get_task_index
 
     registry = get_registry()
     task = get_task_index().get(args.task)

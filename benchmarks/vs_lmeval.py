@@ -151,10 +151,9 @@ def main() -> None:
         raise SystemExit("lm-eval is not installed: pip install 'seebench[bench]'")
 
     from seebench.data.dataset import load_task_data
-    from seebench.plugin_manager import get_registry
+    from seebench.plugin_manager import get_registry, get_task_index
     from seebench.prompting.method import build_prompts
     from seebench.prompting.template import max_new_tokens
-    from seebench.tasks.index import get_task_index
 
     registry = get_registry()
     task = get_task_index().get(args.task)

@@ -18,21 +18,23 @@ import os
 import sys
 from dataclasses import dataclass
 from importlib import metadata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
 from seebench import hookspecs
 from seebench.errors import PluginError
+from seebench.hookspecs import hookimpl  # noqa: F401  (re-exported for older plugins)
 from seebench.registry import Registry, RegistryBuilder
+
+if TYPE_CHECKING:
+    from seebench.tasks.index import TaskIndex
 
 ENTRY_POINT_GROUP = "seebench"
 LOAD_PLUGINS_ENV = "SEEBENCH_LOAD_PLUGINS"
 TRACE_PLUGINS_ENV = "SEEBENCH_TRACE_PLUGINS"
 EXTRA_PLUGINS_ENV = "SEEBENCH_PLUGINS"
 DISABLE_PLUGINS_ENV = "SEEBENCH_DISABLE_PLUGINS"
-
-hookimpl = pluggy.HookimplMarker("seebench")
 
 #: Built-in plugins, registered exactly like third-party ones (as pytest does).
 DEFAULT_PLUGINS: tuple[str, ...] = (
@@ -299,6 +301,9 @@ def build_registry(pm: pluggy.PluginManager) -> Registry:
     _call_per_plugin(pm, "register_exporters", builder.exporter)
     _call_per_plugin(pm, "register_task_dirs", builder.task_dir)
     _call_per_plugin(pm, "register_suites", builder.suite)
+    registry.observers = [
+        (impl.plugin_name, impl.function) for impl in pm.hook.on_unit_finished.get_hookimpls()
+    ]
     for entry in registry.models.values():
         if entry.default_method not in registry.methods:
             raise PluginError(
@@ -314,10 +319,29 @@ def get_registry() -> Registry:
     return build_registry(get_plugin_manager())
 
 
+def get_task_index() -> TaskIndex:
+    """The task index of the process-wide registry and of the ``--include-path`` folders
+    (:func:`seebench.tasks.index.set_include_paths`)."""
+    from seebench.tasks.index import build_task_index, include_paths
+
+    registry = get_registry()
+    paths, generation = include_paths()
+    key = (id(registry), generation)
+    if key not in _task_indexes:
+        _task_indexes.clear()
+        _task_indexes[key] = build_task_index(registry, paths)
+    return _task_indexes[key]
+
+
+_task_indexes: dict[tuple[int, int], TaskIndex] = {}
+
+
 def reset() -> None:
-    """Forget the cached plugin manager and registry (tests, or after changing the env)."""
+    """Forget the cached plugin manager, registry and task index (tests, or after changing
+    the env)."""
     get_registry.cache_clear()
     get_plugin_manager.cache_clear()
+    _task_indexes.clear()
 
 
 def plugin_infos(pm: SeebenchPluginManager | None = None) -> list[PluginInfo]:
@@ -332,17 +356,6 @@ def plugin_infos(pm: SeebenchPluginManager | None = None) -> list[PluginInfo]:
 
 
 def notify_unit_finished(event: Any) -> None:
-    """Call every ``on_unit_finished`` observer; failures are logged, never fatal."""
-    import logging
-
-    pm = get_plugin_manager()
-    for impl in pm.hook.on_unit_finished.get_hookimpls():
-        try:
-            impl.function(event=event)
-        except Exception as exc:  # observers must not break a run
-            logging.getLogger("seebench").warning(
-                "observer plugin %r failed in on_unit_finished: %s: %s",
-                impl.plugin_name,
-                type(exc).__name__,
-                exc,
-            )
+    """Call every ``on_unit_finished`` observer of the process-wide plugins (the runner calls
+    those of its own registry: :meth:`seebench.registry.Registry.notify_unit_finished`)."""
+    get_registry().notify_unit_finished(event)

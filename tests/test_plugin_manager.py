@@ -67,12 +67,11 @@ def test_duplicate_registration_names_both_plugins():
 
 
 def test_failing_observer_is_logged_not_raised(monkeypatch, caplog):
-    from seebench import plugin_manager
-
     pm = create_plugin_manager(((failing_observer_plugin, "broken"),), entry_points=False)
-    monkeypatch.setattr(plugin_manager, "get_plugin_manager", _Cached(pm))
+    registry = build_registry(pm)
+    assert [name for name, _ in registry.observers] == ["broken"]
     with caplog.at_level(logging.WARNING, logger="seebench"):
-        plugin_manager.notify_unit_finished(UnitFinished("m", "x", "t", "ok"))
+        registry.notify_unit_finished(UnitFinished("m", "x", "t", "ok"))
     assert "observer plugin 'broken' failed" in caplog.text
 
 

@@ -98,11 +98,9 @@ class Scorer:
         return _better(a, b, self.higher_is_better)
 
 
-def primary_scorer(task: TaskSpec) -> Scorer:
-    """The task's primary metric as a :class:`Scorer`."""
-    from seebench.plugin_manager import get_registry
-
-    entry = get_registry().metric(task.primary_metric)
+def primary_scorer(task: TaskSpec, registry: Any) -> Scorer:
+    """The task's primary metric (looked up in ``registry``) as a :class:`Scorer`."""
+    entry = registry.metric(task.primary_metric)
     kwargs = {"labels": task.label_names} if task.labels else {}
     return Scorer(task.primary_metric, entry.load(), kwargs, entry.higher_is_better)
 

@@ -112,6 +112,8 @@ class FastTextEstimator:
     """fastText text classifier; averaged fastText vectors + linear regression for regression."""
 
     name = "fasttext"
+    #: the registry its primary metric comes from (set by the baseline method before fit)
+    registry: Any = None
 
     def not_applicable(self, task: TaskSpec) -> str | None:
         return not_applicable(task, self.name)
@@ -208,7 +210,7 @@ class FastTextEstimator:
         timings: dict[str, float] = {}
         train, validation, carved = selection_splits(data, self.seed)
         train_path = self._write(train, "train.txt")
-        scorer = primary_scorer(self.task)
+        scorer = primary_scorer(self.task, self.registry)
         metric = scorer.name
         golds = [s.target for s in validation]
         points = grid(axes)

@@ -114,6 +114,8 @@ class TfidfXGBoostEstimator:
     """TF-IDF features and one XGBoost model (one per label for multi-label tasks)."""
 
     name = "tfidf-xgboost"
+    #: the registry its primary metric comes from (set by the baseline method before fit)
+    registry: Any = None
 
     def not_applicable(self, task: TaskSpec) -> str | None:
         return not_applicable(task, self.name)
@@ -159,7 +161,7 @@ class TfidfXGBoostEstimator:
             d_val[j] = xgb.DMatrix(x_val, label=_column(y_val, col), nthread=1)
         timings["vectorise_s"] = time.perf_counter() - t0
 
-        scorer = primary_scorer(task)
+        scorer = primary_scorer(task, self.registry)
         metric = scorer.name
         golds = [s.target for s in validation]
         base = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from seebench.plugin_manager import hookimpl
+from seebench.hookspecs import hookimpl
 from seebench.tasks.types import LABEL, LABEL_SET, NUMBER
 
 

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
+from seebench.hookspecs import hookimpl
 from seebench.models import ModelRef
-from seebench.plugin_manager import hookimpl
 
 ESTIMATORS = {
     "tfidf-xgboost": ("seebench.baselines.xgb:TfidfXGBoostEstimator", "xgboost"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from seebench.plugin_manager import hookimpl
+from seebench.hookspecs import hookimpl
 from seebench.tasks.types import CODE
 
 CODE_TARGET_SCHEMA = {
@@ -66,11 +66,11 @@ def register_prepare_steps(register) -> None:
 
 @hookimpl
 def register_scorers(register) -> None:
-    from seebench.suites.codegen.scorer import OPTIONS
+    from seebench.scoring.python_tests import OPTIONS
 
     register(
         "python_tests",
-        "seebench.suites.codegen.scorer:PythonTestsScorer",
+        "seebench.scoring.python_tests:PythonTestsScorer",
         description="Run prompt + completion + the item's tests in the sandbox: 1 passed, "
         "0 failed, unscored without a sandbox (--unsafe-host-exec: rlimits only).",
         options=OPTIONS,

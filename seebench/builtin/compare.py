@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from seebench.plugin_manager import hookimpl
+from seebench.hookspecs import hookimpl
 
 
 @hookimpl

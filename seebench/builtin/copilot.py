@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 from types import ModuleType
 
-from seebench.plugin_manager import hookimpl
+from seebench.hookspecs import hookimpl
 
 #: the scenario subpackages of ``seebench.suites.copilot``, in registration order
 SCENARIOS: tuple[str, ...] = (

@@ -10,7 +10,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from seebench.plugin_manager import hookimpl
+from seebench.hookspecs import hookimpl
 
 _TYPES = "seebench.suites.judge.types"
 _METRICS = "seebench.suites.judge.metrics"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from seebench.plugin_manager import hookimpl
+from seebench.hookspecs import hookimpl
 from seebench.tasks.types import CODE, FREE_TEXT, LABEL, LABEL_SET, NUMBER
 
 #: Prompting asks the task type for an answer format; these target kinds have one.

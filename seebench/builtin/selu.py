@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from seebench.plugin_manager import hookimpl
+from seebench.hookspecs import hookimpl
 
 _STRINGS = {"type": "array", "items": {"type": "string"}}
 _STRING_MAP = {"type": "object", "additionalProperties": {"type": "string"}}

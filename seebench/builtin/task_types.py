@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from seebench.plugin_manager import hookimpl
+from seebench.hookspecs import hookimpl
 from seebench.tasks import types
 from seebench.tasks.spec import TaskSpec
 from seebench.tasks.types import AnswerFormat, ParsedAnswer, TaskType
@@ -62,7 +62,7 @@ class LabelType(TaskType):
         return dict(Counter(targets))
 
     def hold_out(self, task, items, targets, test_size, seed):
-        from seebench.data.splits import stratified_split
+        from seebench.tasks.splits import stratified_split
 
         return stratified_split(items, targets, test_size, seed)
 
@@ -119,7 +119,7 @@ class LabelSetType(TaskType):
         return {k: v for k, v in counts.items() if v}
 
     def hold_out(self, task, items, targets, test_size, seed):
-        from seebench.data.splits import iterative_stratified_split
+        from seebench.tasks.splits import iterative_stratified_split
 
         return iterative_stratified_split(items, [list(t) for t in targets], test_size, seed)
 

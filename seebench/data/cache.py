@@ -19,17 +19,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-HOME_ENV = "SEEBENCH_HOME"
-
-
-def seebench_home() -> Path:
-    """The root of seebench's caches: ``$SEEBENCH_HOME`` or the user cache directory."""
-    configured = os.environ.get(HOME_ENV)
-    if configured:
-        return Path(configured).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("seebench"))
+from seebench.home import HOME_ENV, seebench_home  # noqa: F401  (re-exported)
 
 
 def data_dir() -> Path:

@@ -97,6 +97,7 @@ def launch(context: Any, directory: Path) -> tuple[list[Any], dict[str, Any]]:
                 "data": context.data,
                 "model_dir": str(directory),
                 "seed": context.seed,
+                "metric": context.registry.metric(context.task.primary_metric),
                 "options": dict(context.options),
                 "work_dir": str(job_dir),
                 "out": str(out),
@@ -152,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
             job["options"],
             work_dir=Path(job["work_dir"]),
             dist=context,
+            metric=job["metric"],
         )
         if context.rank == 0:
             with open(job["out"], "wb") as handle:

@@ -75,6 +75,7 @@ class FinetuneMethod:
                 context.seed,
                 options,
                 work_dir=context.work_dir,
+                metric=context.registry.metric(context.task.primary_metric),
             )
         if context.task.target_kind == MASKED_WORDS and context.model.spec == "minilm":
             info["warning"] = MINILM_NOTE

@@ -100,10 +100,9 @@ def predict(model, codec: TaskCodec, items: list[Encoded], batch_size: int, devi
     return results
 
 
-def _metric(task: TaskSpec):
-    from seebench.plugin_manager import get_registry
-
-    entry = get_registry().metric(task.primary_metric)
+def _metric(task: TaskSpec, entry: Any):
+    """The selection metric over (samples, predictions) and whether higher is better
+    (``entry``: the registry's :class:`~seebench.registry.MetricEntry` of the primary metric)."""
     func = entry.load()
     kwargs = {"labels": task.label_names} if task.labels else {}
 
@@ -148,8 +147,12 @@ def finetune(
     options: dict[str, Any],
     work_dir: Path | None = None,
     dist: Any | None = None,
+    *,
+    metric: Any,
 ) -> tuple[list[Any], dict[str, Any]]:
     """Train on ``data.train``, select on validation, predict ``data.test``.
+
+    ``metric`` is the registry entry of the task's primary metric (selection on validation).
 
     ``dist`` is a :class:`seebench.finetune.distributed.DeepSpeedContext` when running under
     DeepSpeed, else ``None``. Returns ``[(prediction, confidence)...]`` and the ``info`` dict.
@@ -201,7 +204,7 @@ def finetune(
     engine = None
     if dist:
         engine = dist.initialize(model, optimizer, scheduler, plan, bf16)
-    metric, higher = _metric(task)
+    metric, higher = _metric(task, metric)
     rng = random.Random(seed)
     lengths = [codec.length(e) for e in enc_train]
     micro = plan["per_device_batch"]

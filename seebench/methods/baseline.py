@@ -107,6 +107,7 @@ class BaselineMethod:
     def run(self, context: RunContext) -> MethodOutput:
         estimator = self._estimator(context.model)
         assert estimator is not None
+        estimator.registry = context.registry  # the metrics an estimator selects with
         info = estimator.fit(context.data, context.seed, context.options)
         values = estimator.predict(context.data.test)
         context.advance(len(values))

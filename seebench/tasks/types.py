@@ -103,7 +103,7 @@ class TaskType:
         seed: int,
     ) -> tuple[list[Any], list[Any]]:
         """Seeded hold-out of ``items`` (whose targets are ``targets``): ``(rest, test)``."""
-        from seebench.data.splits import random_split
+        from seebench.tasks.splits import random_split
 
         return random_split(items, test_size, seed)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import random
 from pathlib import Path
@@ -99,6 +98,4 @@ def tiny_env(tmp_path, monkeypatch):
     monkeypatch.setenv("SEEBENCH_TEST_TASK_DIR", str(tasks))
     pm = create_plugin_manager(((tmp_tasks_plugin, "tmp"),), entry_points=False)
     registry = build_registry(pm)
-    # the estimators score with the process-wide registry: make it this one (cache_clear kept)
-    monkeypatch.setattr("seebench.plugin_manager.get_registry", functools.cache(lambda: registry))
     return registry, build_task_index(registry), tmp_path / "out"

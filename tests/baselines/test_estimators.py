@@ -27,6 +27,12 @@ def evaluate(env, model: str, options: dict, tasks: str = "tmp", **kwargs):
     return run_eval(config, registry, index)
 
 
+def with_registry(estimator, registry):
+    """An estimator as the baseline method hands it over: with the registry it scores with."""
+    estimator.registry = registry
+    return estimator
+
+
 def result(env, model: str, task: str) -> dict:
     return json.loads((env[2] / model / "baseline" / f"{task}.json").read_text())
 
@@ -89,7 +95,7 @@ def test_same_seed_same_models(tiny_env, model, options, tmp_path):
     factory = TfidfXGBoostEstimator if model == "tfidf-xgboost" else FastTextEstimator
     runs = []
     for extra in ({}, {"jobs": 1}, {"jobs": 3}) if model == "tfidf-xgboost" else ({}, {}):
-        estimator = factory()
+        estimator = with_registry(factory(), registry)
         info = estimator.fit(data, 7, {**options, **extra})
         runs.append((info["grid_scores"], info["selected"], estimator.predict(data.test)))
     assert all(run == runs[0] for run in runs[1:])  # parallel grid points change nothing
@@ -124,7 +130,7 @@ def test_regression_stops_on_the_primary_metric_and_selects_by_its_direction(tin
 
     registry, index, _ = tiny_env
     data = load_task_data(index.get("tiny_regression"), registry, seed=1)
-    info = TfidfXGBoostEstimator().fit(data, 7, XGB_OPTIONS)
+    info = with_registry(TfidfXGBoostEstimator(), registry).fit(data, 7, XGB_OPTIONS)
     assert info["options"]["early_stopping_metric"] == "primary"
     assert info["validation"]["metric"] == "one_minus_smape"
     assert info["validation"]["score"] == max(p["score"] for p in info["grid_scores"])
@@ -132,7 +138,9 @@ def test_regression_stops_on_the_primary_metric_and_selects_by_its_direction(tin
     # the same task scored by SMAPE (lower is better): the lowest validation score is selected
     task = index.get("tiny_regression")
     smape_task = dataclasses.replace(task, metrics=("smape",))
-    info = TfidfXGBoostEstimator().fit(dataclasses.replace(data, task=smape_task), 7, XGB_OPTIONS)
+    info = with_registry(TfidfXGBoostEstimator(), registry).fit(
+        dataclasses.replace(data, task=smape_task), 7, XGB_OPTIONS
+    )
     assert info["validation"]["metric"] == "smape"
     assert info["validation"]["score"] == min(p["score"] for p in info["grid_scores"])
 
@@ -156,7 +164,7 @@ def test_classification_can_stop_on_the_primary_metric(tiny_env, task):
 
     registry, index, _ = tiny_env
     data = load_task_data(index.get(task), registry, seed=1)
-    estimator = TfidfXGBoostEstimator()
+    estimator = with_registry(TfidfXGBoostEstimator(), registry)
     info = estimator.fit(
         data, 7, {**XGB_OPTIONS, "early_stopping_metric": "primary", "early_stopping_rounds": 3}
     )

@@ -10,6 +10,7 @@ from seebench.finetune.distributed import deepspeed_config
 from seebench.finetune.method import FinetuneMethod
 from seebench.methods.base import RunContext
 from seebench.models.hf import local_model_ref
+from seebench.plugin_manager import get_registry
 from tests.finetune.conftest import make_data, make_task
 
 
@@ -36,7 +37,13 @@ def test_zero2_two_processes(tiny_models, tmp_path):
     }
     output = FinetuneMethod().run(
         RunContext(
-            task=task, data=data, model=ref, seed=1, options=options, work_dir=tmp_path / "work"
+            task=task,
+            data=data,
+            model=ref,
+            seed=1,
+            options=options,
+            work_dir=tmp_path / "work",
+            registry=get_registry(),
         )
     )
     info = output.info

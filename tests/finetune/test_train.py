@@ -7,6 +7,7 @@ import pytest
 from seebench.finetune.method import FinetuneMethod
 from seebench.methods.base import RunContext
 from seebench.models.hf import local_model_ref
+from seebench.plugin_manager import get_registry
 from tests.finetune.conftest import make_data, make_task
 
 TYPES = ("binary", "multiclass", "multilabel", "regression", "ner", "mlm")
@@ -33,6 +34,7 @@ def _run(models, arch, task_type, tmp_path, **options):
         seed=1,
         options={**FAST, **options},
         work_dir=tmp_path / "work",
+        registry=get_registry(),
     )
     method = FinetuneMethod()
     assert method.not_applicable(task, ref) is None
@@ -132,6 +134,7 @@ def test_minilm_mlm_result_says_the_score_is_meaningless(tiny_models, tmp_path):
         seed=1,
         options={**FAST, "max_steps": 2},
         work_dir=tmp_path / "work",
+        registry=get_registry(),
     )
     info = FinetuneMethod().run(context).info
     assert info["score_meaningless"] is True and "random" in info["warning"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from seebench.plugin_manager import get_registry
 from seebench.prompting.parsing import parse_answer
 from seebench.tasks.spec import TaskSpec
 
@@ -20,7 +21,8 @@ def task(task_type: str, labels=(), **extra) -> TaskSpec:
     }
     if labels:
         document["labels"] = list(labels)
-    return TaskSpec.from_document(document, path=None)
+    type_object = get_registry().task_type(task_type).load()
+    return TaskSpec.from_document(document, path=None, type_object=type_object)
 
 
 BINARY = task(

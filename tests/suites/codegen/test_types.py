@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from seebench.data.dataset import DataError, load_task_data
-from seebench.plugin_manager import get_registry
-from seebench.suites.codegen.types import CodeType, code_target, parse_code_reply
-from seebench.tasks.index import get_task_index
+from seebench.plugin_manager import get_registry, get_task_index
+from seebench.scoring.code_answer import parse_code_reply
+from seebench.suites.codegen.types import CodeType, code_target
 
 BODY = "    return a + b\n"
 

@@ -38,7 +38,7 @@ def register_prepare_steps(register) -> None:
 
 
 def register_scorers(register) -> None:
-    from seebench.suites.codegen.scorer import OPTIONS
+    from seebench.scoring.python_tests import OPTIONS
     from seebench.suites.copilot.generate.compat import COMPAT_OPTION
 
     register(

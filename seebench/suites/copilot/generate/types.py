@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from seebench.errors import SeebenchError
-from seebench.suites.codegen.types import parse_code_reply
+from seebench.scoring.code_answer import parse_code_reply
 from seebench.suites.copilot.generate.assembly import definition_text
 from seebench.suites.copilot.scenario import ScenarioType
 from seebench.tasks.types import CODE, AnswerFormat, ParsedAnswer

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from seebench.errors import SeebenchError
-from seebench.suites.codegen.types import FENCE, OPENING_FENCE
+from seebench.scoring.code_answer import FENCE, OPENING_FENCE
 from seebench.suites.copilot.repo_testgen.placement import python_test_path
 from seebench.suites.copilot.scenario import ScenarioType
 from seebench.tasks.types import CODE, AnswerFormat, ParsedAnswer
