@@ -45,7 +45,7 @@ def reference(task, data, seed: int, axes: dict[str, list[int]]):
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.multioutput import MultiOutputClassifier
 
-    from seebench.baselines.common import decode, primary_scorer, target_matrix, texts
+    from seebench.methods.baseline.common import decode, primary_scorer, target_matrix, texts
 
     score = primary_scorer(task)
 
@@ -76,8 +76,8 @@ def reference(task, data, seed: int, axes: dict[str, list[int]]):
 
 
 def ours(task, data, seed: int, jobs: int, axes: dict[str, list[int]]):
-    from seebench.baselines.common import primary_scorer
-    from seebench.baselines.xgb import TfidfXGBoostEstimator
+    from seebench.methods.baseline.common import primary_scorer
+    from seebench.methods.baseline.xgb import TfidfXGBoostEstimator
 
     score = primary_scorer(task)
     estimator = TfidfXGBoostEstimator()
@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import xgboost
 
-    from seebench.baselines.xgb import SELU_MAX_DEPTH, SELU_MIN_CHILD_WEIGHT
+    from seebench.methods.baseline.xgb import SELU_MAX_DEPTH, SELU_MIN_CHILD_WEIGHT
 
     task, data = load(args.task, args.seed, args.max_train)
     axes = {

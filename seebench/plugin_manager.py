@@ -3,9 +3,10 @@
 ``SEEBENCH_LOAD_PLUGINS`` (a comma-separated list of distribution names) restricts which
 third-party distributions are loaded; set it to an empty string to load none. Built-in plugins
 are always loaded unless disabled. ``SEEBENCH_DISABLE_PLUGINS`` (comma-separated) disables
-plugins by name, built-in or not: a built-in's module name (``seebench.builtin.selu``) or short
-name (``selu``), an entry-point name, a distribution name or a ``SEEBENCH_PLUGINS`` module
-(like pytest's ``-p no:NAME``). ``SEEBENCH_PLUGINS`` (a comma-separated list of importable
+plugins by name, built-in or not: a built-in's name (``seebench.builtin.selu``), short name
+(``selu``) or module (``seebench.suites.selu.plugin``), an entry-point name, a distribution
+name or a ``SEEBENCH_PLUGINS`` module (like pytest's ``-p no:NAME``); a plugin's declared
+sub-plugins (``SEEBENCH_SUBPLUGINS``) go with it. ``SEEBENCH_PLUGINS`` (a comma-separated list of importable
 module names) loads extra plugins without packaging them, as ``PYTEST_PLUGINS`` does for
 pytest. ``SEEBENCH_TRACE_PLUGINS=1`` prints every hook call and registration to standard error.
 """
@@ -36,25 +37,33 @@ TRACE_PLUGINS_ENV = "SEEBENCH_TRACE_PLUGINS"
 EXTRA_PLUGINS_ENV = "SEEBENCH_PLUGINS"
 DISABLE_PLUGINS_ENV = "SEEBENCH_DISABLE_PLUGINS"
 
-#: Built-in plugins, registered exactly like third-party ones (as pytest does).
-DEFAULT_PLUGINS: tuple[str, ...] = (
-    "seebench.builtin.task_types",
-    "seebench.builtin.metrics",
-    "seebench.builtin.data",
-    "seebench.builtin.baselines",
-    "seebench.builtin.commands",
-    "seebench.builtin.classic",
-    "seebench.builtin.prompting",
-    "seebench.builtin.selu",
-    "seebench.builtin.compare",
-    "seebench.builtin.finetune",
-    "seebench.builtin.sandbox",
-    "seebench.builtin.annotation",
-    "seebench.builtin.codegen",
-    "seebench.builtin.judge",
-    "seebench.builtin.copilot",
-    "seebench.builtin.study",
-)
+#: Built-in plugins, registered exactly like third-party ones (as pytest does): each
+#: plugin's name and the module that implements it, in registration order. The names are
+#: identities recorded in results (and so in run hashes): they keep their historical
+#: ``seebench.builtin.<short>`` form wherever the module lives.
+BUILTIN_MODULES: dict[str, str] = {
+    "seebench.builtin.task_types": "seebench.tasks.plugin",
+    "seebench.builtin.metrics": "seebench.scoring.metrics.plugin",
+    "seebench.builtin.data": "seebench.data.plugin",
+    "seebench.builtin.baselines": "seebench.methods.baseline.plugin",
+    "seebench.builtin.commands": "seebench.cli.plugin",
+    "seebench.builtin.classic": "seebench.methods.baseline.classic",
+    "seebench.builtin.prompting": "seebench.methods.prompting.plugin",
+    "seebench.builtin.selu": "seebench.suites.selu.plugin",
+    "seebench.builtin.compare": "seebench.leaderboard.plugin",
+    "seebench.builtin.finetune": "seebench.methods.finetune.plugin",
+    "seebench.builtin.sandbox": "seebench.sandbox.plugin",
+    "seebench.builtin.annotation": "seebench.suites.annotation.plugin",
+    "seebench.builtin.codegen": "seebench.suites.codegen.plugin",
+    "seebench.builtin.judge": "seebench.suites.judge.plugin",
+    "seebench.builtin.copilot": "seebench.suites.copilot.plugin",
+    "seebench.builtin.study": "seebench.builtin.study",
+}
+DEFAULT_PLUGINS: tuple[str, ...] = tuple(BUILTIN_MODULES)
+
+#: a plugin module may declare sub-plugins: a tuple of importable module names, registered
+#: right after it (named ``<plugin>.<sub>``) and disabled with it
+SUBPLUGINS_ATTR = "SEEBENCH_SUBPLUGINS"
 
 
 @dataclass(frozen=True)
@@ -112,7 +121,22 @@ class SeebenchPluginManager(pluggy.PluginManager):
         self.disabled: list[str] = []  # plugins not loaded because of SEEBENCH_DISABLE_PLUGINS
 
     def register_plugin(self, plugin: Any, name: str, dist: str, version: str) -> None:
-        """Register ``plugin`` and turn pluggy's validation errors into a clear message."""
+        """Register ``plugin`` (then its declared sub-plugins) and turn pluggy's validation
+        errors into a clear message."""
+        self._register_one(plugin, name, dist, version)
+        for module_name in _subplugin_names(plugin, name, dist, version):
+            try:
+                module = importlib.import_module(module_name)
+            except Exception as exc:
+                raise PluginError(
+                    f"plugin {name!r} (from {dist} {version}): sub-plugin {module_name!r} "
+                    f"failed to import: {type(exc).__name__}: {exc}"
+                ) from None
+            self.register_plugin(
+                module, f"{name}.{subplugin_short_name(module_name)}", dist, version
+            )
+
+    def _register_one(self, plugin: Any, name: str, dist: str, version: str) -> None:
         try:
             self.register(plugin, name=name)
         except pluggy.PluginValidationError as exc:
@@ -143,6 +167,22 @@ class SeebenchPluginManager(pluggy.PluginManager):
                 )
         if problems:
             raise PluginError("\n".join(problems))
+
+
+def _subplugin_names(plugin: Any, name: str, dist: str, version: str) -> tuple[str, ...]:
+    declared = getattr(plugin, SUBPLUGINS_ATTR, ())
+    if isinstance(declared, str) or not all(isinstance(m, str) for m in declared):
+        raise PluginError(
+            f"plugin {name!r} (from {dist} {version}): {SUBPLUGINS_ATTR} must be a tuple of "
+            f"module names, got {declared!r}"
+        )
+    return tuple(declared)
+
+
+def subplugin_short_name(module_name: str) -> str:
+    """``seebench.suites.copilot.doc.plugin`` -> ``doc``; ``pkg.extra`` -> ``extra``."""
+    parts = module_name.split(".")
+    return parts[-2] if parts[-1] == "plugin" and len(parts) > 1 else parts[-1]
 
 
 def _seebench_version() -> str:
@@ -208,11 +248,11 @@ def create_plugin_manager(
     pm = SeebenchPluginManager()
     version = _seebench_version()
     disabled = _DisabledPlugins()
-    for module_name in DEFAULT_PLUGINS:
-        if disabled.match(module_name, builtin_short_name(module_name)):
-            pm.disabled.append(module_name)
+    for name, module_name in BUILTIN_MODULES.items():
+        if disabled.match(name, builtin_short_name(name), module_name):
+            pm.disabled.append(name)
             continue
-        pm.register_plugin(importlib.import_module(module_name), module_name, "seebench", version)
+        pm.register_plugin(importlib.import_module(module_name), name, "seebench", version)
     for plugin, name in extra_plugins:
         pm.register_plugin(plugin, name, f"<{name}>", _module_version(plugin))
     for module_name in filter(

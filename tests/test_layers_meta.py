@@ -52,7 +52,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("tasks", ("seebench.tasks",)),
     ("data", ("seebench.data",)),
     ("models", ("seebench.models", "seebench.leaderboard")),
-    ("scoring", ("seebench.scoring", "seebench.metrics")),
+    ("scoring", ("seebench.scoring",)),
     ("methods", ("seebench.methods",)),
     ("runner", ("seebench.runner",)),
     ("plugins", ("seebench.suites",)),  # and methods/<name>/, suites/<name>/: see unit_of
@@ -62,8 +62,6 @@ RANK = {name: rank for rank, (name, _) in enumerate(LAYERS)}
 
 #: a plugin unit: one folder below methods/ or suites/
 PLUGIN_UNIT = re.compile(r"^seebench\.(methods|suites)\.([a-z0-9_]+)\.")
-#: method plugins still outside methods/ (one unit each)
-LEGACY_UNITS = ("seebench.prompting", "seebench.finetune", "seebench.baselines")
 #: modules of a suite that are command-line entry points (they run as part of the root)
 COMMAND_MODULE = re.compile(r"^seebench\.suites\.[a-z0-9_.]*(\.cli|\.commands|_cli)$")
 #: suites being moved out of the package by another branch: not judged here
@@ -156,7 +154,7 @@ GRAPH = build_graph()
 
 def layer_of(name: str) -> str:
     """The layer a module belongs to (longest declared prefix wins)."""
-    if name.endswith((".plugin", ".registration")) or COMMAND_MODULE.match(name) or name in SCRIPTS:
+    if name.endswith(".plugin") or COMMAND_MODULE.match(name) or name in SCRIPTS:
         return "root"
     if unit_of(name) is not None:
         return "plugins"
@@ -173,9 +171,6 @@ def layer_of(name: str) -> str:
 
 def unit_of(name: str) -> str | None:
     """``seebench.suites.selu`` for any module of the selu suite (None outside plugin units)."""
-    for unit in LEGACY_UNITS:
-        if name == unit or name.startswith(unit + "."):
-            return unit
     match = PLUGIN_UNIT.match(name + ".")
     if match is None or name == "seebench.methods.base":
         return None

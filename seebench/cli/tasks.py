@@ -109,8 +109,8 @@ def show_task(name: str, show_prompt: bool, shots: int) -> None:
     task = get_task_index().get(name)
     if show_prompt:
         from seebench.errors import DataMissingError
+        from seebench.methods.prompting.preview import preview_prompt
         from seebench.plugin_manager import get_registry
-        from seebench.prompting.preview import preview_prompt
 
         try:
             click.echo(preview_prompt(task, get_registry(), shots=shots))
