@@ -1,26 +1,19 @@
 """The annotation suite (Ahmed et al., MSR 2025) as one plugin: the ``ratings`` task type, its
 data step, metrics, the ``annotate`` method and the ``seebench agreement`` command.
 
-Tasks: ``seebench/suites/annotation/tasks/``; code: ``seebench/suites/annotation/``; docs:
+Tasks: ``task_configs/annotation/``; code: ``seebench/suites/annotation/``; docs:
 ``docs/tasks/annotation.md``. Registration imports nothing heavy.
 """
 
 from __future__ import annotations
 
-from importlib import resources
-from pathlib import Path
-
 from seebench.hookspecs import hookimpl
-
-
-def suite_dir() -> Path:
-    """The folder of the annotation suite package (task YAMLs in ``tasks/``)."""
-    return Path(str(resources.files("seebench.suites.annotation")))
+from seebench.tasks.configs import task_config_dir
 
 
 @hookimpl
 def register_task_dirs(register) -> None:
-    register(suite_dir() / "tasks", suite="annotation")
+    register(task_config_dir("annotation"), suite="annotation")
 
 
 @hookimpl

@@ -7,10 +7,8 @@ Registration imports nothing heavy: every object is given as a ``"module:name"``
 
 from __future__ import annotations
 
-from importlib import resources
-from pathlib import Path
-
 from seebench.hookspecs import hookimpl
+from seebench.tasks.configs import task_config_dir
 from seebench.tasks.types import CODE
 
 CODE_TARGET_SCHEMA = {
@@ -35,14 +33,9 @@ def register_task_types(register) -> None:
     )
 
 
-def suite_dir() -> Path:
-    """The folder of the codegen suite package (task YAMLs in ``tasks/``)."""
-    return Path(str(resources.files("seebench.suites.codegen")))
-
-
 @hookimpl
 def register_task_dirs(register) -> None:
-    register(suite_dir() / "tasks", suite="codegen")
+    register(task_config_dir("codegen"), suite="codegen")
 
 
 @hookimpl

@@ -11,10 +11,8 @@ scenario is caught like anywhere else. Registration imports nothing heavy.
 
 from __future__ import annotations
 
-from importlib import resources
-from pathlib import Path
-
 from seebench.hookspecs import hookimpl
+from seebench.tasks.configs import task_config_dir
 
 #: the scenario subpackages of ``seebench.suites.copilot``, in registration order
 SCENARIOS: tuple[str, ...] = (
@@ -35,11 +33,6 @@ SEEBENCH_SUBPLUGINS: tuple[str, ...] = tuple(
 )
 
 
-def suite_dir() -> Path:
-    """The folder of the copilot suite package (task YAMLs in ``tasks/``)."""
-    return Path(str(resources.files("seebench.suites.copilot")))
-
-
 @hookimpl
 def register_suites(register) -> None:
     register(
@@ -58,8 +51,8 @@ def register_suites(register) -> None:
 
 @hookimpl
 def register_task_dirs(register) -> None:
-    register(suite_dir() / "tasks", suite="copilot")
-    register(suite_dir() / "repo_tasks", suite="copilot_repo")
+    register(task_config_dir("copilot"), suite="copilot")
+    register(task_config_dir("copilot_repo"), suite="copilot_repo")
 
 
 @hookimpl

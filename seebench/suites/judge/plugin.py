@@ -1,4 +1,4 @@
-"""The LLM-as-judge suite (tasks: ``seebench/suites/judge/tasks/``; code: ``seebench.suites.judge``).
+"""The LLM-as-judge suite (tasks: ``task_configs/judge/``; code: ``seebench.suites.judge``).
 
 Registers the two judging task types, the step that joins the released files into items, the
 agreement metrics, the judging methods and the ``sim:`` and ``released:`` models. Everything is
@@ -7,10 +7,8 @@ given as an import path, so loading the plugin imports nothing heavy.
 
 from __future__ import annotations
 
-from importlib import resources
-from pathlib import Path
-
 from seebench.hookspecs import hookimpl
+from seebench.tasks.configs import task_config_dir
 
 _TYPES = "seebench.suites.judge.types"
 _METRICS = "seebench.suites.judge.metrics"
@@ -19,14 +17,9 @@ SCORE = ("judged_score",)
 PREFERENCE = ("judged_preference",)
 
 
-def suite_dir() -> Path:
-    """The folder of the judge suite package (task YAMLs in ``tasks/``)."""
-    return Path(str(resources.files("seebench.suites.judge")))
-
-
 @hookimpl
 def register_task_dirs(register) -> None:
-    register(suite_dir() / "tasks", suite="judge")
+    register(task_config_dir("judge"), suite="judge")
 
 
 @hookimpl

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from seebench.hookspecs import hookimpl
+from seebench.tasks.configs import task_config_dir
 
 _STRINGS = {"type": "array", "items": {"type": "string"}}
 _STRING_MAP = {"type": "object", "additionalProperties": {"type": "string"}}
@@ -108,7 +109,7 @@ def suite_dir() -> Path:
 
 @hookimpl
 def register_task_dirs(register) -> None:
-    register(suite_dir() / "tasks", suite="selu")
+    register(task_config_dir("selu"), suite="selu")
 
 
 @hookimpl
