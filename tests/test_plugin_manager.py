@@ -15,6 +15,7 @@ from seebench.plugin_manager import (
     get_plugin_manager,
     plugin_infos,
 )
+from seebench.suites.copilot.plugin import SCENARIOS
 from tests.plugins import (
     duplicate_metric_plugin,
     failing_observer_plugin,
@@ -91,7 +92,8 @@ class _Cached:
 def test_allowlist_excludes_entry_point_plugins(monkeypatch):
     monkeypatch.setenv("SEEBENCH_LOAD_PLUGINS", "")
     names = {info.name for info in plugin_infos(get_plugin_manager())}
-    assert names == set(DEFAULT_PLUGINS)
+    subplugins = {f"seebench.builtin.copilot.{scenario}" for scenario in SCENARIOS}
+    assert names == set(DEFAULT_PLUGINS) | subplugins
 
 
 def test_registration_errors_blame_the_plugin():
