@@ -37,6 +37,7 @@ class CodeType(TaskType):
 
     target_kind = CODE
     default_metrics = ("pass_rate",)
+    default_scorers = ("python_tests",)
 
     def normalise_target(self, task: TaskSpec, value: Any) -> dict[str, Any]:
         where = f"task {task.name!r}"
@@ -66,12 +67,6 @@ class CodeType(TaskType):
 
     def split_description(self, task: TaskSpec) -> str:
         return "random hold-out (code tasks are usually evaluation-only: split method none)"
-
-    def sample_score(self, task: TaskSpec, gold: Any, prediction: Any) -> float:
-        raise SeebenchError(
-            f"task {task.name!r}: code is scored by running tests; list a scorer "
-            "such as python_tests under 'scorers:'"
-        )
 
     def answer_format(self, task: TaskSpec) -> AnswerFormat:
         return AnswerFormat(

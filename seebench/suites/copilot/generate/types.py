@@ -69,6 +69,7 @@ class GenerateType(ScenarioType):
 
     target_kind = CODE
     default_metrics = ("pass_rate",)
+    default_scorers = ("copilot_generate_tests",)
 
     def normalise_target(self, task: TaskSpec, value: Any) -> dict[str, Any]:
         return check_item_target(task, value, TARGET_KEYS)
@@ -81,12 +82,6 @@ class GenerateType(ScenarioType):
 
     def split_description(self, task: TaskSpec) -> str:
         return "evaluation only (split method none)"
-
-    def sample_score(self, task: TaskSpec, gold: Any, prediction: Any) -> float:
-        raise SeebenchError(
-            f"task {task.name!r}: generated code is judged by scorers; list "
-            "copilot_generate_tests under 'scorers:'"
-        )
 
     def answer_format(self, task: TaskSpec) -> AnswerFormat:
         return AnswerFormat(

@@ -66,6 +66,7 @@ class RepoFixType(FixType):
     """Part 1's fix, judged by the analyzer over the whole repository as well."""
 
     default_metrics = ("repo_fix_rate",)
+    default_scorers = ("copilot_repo_fix",)
 
     def normalise_target(self, task: TaskSpec, value: Any) -> dict[str, Any]:
         where = f"task {task.name!r}"
@@ -80,12 +81,4 @@ class RepoFixType(FixType):
         return (
             "evaluation only (split method none): every case reproducing on its file alone "
             "whose repository is a whole tree is a test item"
-        )
-
-    def sample_score(self, task: TaskSpec, gold: Any, prediction: Any) -> float:
-        from seebench.errors import SeebenchError
-
-        raise SeebenchError(
-            f"task {task.name!r}: fixes are scored by the analyzer; list the copilot_repo_fix "
-            "scorer under 'scorers:'"
         )

@@ -155,6 +155,7 @@ class RepoTestType(ScenarioType):
     __test__ = False  # not a pytest class, whatever its name
     target_kind = CODE
     default_metrics = ("repo_test_success_rate",)
+    default_scorers = ("copilot_repo_test",)
 
     def normalise_target(self, task: TaskSpec, value: Any) -> dict[str, Any]:
         if not isinstance(value, dict):
@@ -176,12 +177,6 @@ class RepoTestType(ScenarioType):
 
     def split_description(self, task: TaskSpec) -> str:
         return "evaluation only (split method none)"
-
-    def sample_score(self, task: TaskSpec, gold: Any, prediction: Any) -> float:
-        raise SeebenchError(
-            f"task {task.name!r}: generated tests are judged by scorers; list copilot_repo_test "
-            "under 'scorers:'"
-        )
 
     def answer_format(self, task: TaskSpec) -> AnswerFormat:
         language = task_language(task)

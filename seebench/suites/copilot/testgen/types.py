@@ -50,6 +50,7 @@ class TestgenType(ScenarioType):
     __test__ = False  # not a pytest class, whatever its name
     target_kind = CODE
     default_metrics = ("pass_rate",)
+    default_scorers = ("copilot_test_run",)
 
     def normalise_target(self, task: TaskSpec, value: Any) -> dict[str, Any]:
         return check_item_target(task, value, TARGET_KEYS)
@@ -59,12 +60,6 @@ class TestgenType(ScenarioType):
 
     def split_description(self, task: TaskSpec) -> str:
         return "evaluation only (split method none)"
-
-    def sample_score(self, task: TaskSpec, gold: Any, prediction: Any) -> float:
-        raise SeebenchError(
-            f"task {task.name!r}: generated tests are judged by scorers; list copilot_test_run "
-            "under 'scorers:'"
-        )
 
     def answer_format(self, task: TaskSpec) -> AnswerFormat:
         return AnswerFormat(
