@@ -118,9 +118,6 @@ class DocType(ScenarioType):
             "with_oracle": sum(1 for t in targets if t.get("oracle") is not None),
         }
 
-    def split_description(self, task: TaskSpec) -> str:
-        return "none: every case is a test item"
-
     def answer_format(self, task: TaskSpec) -> AnswerFormat:
         language = language_of(task)
         return AnswerFormat(

@@ -139,9 +139,6 @@ class FixType(ScenarioType):
             rules[target["rule"]] = rules.get(target["rule"], 0) + 1
         return {"cases": len(targets), "rules": dict(sorted(rules.items()))}
 
-    def split_description(self, task: TaskSpec) -> str:
-        return "evaluation only (split method none): every reproducing case is a test item"
-
     def answer_format(self, task: TaskSpec) -> AnswerFormat:
         return AnswerFormat(
             "Fixed file",

@@ -80,9 +80,6 @@ class GenerateType(ScenarioType):
             "with_placeholder": sum(1 for t in targets if t.get("placeholder")),
         }
 
-    def split_description(self, task: TaskSpec) -> str:
-        return "evaluation only (split method none)"
-
     def answer_format(self, task: TaskSpec) -> AnswerFormat:
         return AnswerFormat(
             "Code",

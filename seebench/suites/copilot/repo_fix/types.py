@@ -76,9 +76,3 @@ class RepoFixType(FixType):
             if not isinstance(value.get(key), kind):
                 raise _data_error(f"{where}: repo fix target key {key!r} is missing or not {kind}")
         return {key: value[key] for key in REPO_TARGET_KEYS}
-
-    def split_description(self, task: TaskSpec) -> str:
-        return (
-            "evaluation only (split method none): every case reproducing on its file alone "
-            "whose repository is a whole tree is a test item"
-        )

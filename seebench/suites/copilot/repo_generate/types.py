@@ -56,9 +56,6 @@ class RepoGenerateType(ScenarioType):
             "covering_tests": sum(len(t["tests"]) for t in targets),
         }
 
-    def split_description(self, task: TaskSpec) -> str:
-        return "evaluation only (split method none)"
-
     def answer_format(self, task: TaskSpec) -> AnswerFormat:
         language = language_of(task)
         return AnswerFormat(

@@ -175,9 +175,6 @@ class RepoTestType(ScenarioType):
             "unavailable": sum(1 for t in targets if t["unavailable"]),
         }
 
-    def split_description(self, task: TaskSpec) -> str:
-        return "evaluation only (split method none)"
-
     def answer_format(self, task: TaskSpec) -> AnswerFormat:
         language = task_language(task)
         if language == "python":

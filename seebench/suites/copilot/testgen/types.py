@@ -58,9 +58,6 @@ class TestgenType(ScenarioType):
     def summarise_targets(self, task: TaskSpec, targets: Sequence[Any]) -> dict[str, Any]:
         return {"focal_definitions": len(targets)}
 
-    def split_description(self, task: TaskSpec) -> str:
-        return "evaluation only (split method none)"
-
     def answer_format(self, task: TaskSpec) -> AnswerFormat:
         return AnswerFormat(
             "Tests",

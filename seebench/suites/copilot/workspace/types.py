@@ -151,9 +151,6 @@ class WorkspaceType(ScenarioType):
             "gold_snippets": sum(len(t["gold"]) for t in targets),
         }
 
-    def split_description(self, task: TaskSpec) -> str:
-        return "evaluation only (split method none)"
-
     def answer_format(self, task: TaskSpec) -> AnswerFormat:
         return AnswerFormat(
             "Answer",
