@@ -1,6 +1,6 @@
 """Benchmark and table: the human-human agreement of the 10 annotation tasks.
 
-Prints, for every task of ``seebench/suites/annotation/tasks`` read from a data mirror, the
+Prints, for every task of ``task_configs/annotation`` read from a data mirror, the
 items, raters, pairwise Krippendorff alpha (mean / median over pairs) at every admissible level,
 Fleiss' kappa and the human band (mean pairwise alpha on random halves of the items). Then
 times the heavy part of the analysis two ways in one run, on the same seeded draws: the human

@@ -36,8 +36,7 @@ import numpy as np
 
 def load(task_name: str, seed: int, max_train: int | None):
     from seebench.data.dataset import load_task_data
-    from seebench.plugin_manager import get_registry
-    from seebench.tasks.index import get_task_index
+    from seebench.plugin_manager import get_registry, get_task_index
 
     registry = get_registry()
     task = get_task_index().get(task_name)
@@ -49,7 +48,7 @@ def load(task_name: str, seed: int, max_train: int | None):
 
 
 def task_is_multilabel(task_name: str, seed: int) -> bool:
-    from seebench.tasks.index import get_task_index
+    from seebench.plugin_manager import get_task_index
 
     return get_task_index().get(task_name).type == "multilabel"
 
@@ -60,9 +59,11 @@ def reference(task, data, seed: int, axes: dict[str, list[int]], early: bool = F
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.multioutput import MultiOutputClassifier
 
-    from seebench.baselines.common import decode, primary_scorer, target_matrix, texts
+    from seebench.methods.baseline.common import decode, primary_scorer, target_matrix, texts
 
-    score = primary_scorer(task)
+    from seebench.plugin_manager import get_registry
+
+    score = primary_scorer(task, get_registry())
 
     def make(params):
         if early:
@@ -106,11 +107,14 @@ def reference(task, data, seed: int, axes: dict[str, list[int]], early: bool = F
 
 
 def ours(task, data, seed: int, jobs: int, axes: dict[str, list[int]], early: bool = False):
-    from seebench.baselines.common import primary_scorer
-    from seebench.baselines.xgb import TfidfXGBoostEstimator
+    from seebench.methods.baseline.common import primary_scorer
+    from seebench.methods.baseline.xgb import TfidfXGBoostEstimator
 
-    score = primary_scorer(task)
+    from seebench.plugin_manager import get_registry
+
+    score = primary_scorer(task, get_registry())
     estimator = TfidfXGBoostEstimator()
+    estimator.registry = get_registry()
     stopping = {"early_stopping_rounds": 10, "early_stopping_metric": "loss"} if early else {}
     options = {"jobs": jobs, "progress": False, "early_stopping_rounds": 0, **stopping, **axes}
     info = estimator.fit(data, seed, options)
@@ -143,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import xgboost
 
-    from seebench.baselines.xgb import SELU_MAX_DEPTH, SELU_MIN_CHILD_WEIGHT
+    from seebench.methods.baseline.xgb import SELU_MAX_DEPTH, SELU_MIN_CHILD_WEIGHT
 
     task, data = load(args.task, args.seed, args.max_train)
     axes = {

@@ -39,9 +39,10 @@ def main() -> None:
     from autorank import autorank
 
     from seebench.leaderboard.inputs import read_inputs
+    from seebench.plugin_manager import get_registry
     from seebench.stats import Settings, compare_models
 
-    matrix = read_inputs([args.csv]).to_matrix().complete()
+    matrix = read_inputs([args.csv]).to_matrix(get_registry()).complete()
     if args.models:
         keep = list(range(min(args.models, len(matrix.models))))
         matrix = replace(

@@ -4,7 +4,7 @@ Both sides train the same model on the same task's training split for the same n
 optimiser steps with the same batch size, learning rate, schedule and truncation length, in
 one process, one after the other:
 
-- seebench: ``seebench.finetune.train.finetune`` (dynamic padding to the longest sequence
+- seebench: ``seebench.methods.finetune.train.finetune`` (dynamic padding to the longest sequence
   of each batch, rounded up to a multiple of 8, and length-grouped batches);
 - reference: ``transformers.Trainer`` with ``AutoModelForSequenceClassification`` in the
   recipe its documentation recommends for variable-length text: the dataset tokenised without
@@ -34,10 +34,9 @@ from pathlib import Path
 
 def _load(model_spec: str, task_name: str, seed: int):
     from seebench.data.dataset import load_task_data
-    from seebench.finetune.arch import model_dir
+    from seebench.methods.finetune.arch import model_dir
     from seebench.models import resolve_model
-    from seebench.plugin_manager import get_registry
-    from seebench.tasks.index import get_task_index
+    from seebench.plugin_manager import get_registry, get_task_index
 
     registry = get_registry()
     task = get_task_index().get(task_name)
@@ -46,7 +45,7 @@ def _load(model_spec: str, task_name: str, seed: int):
 
 
 def run_seebench(task, data, directory: Path, args) -> dict:
-    from seebench.finetune.train import finetune
+    from seebench.methods.finetune.train import finetune
 
     options = {
         "effective_batch": args.batch,

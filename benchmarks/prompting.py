@@ -40,10 +40,9 @@ def main() -> None:
 
     import_s = time.perf_counter() - clock
     from seebench.data.dataset import load_task_data
+    from seebench.methods.prompting.method import build_prompts
     from seebench.models.backends.hf import HFBackend, load_model
-    from seebench.plugin_manager import get_registry
-    from seebench.prompting.method import build_prompts
-    from seebench.tasks.index import get_task_index
+    from seebench.plugin_manager import get_registry, get_task_index
 
     registry = get_registry()
     task = get_task_index().get(args.task)
@@ -52,7 +51,7 @@ def main() -> None:
     if args.model_dir:
         model_dir, name = args.model_dir, args.model_dir
     else:
-        from seebench.prompting.models import resolve_smollm2, smollm2_dir
+        from seebench.methods.prompting.models import resolve_smollm2, smollm2_dir
 
         model_dir, name = smollm2_dir(resolve_smollm2("smollm2")), "smollm2 (SmolLM2-135M-Instruct)"
     clock = time.perf_counter()

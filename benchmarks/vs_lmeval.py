@@ -101,7 +101,7 @@ def compare_replies(
     task: Any, golds: dict[str, Any], ours: dict[str, Any], theirs: dict[str, Any], metric: Any
 ) -> dict[str, float]:
     """F1 (the task's primary metric) of both, and the shares of identical raw/parsed replies."""
-    from seebench.prompting.parsing import parse_answer
+    from seebench.tasks.parsing import parse_answer
 
     ids = list(golds)
     parsed_ours = [parse_answer(task, ours.get(i)).value for i in ids]
@@ -151,10 +151,9 @@ def main() -> None:
         raise SystemExit("lm-eval is not installed: pip install 'seebench[bench]'")
 
     from seebench.data.dataset import load_task_data
-    from seebench.plugin_manager import get_registry
-    from seebench.prompting.method import build_prompts
-    from seebench.prompting.template import max_new_tokens
-    from seebench.tasks.index import get_task_index
+    from seebench.methods.prompting.method import build_prompts
+    from seebench.methods.prompting.template import max_new_tokens
+    from seebench.plugin_manager import get_registry, get_task_index
 
     registry = get_registry()
     task = get_task_index().get(args.task)
@@ -170,7 +169,7 @@ def main() -> None:
             f"hf:{Path(args.model_dir).resolve()}",
         )
     else:
-        from seebench.prompting.models import resolve_smollm2, smollm2_dir
+        from seebench.methods.prompting.models import resolve_smollm2, smollm2_dir
 
         model_dir, model_spec = smollm2_dir(resolve_smollm2("smollm2")), "smollm2"
     stop = _stop_strings(model_dir)

@@ -1,4 +1,4 @@
-"""Write the doc scenario's file list (``seebench/suites/copilot/tasks/data/copilot_doc.sha256``)
+"""Write the doc scenario's file list (``task_configs/copilot/data/copilot_doc.sha256``)
 from the data mirror's ``MANIFEST.tsv``: one ``<sha256>  <upstream path>`` line per file of
 ``copilot_harness/doc/`` (case JSONs and their source files), sorted by path.
 
@@ -12,9 +12,7 @@ import csv
 import sys
 from pathlib import Path
 
-DEFAULT_OUT = (
-    Path(__file__).resolve().parents[1] / "seebench/suites/copilot/tasks/data/copilot_doc.sha256"
-)
+DEFAULT_OUT = Path(__file__).resolve().parents[1] / "task_configs/copilot/data/copilot_doc.sha256"
 PREFIX = "copilot_harness/doc/"
 
 

@@ -1,4 +1,4 @@
-"""Write the fix scenario's file list (``seebench/suites/copilot/tasks/data/copilot_fix.sha256``)
+"""Write the fix scenario's file list (``task_configs/copilot/data/copilot_fix.sha256``)
 from the data mirror's MANIFEST.tsv: every fix case JSON and every repository tar they need.
 
     python scripts/copilot_fix_file_list.py ../shared/data/MANIFEST.tsv
@@ -11,9 +11,7 @@ from pathlib import Path
 
 from seebench.suites.copilot.fix.cases import file_list_lines
 
-TARGET = (
-    Path(__file__).resolve().parents[1] / "seebench/suites/copilot/tasks/data/copilot_fix.sha256"
-)
+TARGET = Path(__file__).resolve().parents[1] / "task_configs/copilot/data/copilot_fix.sha256"
 
 
 def main(argv: list[str]) -> int:

@@ -1,5 +1,5 @@
 """Write the repository-level fix tasks' file list
-(``seebench/suites/copilot/repo_tasks/data/copilot_repo_fix.sha256``) from the data mirror's
+(``task_configs/copilot_repo/data/copilot_repo_fix.sha256``) from the data mirror's
 MANIFEST.tsv: every fix case JSON and the whole-tree repository tars they point into.
 
     python scripts/copilot_repo_fix_file_list.py ../shared/data/MANIFEST.tsv

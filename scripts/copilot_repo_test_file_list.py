@@ -1,5 +1,5 @@
 """Write the repository test scenario's file list
-(``seebench/suites/copilot/repo_tasks/data/copilot_repo_test.sha256``) from the data mirror's
+(``task_configs/copilot_repo/data/copilot_repo_test.sha256``) from the data mirror's
 MANIFEST.tsv: every public test_gen case JSON and every staged repository tar they point into.
 
     python scripts/copilot_repo_test_file_list.py ../shared/data/MANIFEST.tsv
@@ -13,8 +13,7 @@ from pathlib import Path
 from seebench.suites.copilot.repo_testgen.cases import file_list_lines
 
 TARGET = (
-    Path(__file__).resolve().parents[1]
-    / "seebench/suites/copilot/repo_tasks/data/copilot_repo_test.sha256"
+    Path(__file__).resolve().parents[1] / "task_configs/copilot_repo/data/copilot_repo_test.sha256"
 )
 
 

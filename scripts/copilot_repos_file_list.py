@@ -1,5 +1,5 @@
 """Write the repository scenarios' file list and facts table
-(``seebench/suites/copilot/repo_tasks/data/copilot_repos.{sha256,tsv}``) from the data
+(``task_configs/copilot_repo/data/copilot_repos.{sha256,tsv}``) from the data
 mirror's MANIFEST.tsv: every staged repository tar, its language and whether it is whole.
 
     python scripts/copilot_repos_file_list.py ../shared/data/MANIFEST.tsv

@@ -1,5 +1,5 @@
 """Write the workspace task's file list
-(``seebench/suites/copilot/repo_tasks/data/workspace_repos.sha256``): the lines of the
+(``task_configs/copilot_repo/data/workspace_repos.sha256``): the lines of the
 repository scenarios' list (``copilot_repos.sha256``) naming a repository the query set
 (``workspace_queries.jsonl``) asks about, so the task needs only those tars.
 

@@ -4,7 +4,7 @@ Reads the data mirror's ``MANIFEST.tsv`` (columns ``path``, ``source_path``, ``s
 writes one ``<sha256>  <upstream path>`` line per mirrored file under ``--prefix``::
 
     python scripts/realhumaneval_file_list.py ../shared/data/MANIFEST.tsv \
-        > seebench/suites/copilot/tasks/data/realhumaneval_tasks.sha256
+        > task_configs/copilot/data/realhumaneval_tasks.sha256
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-from seebench.plugin_manager import hookimpl  # noqa: E402
+from seebench.hookspecs import hookimpl  # noqa: E402
 
 _LAZY = {
     "TaskSpec": "seebench.tasks.spec",

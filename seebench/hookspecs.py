@@ -15,6 +15,12 @@ Hooks are grouped by the phase in which seebench calls them:
    :func:`register_prepare_steps`, :func:`register_exporters`, :func:`register_suites`
 3. running: :func:`on_unit_finished` (observer; a failing observer is logged, never fatal)
 
+Plugins import the marker from here (``from seebench.hookspecs import hookimpl``; the old
+``seebench.plugin_manager.hookimpl`` still works). Each ``register`` callable has a
+:class:`typing.Protocol` below (``RegisterMetric``...), so a plugin that annotates its
+parameter (``def register_metrics(register: RegisterMetric)``) gets a misspelt keyword caught
+by a type checker.
+
 Registration must be cheap: register import paths (``"package.module:attr"``) or light
 objects, and import heavy libraries (torch, transformers) only when the thing is used, so that
 ``seebench --help`` and ``seebench tasks list`` stay fast.
@@ -22,8 +28,9 @@ objects, and import heavy libraries (torch, transformers) only when the thing is
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pluggy
 
@@ -33,6 +40,106 @@ if TYPE_CHECKING:
     from seebench.events import UnitFinished
 
 hookspec = pluggy.HookspecMarker("seebench")
+hookimpl = pluggy.HookimplMarker("seebench")
+
+
+# -- the register callables, one protocol per registration hook -----------------------------
+
+
+class RegisterTaskType(Protocol):
+    """The ``register`` of :func:`register_task_types`."""
+
+    def __call__(
+        self, name: str, impl: Any, *, description: str = "", schema: dict[str, Any] | None = None
+    ) -> None: ...
+
+
+class RegisterTaskDir(Protocol):
+    """The ``register`` of :func:`register_task_dirs`."""
+
+    def __call__(self, path: str | Path, *, suite: str | None = None) -> None: ...
+
+
+class RegisterMetric(Protocol):
+    """The ``register`` of :func:`register_metrics`."""
+
+    def __call__(
+        self,
+        name: str,
+        func: Any,
+        *,
+        description: str = "",
+        task_types: Iterable[str] = (),
+        higher_is_better: bool = True,
+        target_kinds: Iterable[str] = (),
+        inputs: str = "predictions",
+        scorer: str | None = None,
+    ) -> None: ...
+
+
+class RegisterScorer(Protocol):
+    """The ``register`` of :func:`register_scorers`."""
+
+    def __call__(
+        self,
+        name: str,
+        factory: Any,
+        *,
+        description: str = "",
+        options: dict[str, Any] | None = None,
+    ) -> None: ...
+
+
+class RegisterMethod(Protocol):
+    """The ``register`` of :func:`register_methods`."""
+
+    def __call__(
+        self,
+        name: str,
+        factory: Any,
+        *,
+        description: str = "",
+        task_types: Iterable[str] = (),
+        target_kinds: Iterable[str] = (),
+        options: dict[str, Any] | None = None,
+    ) -> None: ...
+
+
+class RegisterModel(Protocol):
+    """The ``register`` of :func:`register_models`."""
+
+    def __call__(
+        self,
+        name: str,
+        resolver: Any,
+        *,
+        description: str = "",
+        default_method: str,
+        prefix: bool = False,
+    ) -> None: ...
+
+
+class RegisterFunction(Protocol):
+    """The ``register`` of :func:`register_data_readers`, :func:`register_prepare_steps` and
+    :func:`register_exporters` (``schema`` only means something for preparation steps)."""
+
+    def __call__(
+        self, name: str, func: Any, *, description: str = "", schema: dict | None = None
+    ) -> None: ...
+
+
+class RegisterSuite(Protocol):
+    """The ``register`` of :func:`register_suites`."""
+
+    def __call__(
+        self,
+        name: str,
+        *,
+        description: str = "",
+        task_families: Mapping[str, str] | None = None,
+        model_groups: Mapping[str, str] | None = None,
+        compare_task_types: Iterable[str] = (),
+    ) -> None: ...
 
 
 # -- phase 1: start-up ---------------------------------------------------------------------
@@ -51,7 +158,7 @@ def register_commands(cli: click.Group) -> None:
 
 
 @hookspec
-def register_task_types(register: Callable[..., None]) -> None:
+def register_task_types(register: RegisterTaskType) -> None:
     """Register task types: ``register(name, impl, *, description="", schema=None)``.
 
     ``impl`` is a :class:`seebench.tasks.types.TaskType` instance or subclass, or an import
@@ -63,7 +170,7 @@ def register_task_types(register: Callable[..., None]) -> None:
 
 
 @hookspec
-def register_task_dirs(register: Callable[..., None]) -> None:
+def register_task_dirs(register: RegisterTaskDir) -> None:
     """Register directories of task YAML files: ``register(path, *, suite=None)``.
 
     Every ``*.yaml`` file below ``path`` (recursively) is a task unless its name starts with
@@ -73,7 +180,7 @@ def register_task_dirs(register: Callable[..., None]) -> None:
 
 
 @hookspec
-def register_metrics(register: Callable[..., None]) -> None:
+def register_metrics(register: RegisterMetric) -> None:
     """Register aggregate metrics: ``register(name, func, *, description, task_types=(),
     target_kinds=(), higher_is_better=True, inputs="predictions", scorer=None)``.
 
@@ -86,7 +193,7 @@ def register_metrics(register: Callable[..., None]) -> None:
 
 
 @hookspec
-def register_scorers(register: Callable[..., None]) -> None:
+def register_scorers(register: RegisterScorer) -> None:
     """Register per-sample scorers: ``register(name, factory, *, description, options=None)``.
 
     ``factory(**options)`` (or an import path to it) returns a :class:`seebench.scoring.Scorer`:
@@ -98,7 +205,7 @@ def register_scorers(register: Callable[..., None]) -> None:
 
 
 @hookspec
-def register_methods(register: Callable[..., None]) -> None:
+def register_methods(register: RegisterMethod) -> None:
     """Register evaluation methods: ``register(name, factory, *, description, task_types=(),
     target_kinds=(), options=None)``.
 
@@ -112,7 +219,7 @@ def register_methods(register: Callable[..., None]) -> None:
 
 
 @hookspec
-def register_models(register: Callable[..., None]) -> None:
+def register_models(register: RegisterModel) -> None:
     """Register model specs: ``register(name, resolver, *, description, default_method, prefix=False)``.
 
     ``resolver(spec: str) -> seebench.models.ModelRef`` (or an import path to one) turns the
@@ -123,7 +230,7 @@ def register_models(register: Callable[..., None]) -> None:
 
 
 @hookspec
-def register_data_readers(register: Callable[..., None]) -> None:
+def register_data_readers(register: RegisterFunction) -> None:
     """Register data file readers: ``register(format, reader, *, description)``.
 
     ``reader(path: pathlib.Path, **options) -> list[dict]`` (or an import path) reads one
@@ -132,7 +239,7 @@ def register_data_readers(register: Callable[..., None]) -> None:
 
 
 @hookspec
-def register_prepare_steps(register: Callable[..., None]) -> None:
+def register_prepare_steps(register: RegisterFunction) -> None:
     """Register data preparation steps: ``register(name, step, *, description, schema=None)``.
 
     ``step(rows: list[dict], **options) -> list[dict]`` (or an import path) transforms rows;
@@ -141,7 +248,7 @@ def register_prepare_steps(register: Callable[..., None]) -> None:
 
 
 @hookspec
-def register_exporters(register: Callable[..., None]) -> None:
+def register_exporters(register: RegisterFunction) -> None:
     """Register leaderboard exporters: ``register(name, exporter, *, description)``.
 
     ``exporter(report, out_dir: pathlib.Path) -> list[pathlib.Path]`` (or an import path)
@@ -150,7 +257,7 @@ def register_exporters(register: Callable[..., None]) -> None:
 
 
 @hookspec
-def register_suites(register: Callable[..., None]) -> None:
+def register_suites(register: RegisterSuite) -> None:
     """Register benchmark suites: ``register(name, *, description, task_families=None,
     model_groups=None, compare_task_types=(), task_groups=None)``.
 
@@ -182,6 +289,15 @@ def _all_hook_names() -> list[str]:
 
 
 __all__ = [
+    "RegisterFunction",
+    "RegisterMethod",
+    "RegisterMetric",
+    "RegisterModel",
+    "RegisterScorer",
+    "RegisterSuite",
+    "RegisterTaskDir",
+    "RegisterTaskType",
+    "hookimpl",
     "hookspec",
     "register_commands",
     "register_task_types",

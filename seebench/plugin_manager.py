@@ -3,9 +3,10 @@
 ``SEEBENCH_LOAD_PLUGINS`` (a comma-separated list of distribution names) restricts which
 third-party distributions are loaded; set it to an empty string to load none. Built-in plugins
 are always loaded unless disabled. ``SEEBENCH_DISABLE_PLUGINS`` (comma-separated) disables
-plugins by name, built-in or not: a built-in's module name (``seebench.builtin.selu``) or short
-name (``selu``), an entry-point name, a distribution name or a ``SEEBENCH_PLUGINS`` module
-(like pytest's ``-p no:NAME``). ``SEEBENCH_PLUGINS`` (a comma-separated list of importable
+plugins by name, built-in or not: a built-in's name (``seebench.builtin.selu``), short name
+(``selu``) or module (``seebench.suites.selu.plugin``), an entry-point name, a distribution
+name or a ``SEEBENCH_PLUGINS`` module (like pytest's ``-p no:NAME``); a plugin's declared
+sub-plugins (``SEEBENCH_SUBPLUGINS``) go with it. ``SEEBENCH_PLUGINS`` (a comma-separated list of importable
 module names) loads extra plugins without packaging them, as ``PYTEST_PLUGINS`` does for
 pytest. ``SEEBENCH_TRACE_PLUGINS=1`` prints every hook call and registration to standard error.
 """
@@ -18,13 +19,17 @@ import os
 import sys
 from dataclasses import dataclass
 from importlib import metadata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
 from seebench import hookspecs
 from seebench.errors import PluginError
+from seebench.hookspecs import hookimpl  # noqa: F401  (re-exported for older plugins)
 from seebench.registry import Registry, RegistryBuilder
+
+if TYPE_CHECKING:
+    from seebench.tasks.index import TaskIndex
 
 ENTRY_POINT_GROUP = "seebench"
 LOAD_PLUGINS_ENV = "SEEBENCH_LOAD_PLUGINS"
@@ -32,28 +37,34 @@ TRACE_PLUGINS_ENV = "SEEBENCH_TRACE_PLUGINS"
 EXTRA_PLUGINS_ENV = "SEEBENCH_PLUGINS"
 DISABLE_PLUGINS_ENV = "SEEBENCH_DISABLE_PLUGINS"
 
-hookimpl = pluggy.HookimplMarker("seebench")
+#: Built-in plugins, registered exactly like third-party ones (as pytest does): each
+#: plugin's name and the module that implements it, in registration order. The names are
+#: identities recorded in results (and so in run hashes): they keep their historical
+#: ``seebench.builtin.<short>`` form wherever the module lives.
+BUILTIN_MODULES: dict[str, str] = {
+    "seebench.builtin.task_types": "seebench.tasks.plugin",
+    "seebench.builtin.metrics": "seebench.scoring.metrics.plugin",
+    "seebench.builtin.data": "seebench.data.plugin",
+    "seebench.builtin.baselines": "seebench.methods.baseline.plugin",
+    "seebench.builtin.commands": "seebench.cli.plugin",
+    "seebench.builtin.classic": "seebench.methods.baseline.classic",
+    "seebench.builtin.prompting": "seebench.methods.prompting.plugin",
+    "seebench.builtin.selu": "seebench.suites.selu.plugin",
+    "seebench.builtin.compare": "seebench.leaderboard.plugin",
+    "seebench.builtin.finetune": "seebench.methods.finetune.plugin",
+    "seebench.builtin.sandbox": "seebench.sandbox.plugin",
+    "seebench.builtin.annotation": "seebench.suites.annotation.plugin",
+    "seebench.builtin.codegen": "seebench.suites.codegen.plugin",
+    "seebench.builtin.judge": "seebench.suites.judge.plugin",
+    "seebench.builtin.copilot": "seebench.suites.copilot.plugin",
+    "seebench.builtin.study_hint": "seebench.cli.study_hint",
+    "seebench.view.plugin": "seebench.view.plugin",
+}
+DEFAULT_PLUGINS: tuple[str, ...] = tuple(BUILTIN_MODULES)
 
-#: Built-in plugins, registered exactly like third-party ones (as pytest does).
-DEFAULT_PLUGINS: tuple[str, ...] = (
-    "seebench.builtin.task_types",
-    "seebench.builtin.metrics",
-    "seebench.builtin.data",
-    "seebench.builtin.baselines",
-    "seebench.builtin.commands",
-    "seebench.builtin.classic",
-    "seebench.builtin.prompting",
-    "seebench.builtin.selu",
-    "seebench.builtin.compare",
-    "seebench.builtin.finetune",
-    "seebench.builtin.sandbox",
-    "seebench.builtin.annotation",
-    "seebench.builtin.codegen",
-    "seebench.builtin.judge",
-    "seebench.builtin.copilot",
-    "seebench.builtin.study_hint",
-    "seebench.view.plugin",
-)
+#: a plugin module may declare sub-plugins: a tuple of importable module names, registered
+#: right after it (named ``<plugin>.<sub>``) and disabled with it
+SUBPLUGINS_ATTR = "SEEBENCH_SUBPLUGINS"
 
 
 @dataclass(frozen=True)
@@ -111,7 +122,22 @@ class SeebenchPluginManager(pluggy.PluginManager):
         self.disabled: list[str] = []  # plugins not loaded because of SEEBENCH_DISABLE_PLUGINS
 
     def register_plugin(self, plugin: Any, name: str, dist: str, version: str) -> None:
-        """Register ``plugin`` and turn pluggy's validation errors into a clear message."""
+        """Register ``plugin`` (then its declared sub-plugins) and turn pluggy's validation
+        errors into a clear message."""
+        self._register_one(plugin, name, dist, version)
+        for module_name in _subplugin_names(plugin, name, dist, version):
+            try:
+                module = importlib.import_module(module_name)
+            except Exception as exc:
+                raise PluginError(
+                    f"plugin {name!r} (from {dist} {version}): sub-plugin {module_name!r} "
+                    f"failed to import: {type(exc).__name__}: {exc}"
+                ) from None
+            self.register_plugin(
+                module, f"{name}.{subplugin_short_name(module_name)}", dist, version
+            )
+
+    def _register_one(self, plugin: Any, name: str, dist: str, version: str) -> None:
         try:
             self.register(plugin, name=name)
         except pluggy.PluginValidationError as exc:
@@ -142,6 +168,22 @@ class SeebenchPluginManager(pluggy.PluginManager):
                 )
         if problems:
             raise PluginError("\n".join(problems))
+
+
+def _subplugin_names(plugin: Any, name: str, dist: str, version: str) -> tuple[str, ...]:
+    declared = getattr(plugin, SUBPLUGINS_ATTR, ())
+    if isinstance(declared, str) or not all(isinstance(m, str) for m in declared):
+        raise PluginError(
+            f"plugin {name!r} (from {dist} {version}): {SUBPLUGINS_ATTR} must be a tuple of "
+            f"module names, got {declared!r}"
+        )
+    return tuple(declared)
+
+
+def subplugin_short_name(module_name: str) -> str:
+    """``seebench.suites.copilot.doc.plugin`` -> ``doc``; ``pkg.extra`` -> ``extra``."""
+    parts = module_name.split(".")
+    return parts[-2] if parts[-1] == "plugin" and len(parts) > 1 else parts[-1]
 
 
 def _seebench_version() -> str:
@@ -207,11 +249,11 @@ def create_plugin_manager(
     pm = SeebenchPluginManager()
     version = _seebench_version()
     disabled = _DisabledPlugins()
-    for module_name in DEFAULT_PLUGINS:
-        if disabled.match(module_name, builtin_short_name(module_name)):
-            pm.disabled.append(module_name)
+    for name, module_name in BUILTIN_MODULES.items():
+        if disabled.match(name, builtin_short_name(name), module_name):
+            pm.disabled.append(name)
             continue
-        pm.register_plugin(importlib.import_module(module_name), module_name, "seebench", version)
+        pm.register_plugin(importlib.import_module(module_name), name, "seebench", version)
     for plugin, name in extra_plugins:
         pm.register_plugin(plugin, name, f"<{name}>", _module_version(plugin))
     for module_name in filter(
@@ -302,6 +344,9 @@ def build_registry(pm: pluggy.PluginManager) -> Registry:
     _call_per_plugin(pm, "register_exporters", builder.exporter)
     _call_per_plugin(pm, "register_task_dirs", builder.task_dir)
     _call_per_plugin(pm, "register_suites", builder.suite)
+    registry.observers = [
+        (impl.plugin_name, impl.function) for impl in pm.hook.on_unit_finished.get_hookimpls()
+    ]
     for entry in registry.models.values():
         if entry.default_method not in registry.methods:
             raise PluginError(
@@ -317,10 +362,29 @@ def get_registry() -> Registry:
     return build_registry(get_plugin_manager())
 
 
+def get_task_index() -> TaskIndex:
+    """The task index of the process-wide registry and of the ``--include-path`` folders
+    (:func:`seebench.tasks.index.set_include_paths`)."""
+    from seebench.tasks.index import build_task_index, include_paths
+
+    registry = get_registry()
+    paths, generation = include_paths()
+    key = (id(registry), generation)
+    if key not in _task_indexes:
+        _task_indexes.clear()
+        _task_indexes[key] = build_task_index(registry, paths)
+    return _task_indexes[key]
+
+
+_task_indexes: dict[tuple[int, int], TaskIndex] = {}
+
+
 def reset() -> None:
-    """Forget the cached plugin manager and registry (tests, or after changing the env)."""
+    """Forget the cached plugin manager, registry and task index (tests, or after changing
+    the env)."""
     get_registry.cache_clear()
     get_plugin_manager.cache_clear()
+    _task_indexes.clear()
 
 
 def plugin_infos(pm: SeebenchPluginManager | None = None) -> list[PluginInfo]:
@@ -335,17 +399,6 @@ def plugin_infos(pm: SeebenchPluginManager | None = None) -> list[PluginInfo]:
 
 
 def notify_unit_finished(event: Any) -> None:
-    """Call every ``on_unit_finished`` observer; failures are logged, never fatal."""
-    import logging
-
-    pm = get_plugin_manager()
-    for impl in pm.hook.on_unit_finished.get_hookimpls():
-        try:
-            impl.function(event=event)
-        except Exception as exc:  # observers must not break a run
-            logging.getLogger("seebench").warning(
-                "observer plugin %r failed in on_unit_finished: %s: %s",
-                impl.plugin_name,
-                type(exc).__name__,
-                exc,
-            )
+    """Call every ``on_unit_finished`` observer of the process-wide plugins (the runner calls
+    those of its own registry: :meth:`seebench.registry.Registry.notify_unit_finished`)."""
+    get_registry().notify_unit_finished(event)

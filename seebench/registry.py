@@ -45,6 +45,23 @@ class Registry:
     suites: dict[str, SuiteEntry] = field(default_factory=dict)
     #: plugin name -> ``dist==version`` (recorded in results and run hashes)
     distributions: dict[str, str] = field(default_factory=dict)
+    #: ``on_unit_finished`` implementations: (plugin name, function), in call order
+    observers: list[tuple[str, Callable[..., Any]]] = field(default_factory=list)
+
+    def notify_unit_finished(self, event: Any) -> None:
+        """Call every ``on_unit_finished`` observer; failures are logged, never fatal."""
+        import logging
+
+        for plugin, function in self.observers:
+            try:
+                function(event=event)
+            except Exception as exc:  # observers must not break a run
+                logging.getLogger("seebench").warning(
+                    "observer plugin %r failed in on_unit_finished: %s: %s",
+                    plugin,
+                    type(exc).__name__,
+                    exc,
+                )
 
     # -- lookups with clear errors ----------------------------------------------------------
 

@@ -49,13 +49,22 @@ class TaskTypeEntry:
         return self._loaded[0]
 
 
-def _load_task_type(entry: TaskTypeEntry) -> Any:
-    from seebench.tasks.types import TaskType
+#: the base class every task type derives from, named (the registry sits below the task
+#: layer and never imports it)
+TASK_TYPE_BASE = "seebench.tasks.types.TaskType"
 
+
+def _is_task_type_class(obj: Any) -> bool:
+    return isinstance(obj, type) and any(
+        f"{cls.__module__}.{cls.__qualname__}" == TASK_TYPE_BASE for cls in obj.__mro__
+    )
+
+
+def _load_task_type(entry: TaskTypeEntry) -> Any:
     obj = load_object(entry.impl)
-    if isinstance(obj, type) and issubclass(obj, TaskType):
+    if _is_task_type_class(obj):
         obj = obj()
-    if not isinstance(obj, TaskType):
+    if not _is_task_type_class(type(obj)):
         raise PluginError(
             f"plugin {entry.plugin!r}: task type {entry.name!r} is not a seebench.tasks.types.TaskType "
             f"(got {type(obj).__name__})"

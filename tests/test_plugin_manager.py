@@ -15,6 +15,7 @@ from seebench.plugin_manager import (
     get_plugin_manager,
     plugin_infos,
 )
+from seebench.suites.copilot.plugin import SCENARIOS
 from tests.plugins import (
     duplicate_metric_plugin,
     failing_observer_plugin,
@@ -67,12 +68,11 @@ def test_duplicate_registration_names_both_plugins():
 
 
 def test_failing_observer_is_logged_not_raised(monkeypatch, caplog):
-    from seebench import plugin_manager
-
     pm = create_plugin_manager(((failing_observer_plugin, "broken"),), entry_points=False)
-    monkeypatch.setattr(plugin_manager, "get_plugin_manager", _Cached(pm))
+    registry = build_registry(pm)
+    assert [name for name, _ in registry.observers] == ["broken"]
     with caplog.at_level(logging.WARNING, logger="seebench"):
-        plugin_manager.notify_unit_finished(UnitFinished("m", "x", "t", "ok"))
+        registry.notify_unit_finished(UnitFinished("m", "x", "t", "ok"))
     assert "observer plugin 'broken' failed" in caplog.text
 
 
@@ -92,7 +92,8 @@ class _Cached:
 def test_allowlist_excludes_entry_point_plugins(monkeypatch):
     monkeypatch.setenv("SEEBENCH_LOAD_PLUGINS", "")
     names = {info.name for info in plugin_infos(get_plugin_manager())}
-    assert names == set(DEFAULT_PLUGINS)
+    subplugins = {f"seebench.builtin.copilot.{scenario}" for scenario in SCENARIOS}
+    assert names == set(DEFAULT_PLUGINS) | subplugins
 
 
 def test_registration_errors_blame_the_plugin():

@@ -8,7 +8,7 @@ import click
 from click.testing import CliRunner
 
 from seebench import plugin_manager
-from seebench.builtin import study_hint
+from seebench.cli import study_hint
 
 
 def _group() -> click.Group:

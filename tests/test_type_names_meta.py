@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-ALLOWED = {Path("seebench/builtin/task_types.py")}
+ALLOWED = {Path("seebench/tasks/plugin.py")}
 
 
 #: objects whose ``.type`` is not a task type: torch devices and tree-sitter syntax nodes

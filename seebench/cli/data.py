@@ -12,7 +12,7 @@ from seebench.cli.tasks import include_path_option, use_include_paths
 
 
 def _tasks(names: tuple[str, ...]):
-    from seebench.tasks.index import get_task_index
+    from seebench.plugin_manager import get_task_index
 
     index = get_task_index()
     return index.select(",".join(names)) if names else index.select("all")

@@ -124,6 +124,7 @@ def eval_command(
     """Evaluate MODEL on TASKS; completed units are skipped unless --force."""
     use_include_paths(include_paths)
 
+    from seebench.plugin_manager import get_registry, get_task_index
     from seebench.runner import EvalConfig, RunInterrupted, run_eval
     from seebench.runner.config import parse_shard
     from seebench.runner.progress import summary_table, table_console
@@ -157,7 +158,7 @@ def eval_command(
     )
     check_output_dir(output)
     try:
-        outcomes = run_eval(config)
+        outcomes = run_eval(config, get_registry(), get_task_index())
     except RunInterrupted as interrupted:
         click.echo(_interrupted(output, interrupted), err=True)
         sys.exit(130)

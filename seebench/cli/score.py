@@ -29,9 +29,8 @@ def score_command(results, scorer, options, bootstrap, unsafe_host_exec) -> None
     """Score the predictions saved under RESULTS (files or folders); the model is not called."""
     from seebench.cli.eval import _parse_options
     from seebench.errors import SeebenchError
-    from seebench.plugin_manager import get_registry
-    from seebench.scoring.rescore import rescore, result_files
-    from seebench.tasks.index import get_task_index
+    from seebench.plugin_manager import get_registry, get_task_index
+    from seebench.runner.rescore import rescore, result_files
 
     if options and not scorer:
         raise SeebenchError("-o needs --scorer (the scorer whose options these are)")

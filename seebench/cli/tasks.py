@@ -42,7 +42,7 @@ def tasks_group() -> None:
 @include_path_option
 def list_tasks(suite: str | None, as_json: bool, include_paths: tuple[Path, ...]) -> None:
     """List registered tasks; invalid task files are listed as broken with their reason."""
-    from seebench.tasks.index import get_task_index
+    from seebench.plugin_manager import get_task_index
 
     use_include_paths(include_paths)
     index = get_task_index()
@@ -104,13 +104,13 @@ def list_tasks(suite: str | None, as_json: bool, include_paths: tuple[Path, ...]
 )
 def show_task(name: str, show_prompt: bool, shots: int) -> None:
     """Print a task's merged definition (after include:) as YAML, or with --prompt its prompt."""
-    from seebench.tasks.index import get_task_index
+    from seebench.plugin_manager import get_task_index
 
     task = get_task_index().get(name)
     if show_prompt:
         from seebench.errors import DataMissingError
+        from seebench.methods.prompting.preview import preview_prompt
         from seebench.plugin_manager import get_registry
-        from seebench.prompting.preview import preview_prompt
 
         try:
             click.echo(preview_prompt(task, get_registry(), shots=shots))
@@ -137,7 +137,7 @@ def validate_tasks(paths: tuple[Path, ...], include_paths: tuple[Path, ...]) -> 
     registry = get_registry()
     files: list[Path] = []
     if not paths:
-        from seebench.tasks.index import get_task_index
+        from seebench.plugin_manager import get_task_index
 
         index = get_task_index()
         problems = [p for b in index.broken for p in b.problems]
@@ -168,8 +168,7 @@ def validate_tasks(paths: tuple[Path, ...], include_paths: tuple[Path, ...]) -> 
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def list_suites(as_json: bool) -> None:
     """List the registered suites: plugin, number of tasks, task types compare ranks."""
-    from seebench.plugin_manager import get_registry
-    from seebench.tasks.index import get_task_index
+    from seebench.plugin_manager import get_registry, get_task_index
 
     registry = get_registry()
     counts: dict[str, int] = {}

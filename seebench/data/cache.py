@@ -21,21 +21,10 @@ import tempfile
 from pathlib import Path
 
 from seebench import safe_files
+from seebench.home import HOME_ENV, seebench_home  # noqa: F401  (re-exported)
 
 #: The largest data file read or stored (a bound, not a limit real data sets come near).
 DATA_MAX_BYTES = 64 * 1024 * 1024 * 1024
-
-HOME_ENV = "SEEBENCH_HOME"
-
-
-def seebench_home() -> Path:
-    """The root of seebench's caches: ``$SEEBENCH_HOME`` or the user cache directory."""
-    configured = os.environ.get(HOME_ENV)
-    if configured:
-        return Path(configured).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("seebench"))
 
 
 def data_dir() -> Path:

@@ -10,10 +10,10 @@ from typing import Any
 
 from seebench.data.external import read_hf_source
 from seebench.data.sources import require_local, task_sources
-from seebench.data.splits import random_split
 from seebench.errors import SeebenchError
 from seebench.registry import Registry
 from seebench.tasks.spec import TaskSpec
+from seebench.tasks.splits import random_split
 
 DEFAULT_SEED = 42
 SPLIT_NAMES = ("train", "validation", "test")
@@ -143,7 +143,7 @@ def split_samples(task: TaskSpec, samples: list[Sample], seed: int) -> dict[str,
     ``_split`` values, no split (``method: none``: every row is a test item except rows of
     sources declared ``split: train``), or a seeded hold-out made by the task type
     (stratified where the type allows it); a validation part is then carved from train if none."""
-    from seebench.data.splits import read_split_file
+    from seebench.data.split_files import read_split_file
 
     policy = task.split
     seed = int(policy.get("seed", seed))

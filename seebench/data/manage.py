@@ -15,7 +15,7 @@ from typing import Any
 from seebench.data.cache import cache_damage, sha256_file, store_file
 from seebench.data.external import describe
 from seebench.data.sources import Source, fetch_source, task_sources
-from seebench.data.splits import split_file_source
+from seebench.data.split_files import split_file_source
 from seebench.errors import DataMissingError, SeebenchError
 from seebench.registry import Registry
 from seebench.tasks.spec import TaskSpec

@@ -62,10 +62,9 @@ class ScoreTable:
         owners = [s.name for s in registry.suites.values() if task in s.task_families]
         return owners[0] if len(owners) == 1 else None
 
-    def to_matrix(self, registry: Registry | None = None) -> ScoreMatrix:
+    def to_matrix(self, registry: Registry) -> ScoreMatrix:
         """The score matrix; families and groups the inputs lack come from the registered
         suites, and tasks whose primary metric is lower-is-better are marked so."""
-        registry = registry or _default_registry()
         tasks = self.tasks
         models = {model for model, _, _ in self.records}
         suite_families: dict[str, str] = {}
@@ -123,12 +122,6 @@ def compared_tasks(
         else:
             dropped[task] = f"type {task_type} is not among suite {suite.name}'s compared types"
     return kept, dropped
-
-
-def _default_registry() -> Registry:
-    from seebench.plugin_manager import get_registry
-
-    return get_registry()
 
 
 def normalise_task_type(name: str) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from seebench import safe_files
-from seebench.data.cache import seebench_home
+from seebench.home import seebench_home
 from seebench.results.io import atomic_write_text
 
 CACHE_VERSION = 1

@@ -150,9 +150,7 @@ class Runner:
         return outcomes
 
     def _notify(self, outcome: UnitOutcome) -> None:
-        from seebench.plugin_manager import notify_unit_finished
-
-        notify_unit_finished(
+        self.registry.notify_unit_finished(
             UnitFinished(
                 model_id=outcome.model_id,
                 method=outcome.method,
@@ -335,7 +333,7 @@ class Runner:
         self, task: TaskSpec, outcome: UnitOutcome, result_path: Path, started: float
     ) -> UnitOutcome:
         """Score predictions a ``--predict-only`` run saved, without calling the model."""
-        from seebench.scoring.rescore import rescore
+        from seebench.runner.rescore import rescore
 
         try:
             done = rescore(
@@ -452,14 +450,7 @@ class Runner:
         return outcome
 
 
-def run_eval(
-    config: EvalConfig, registry: Registry | None = None, index: TaskIndex | None = None
-) -> list[UnitOutcome]:
-    """Evaluate ``config.model`` on the selected tasks; returns one outcome per unit."""
-    if registry is None or index is None:
-        from seebench.plugin_manager import get_registry
-        from seebench.tasks.index import get_task_index
-
-        registry = registry or get_registry()
-        index = index or get_task_index()
+def run_eval(config: EvalConfig, registry: Registry, index: TaskIndex) -> list[UnitOutcome]:
+    """Evaluate ``config.model`` on the selected tasks of ``index``; returns one outcome per
+    unit (the command line hands in the process-wide registry and task index)."""
     return Runner(config, registry, index).run()

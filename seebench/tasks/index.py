@@ -9,7 +9,6 @@ plugins register, ``--include-path DIR`` adds directories for one command
 from __future__ import annotations
 
 import difflib
-import functools
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -205,7 +204,16 @@ def set_include_paths(paths: Iterable[Path | str]) -> None:
             raise SeebenchError(f"--include-path {raw}: not a directory")
         checked.append(path.resolve())
     _include_paths = tuple(dict.fromkeys(checked))
-    get_task_index.cache_clear()
+    _include_generation[0] += 1
+
+
+_include_generation = [0]  # bumped by every set_include_paths: the folders' tasks may change
+
+
+def include_paths() -> tuple[tuple[Path, ...], int]:
+    """The folders given to :func:`set_include_paths` (``--include-path``) and a number that
+    changes with every call (a process-wide index built before is stale then)."""
+    return _include_paths, _include_generation[0]
 
 
 def build_task_index(
@@ -350,11 +358,3 @@ def _spec_from_record(
         return load_task(summary.path, registry, default_suite=default_suite)
     except TaskSpecError as exc:
         raise SeebenchError(f"task {summary.name!r} is invalid: {exc.problems[0]}") from None
-
-
-@functools.cache
-def get_task_index() -> TaskIndex:
-    """The task index of the process-wide registry (and of :func:`set_include_paths`)."""
-    from seebench.plugin_manager import get_registry
-
-    return build_task_index(get_registry(), _include_paths)

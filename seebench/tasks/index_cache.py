@@ -50,7 +50,7 @@ Stat = tuple[int, int]
 
 def cache_dir() -> Path:
     """Where task index caches live: ``$SEEBENCH_HOME/cache/tasks``."""
-    from seebench.data.cache import seebench_home
+    from seebench.home import seebench_home
 
     return seebench_home() / "cache" / "tasks"
 

@@ -41,18 +41,12 @@ class TaskSpec:
     type_object: Any = field(default=None, compare=False, repr=False)
 
     @classmethod
-    def from_document(
-        cls, document: dict[str, Any], path: Path, type_object: Any = None
-    ) -> TaskSpec:
+    def from_document(cls, document: dict[str, Any], path: Path, type_object: Any) -> TaskSpec:
         """Build a spec from a mapping that already passed validation.
 
         ``type_object`` is the registered :class:`~seebench.tasks.types.TaskType` of the
-        document's ``type`` (looked up in the process-wide registry when not given).
+        document's ``type`` (``registry.task_type(document["type"]).load()``).
         """
-        if type_object is None:
-            from seebench.plugin_manager import get_registry
-
-            type_object = get_registry().task_type(document["type"]).load()
         labels = tuple(
             Label(
                 name=str(item["name"]),

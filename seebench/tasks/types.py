@@ -81,6 +81,9 @@ class TaskType:
     target_kind: str | None = None
     #: metrics listed when a task names none (the first one ranks)
     default_metrics: tuple[str, ...] = ()
+    #: the scorers that judge this type's answers; a type that names some has no per-sample
+    #: score of its own, and a task of it must list one of them under ``scorers:``
+    default_scorers: tuple[str, ...] = ()
 
     # -- targets ---------------------------------------------------------------------------
 
@@ -103,7 +106,7 @@ class TaskType:
         seed: int,
     ) -> tuple[list[Any], list[Any]]:
         """Seeded hold-out of ``items`` (whose targets are ``targets``): ``(rest, test)``."""
-        from seebench.data.splits import random_split
+        from seebench.tasks.splits import random_split
 
         return random_split(items, test_size, seed)
 
@@ -118,7 +121,16 @@ class TaskType:
     # -- scoring ---------------------------------------------------------------------------
 
     def sample_score(self, task: TaskSpec, gold: Any, prediction: Any) -> float:
-        """The per-sample score written to the samples file (1.0 is a perfect answer)."""
+        """The per-sample score written to the samples file (1.0 is a perfect answer);
+        an error naming the scorers to list when the type's answers are judged by scorers."""
+        if self.default_scorers:
+            from seebench.errors import SeebenchError
+
+            listed = " or ".join(self.default_scorers)
+            raise SeebenchError(
+                f"task {task.name!r}: {self.name or 'these'} answers are judged by scorers; "
+                f"list {listed} under 'scorers:'"
+            )
         if prediction is None:
             return 0.0
         return float(gold == prediction)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO_ROOT
-from tests.prompting.test_parsing import BINARY
+from tests.tasks.test_parsing import BINARY
 
 
 def _script():

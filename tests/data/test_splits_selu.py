@@ -11,9 +11,9 @@ import pytest
 
 from seebench.data.cache import sha256_file, store_file
 from seebench.data.dataset import DataError, Sample, split_samples
-from seebench.data.splits import iterative_stratified_split, split_file_assignment
 from seebench.errors import DataMissingError
 from seebench.plugin_manager import get_registry
+from seebench.tasks.splits import iterative_stratified_split, split_file_assignment
 from seebench.tasks.validate import load_task
 from tests.conftest import write_task
 

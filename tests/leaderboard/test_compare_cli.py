@@ -166,7 +166,7 @@ def test_unknown_format_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 def test_plugin_module_imports_nothing_heavy() -> None:
     code = (
-        "import sys, seebench.builtin.compare, seebench.cli.compare\n"
+        "import sys, seebench.leaderboard.plugin, seebench.cli.compare\n"
         "print(','.join(m for m in ('numpy', 'pandas', 'scipy', 'matplotlib') if m in sys.modules))"
     )
     repo = Path(__file__).resolve().parents[2]

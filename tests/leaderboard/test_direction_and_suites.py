@@ -10,7 +10,7 @@ import pytest
 from seebench.cli.main import main
 from seebench.errors import PluginError
 from seebench.leaderboard.inputs import compared_tasks, read_inputs
-from seebench.plugin_manager import build_registry, create_plugin_manager
+from seebench.plugin_manager import build_registry, create_plugin_manager, get_registry
 from seebench.stats import Settings, compare_models
 from tests.leaderboard.builders import DATA, SELU_CSV, write_result_dir
 from tests.plugins import good_plugin
@@ -39,7 +39,7 @@ def score_csv(path: Path, metric: str, task_type: str = "regression") -> Path:
 
 
 def test_a_lower_is_better_metric_ranks_ascending(tmp_path: Path) -> None:
-    matrix = read_inputs([score_csv(tmp_path / "mae.csv", "mae")]).to_matrix()
+    matrix = read_inputs([score_csv(tmp_path / "mae.csv", "mae")]).to_matrix(get_registry())
     assert not matrix.higher_is_better
     report = compare_models(matrix, Settings(nsamples=2000))
     assert report.models == ("best", "middle", "worst")
@@ -51,7 +51,9 @@ def test_a_lower_is_better_metric_ranks_ascending(tmp_path: Path) -> None:
 
 
 def test_the_same_scores_of_a_higher_is_better_metric_rank_descending(tmp_path: Path) -> None:
-    matrix = read_inputs([score_csv(tmp_path / "f1.csv", "f1_macro", "binary")]).to_matrix()
+    matrix = read_inputs([score_csv(tmp_path / "f1.csv", "f1_macro", "binary")]).to_matrix(
+        get_registry()
+    )
     report = compare_models(matrix, Settings(nsamples=2000))
     assert report.models == ("worst", "middle", "best")
     assert report.higher_is_better and report.posteriors.p_better[0, 2] > 0.95
@@ -92,9 +94,9 @@ def test_result_files_carry_their_metric(tmp_path: Path) -> None:
 def test_the_direction_a_result_records_wins(tmp_path: Path) -> None:
     """A result scored by a plugin metric (not installed here) records its direction."""
     results = write_error_results(tmp_path / "results", "plugin_error_rate", recorded=False)
-    assert not read_inputs([results]).to_matrix().higher_is_better
+    assert not read_inputs([results]).to_matrix(get_registry()).higher_is_better
     recorded_higher = write_error_results(tmp_path / "other", "mae", recorded=True)
-    assert read_inputs([recorded_higher]).to_matrix().higher_is_better
+    assert read_inputs([recorded_higher]).to_matrix(get_registry()).higher_is_better
 
 
 def test_tasks_in_opposite_directions_are_an_error(
@@ -217,5 +219,7 @@ def test_a_suite_name_is_registered_once() -> None:
 
 
 def test_an_unknown_metric_counts_as_higher_is_better(tmp_path: Path) -> None:
-    matrix = read_inputs([score_csv(tmp_path / "x.csv", "plugin_metric_not_installed")]).to_matrix()
+    matrix = read_inputs([score_csv(tmp_path / "x.csv", "plugin_metric_not_installed")]).to_matrix(
+        get_registry()
+    )
     assert matrix.higher_is_better

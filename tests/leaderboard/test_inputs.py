@@ -10,11 +10,12 @@ import pytest
 
 from seebench.errors import SeebenchError
 from seebench.leaderboard.inputs import normalise_task_type, read_inputs, read_model_groups
+from seebench.plugin_manager import get_registry
 from tests.leaderboard.builders import DATA, SELU_CSV, write_result_dir
 
 
 def test_csv_fixture() -> None:
-    matrix = read_inputs([SELU_CSV]).to_matrix()
+    matrix = read_inputs([SELU_CSV]).to_matrix(get_registry())
     assert len(matrix.models) == 28 and len(matrix.tasks) == 20
     assert set(matrix.task_types) == {"binary", "multiclass", "multilabel", "regression"}
     assert matrix.task_families[matrix.tasks.index("sentiment")] == "developer communication"
@@ -22,7 +23,7 @@ def test_csv_fixture() -> None:
 
 
 def test_csv_dash_is_a_missing_score() -> None:
-    matrix = read_inputs([DATA / "selu_table_vi_ner_mlm.csv"]).to_matrix()
+    matrix = read_inputs([DATA / "selu_table_vi_ner_mlm.csv"]).to_matrix(get_registry())
     gpt2 = matrix.models.index("GPT-2 xl")
     assert np.isnan(matrix.scores[:, gpt2]).all()
     assert matrix.task_types == ("ner", "mlm")
@@ -30,8 +31,8 @@ def test_csv_dash_is_a_missing_score() -> None:
 
 def test_result_dir_matches_csv(tmp_path: Path) -> None:
     root = write_result_dir(tmp_path / "results")
-    from_dir = read_inputs([root], label="id").to_matrix()
-    from_csv = read_inputs([SELU_CSV]).to_matrix()
+    from_dir = read_inputs([root], label="id").to_matrix(get_registry())
+    from_csv = read_inputs([SELU_CSV]).to_matrix(get_registry())
     assert set(from_dir.models) == set(from_csv.models)
     for m, model in enumerate(from_csv.models):
         for t, task in enumerate(from_csv.tasks):
@@ -45,13 +46,13 @@ def test_result_dir_matches_csv(tmp_path: Path) -> None:
 
 def test_result_dir_names_models_with_their_method(tmp_path: Path) -> None:
     root = write_result_dir(tmp_path / "results", method="zero-shot")
-    matrix = read_inputs([root]).to_matrix()
+    matrix = read_inputs([root]).to_matrix(get_registry())
     assert "GPT-2 xl/zero-shot" in matrix.models
 
 
 def test_only_ok_units_count(tmp_path: Path) -> None:
     root = write_result_dir(tmp_path / "results", DATA / "selu_table_vi_ner_mlm.csv")
-    matrix = read_inputs([root], label="id").to_matrix()
+    matrix = read_inputs([root], label="id").to_matrix(get_registry())
     gpt2 = matrix.models.index("GPT-2 xl") if "GPT-2 xl" in matrix.models else None
     assert gpt2 is None  # every GPT-2 xl unit is "not_applicable"
     assert matrix.models.index("BERT base") >= 0
@@ -80,7 +81,7 @@ def test_unusable_inputs(tmp_path: Path) -> None:
 
 def test_the_same_score_twice_is_an_error() -> None:
     with pytest.raises(SeebenchError, match="two scores"):
-        read_inputs([SELU_CSV, SELU_CSV]).to_matrix()
+        read_inputs([SELU_CSV, SELU_CSV]).to_matrix(get_registry())
 
 
 def test_model_groups_file(tmp_path: Path) -> None:

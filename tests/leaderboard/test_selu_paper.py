@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from seebench.leaderboard.inputs import read_inputs
+from seebench.plugin_manager import get_registry
 from seebench.stats import Settings, compare_models
 from tests.leaderboard.builders import SELU_CSV
 
@@ -17,7 +18,7 @@ PUBLISHED = Path(__file__).resolve().parents[2] / "leaderboard" / "selu-paper"
 def test_published_reproduction_is_current() -> None:
     data = json.loads((PUBLISHED / "leaderboard.json").read_text())
     assert data["settings"]["ci_correction"] == "autorank"
-    matrix = read_inputs([SELU_CSV]).to_matrix().complete()
+    matrix = read_inputs([SELU_CSV]).to_matrix(get_registry()).complete()
     # few draws suffice: the ranking, intervals and effect sizes do not depend on them
     report = compare_models(matrix, Settings(ci_correction="autorank", nsamples=500))
     assert [r["model"] for r in data["ranking"]] == list(report.models)

@@ -18,8 +18,8 @@ from seebench.sandbox import (
     python_tests_request,
 )
 from seebench.scoring import ScoreContext
-from seebench.suites.codegen.scorer import PythonTestsScorer
-from seebench.tasks.index import get_task_index
+from seebench.scoring.python_tests import PythonTestsScorer
+from seebench.plugin_manager import get_task_index
 from tests.sandbox.conftest import open_or_skip
 
 LIMITS = Limits(cpu_s=2, wall_s=8, memory_mb=256, processes=16, file_size_mb=4, disk_mb=16)

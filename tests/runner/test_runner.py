@@ -145,19 +145,10 @@ def test_bad_shard(text):
 
 
 def test_observer_sees_every_unit(env, monkeypatch):
-    from seebench import plugin_manager
-
+    registry, tasks, out = env
     pm = create_plugin_manager(((good_plugin, "good"),), entry_points=False)
-
-    class Cached:
-        def __call__(self):
-            return pm
-
-        def cache_clear(self):
-            pass
-
-    monkeypatch.setattr(plugin_manager, "get_plugin_manager", Cached())
+    registry.observers = build_registry(pm).observers
     good_plugin.EVENTS.clear()
-    run(env)
+    run((registry, tasks, out))
     assert [e.task for e in good_plugin.EVENTS] == ["alpha", "beta", "gamma"]
     assert all(e.status == "ok" for e in good_plugin.EVENTS)

@@ -22,7 +22,7 @@ from seebench.scoring.groups import (
     read_group_file,
     report_groups,
 )
-from seebench.tasks.index import get_task_index
+from seebench.plugin_manager import get_task_index
 
 SPEC = {
     "groups": {

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from seebench.leaderboard.inputs import read_inputs
+from seebench.plugin_manager import get_registry
 from seebench.stats import ComparisonReport, ScoreMatrix, Settings, compare_models
 
 DATA = Path(__file__).parent / "data"
@@ -16,7 +17,7 @@ SELU_CSV = DATA / "selu_table_vi.csv"
 @pytest.fixture(scope="session")
 def selu_matrix() -> ScoreMatrix:
     """The 28 x 20 classification and regression scores of the SELU paper."""
-    return read_inputs([SELU_CSV]).to_matrix().complete()
+    return read_inputs([SELU_CSV]).to_matrix(get_registry()).complete()
 
 
 @pytest.fixture(scope="session")

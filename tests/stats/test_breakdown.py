@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from seebench.leaderboard.inputs import read_inputs
+from seebench.plugin_manager import get_registry
 from seebench.stats import ComparisonReport, ScoreMatrix
 from seebench.stats.breakdown import breakdown
 from tests.stats.conftest import DATA, SELU_CSV
@@ -41,7 +42,9 @@ def test_every_group_and_dimension_is_present(selu_report: ComparisonReport) -> 
 
 def test_types_with_partial_scores_do_not_change_the_families(selu_matrix: ScoreMatrix) -> None:
     """NER and MLM (paper Table VI) add task-type rows but stay out of the family rows."""
-    with_extra = read_inputs([SELU_CSV, DATA / "selu_table_vi_ner_mlm.csv"]).to_matrix()
+    with_extra = read_inputs([SELU_CSV, DATA / "selu_table_vi_ner_mlm.csv"]).to_matrix(
+        get_registry()
+    )
     rows = breakdown(selu_matrix, with_extra)
     families = [r for r in rows if r.dimension == "task family"]
     assert families == [r for r in breakdown(selu_matrix) if r.dimension == "task family"]

@@ -9,13 +9,8 @@ import pytest
 
 from seebench.cli.main import main
 from seebench.errors import SeebenchError
-from seebench.plugin_manager import get_registry
-from seebench.tasks.index import (
-    INCLUDE_PATH_ORIGIN,
-    build_task_index,
-    get_task_index,
-    set_include_paths,
-)
+from seebench.plugin_manager import get_registry, get_task_index
+from seebench.tasks.index import INCLUDE_PATH_ORIGIN, build_task_index, set_include_paths
 from tests.conftest import make_binary_task, write_task
 
 

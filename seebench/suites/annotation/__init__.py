@@ -9,7 +9,7 @@
   figures and the multi-task exports;
 - :mod:`.rows`, :mod:`.task_type`, :mod:`.metrics`, :mod:`.method`, :mod:`.rater_prompt`,
   :mod:`.cli`: the plugin parts (data step, ``ratings`` type, metrics, ``annotate``,
-  ``seebench agreement``), registered by :mod:`seebench.builtin.annotation`;
+  ``seebench agreement``), registered by :mod:`seebench.suites.annotation.plugin`;
 - :mod:`.task_config`: reading a task's ratings straight from a checksummed mirror.
 """
 

@@ -52,8 +52,8 @@ def _is_ratings_target(gold: Any) -> bool:
 
 
 def _ratings_tasks(selector: str) -> list[str]:
+    from seebench.plugin_manager import get_task_index
     from seebench.suites.annotation.task_type import RatingsType
-    from seebench.tasks.index import get_task_index
 
     return [
         t.name for t in get_task_index().select(selector) if isinstance(t.behaviour, RatingsType)
@@ -86,8 +86,7 @@ def _human_data(task_name: str, runs: list[tuple[dict[str, Any], list[dict[str, 
     if runs:
         return data_from_records(runs[0][1])
     from seebench.data.dataset import load_task_data
-    from seebench.plugin_manager import get_registry
-    from seebench.tasks.index import get_task_index
+    from seebench.plugin_manager import get_registry, get_task_index
 
     task = get_task_index().get(task_name)
     data = load_task_data(task, get_registry(), seed=seed)

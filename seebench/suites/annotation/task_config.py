@@ -26,6 +26,7 @@ from seebench.data.dataset import DataError
 from seebench.suites.annotation.layouts import LAYOUTS, read_ratings
 from seebench.suites.annotation.ratings import RatingData, sample_items
 from seebench.suites.annotation.scale import LEVELS, Scale
+from seebench.tasks.configs import task_config_dir
 
 STEP = "annotation_ratings"
 
@@ -118,7 +119,7 @@ def ratings_from_config(
 
 
 #: The suite's task files.
-TASK_DIR = Path(__file__).resolve().parent / "tasks"
+TASK_DIR = task_config_dir("annotation")
 
 
 def ratings_step(document: Mapping[str, Any], *, task: str) -> dict[str, Any]:

@@ -17,40 +17,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from seebench.errors import SeebenchError
+from seebench.scoring.code_answer import parse_code_reply
 from seebench.tasks.types import CODE, AnswerFormat, ParsedAnswer, TaskType
 
 if TYPE_CHECKING:
     from seebench.tasks.spec import TaskSpec
 
-#: A fenced code block: an opening fence with an optional language, the code, a closing fence.
-FENCE = re.compile(r"^```[ \t]*([A-Za-z0-9_+.-]*)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
-OPENING_FENCE = re.compile(r"^```", re.M)
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-CODE_LANGUAGES = ("", "python", "py", "python3")
-
-
-def parse_code_reply(text: str) -> ParsedAnswer:
-    """The code in a model's reply: the content of its one fenced block, or the whole reply
-    when it has no fence. Several blocks, a block in another language or an unclosed fence
-    are errors (never a guess)."""
-    if not text.strip():
-        return ParsedAnswer(None, "empty reply")
-    blocks = FENCE.findall(text)
-    fences = len(OPENING_FENCE.findall(text))
-    if not blocks:
-        if fences:
-            return ParsedAnswer(None, "unclosed code block (reply cut off?)")
-        return ParsedAnswer(text)
-    if fences != 2 * len(blocks):
-        return ParsedAnswer(None, "unclosed code block (reply cut off?)")
-    if len(blocks) > 1:
-        return ParsedAnswer(None, f"{len(blocks)} code blocks; expected one")
-    language, code = blocks[0]
-    if language.lower() not in CODE_LANGUAGES:
-        return ParsedAnswer(None, f"code block in {language!r}; expected python")
-    if not code.strip():
-        return ParsedAnswer(None, "empty code block")
-    return ParsedAnswer(code)
 
 
 def _data_error(message: str) -> Exception:
@@ -64,6 +37,7 @@ class CodeType(TaskType):
 
     target_kind = CODE
     default_metrics = ("pass_rate",)
+    default_scorers = ("python_tests",)
 
     def normalise_target(self, task: TaskSpec, value: Any) -> dict[str, Any]:
         where = f"task {task.name!r}"
@@ -93,12 +67,6 @@ class CodeType(TaskType):
 
     def split_description(self, task: TaskSpec) -> str:
         return "random hold-out (code tasks are usually evaluation-only: split method none)"
-
-    def sample_score(self, task: TaskSpec, gold: Any, prediction: Any) -> float:
-        raise SeebenchError(
-            f"task {task.name!r}: code is scored by running tests; list a scorer "
-            "such as python_tests under 'scorers:'"
-        )
 
     def answer_format(self, task: TaskSpec) -> AnswerFormat:
         return AnswerFormat(

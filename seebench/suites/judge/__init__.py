@@ -5,7 +5,7 @@ The source is the ISSTA'25 study "Can LLMs replace human evaluators? An empirica
 LLM-as-a-judge in software engineering" (code translation, summarization and generation, each
 in a scoring and a pairwise-comparison variant). See ``docs/tasks/judge.md``. The plugin that
 registers tasks, types, metrics, methods and the ``judge-agreement`` command is
-:mod:`seebench.builtin.judge`.
+:mod:`seebench.suites.judge.plugin`.
 
 Names are re-exported lazily, so importing one submodule (as the CLI does) stays cheap.
 """

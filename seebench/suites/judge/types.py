@@ -53,9 +53,6 @@ class JudgedScoreType(TaskType):
             "human_mean": round(sum(values) / len(values), 4) if values else None,
         }
 
-    def split_description(self, task: Any) -> str:
-        return "evaluation only (every item is a test item)"
-
     def sample_score(self, task: Any, gold: Any, prediction: Any) -> float:
         """1.0 when the judge gave a usable score (agreement itself is a set-level metric)."""
         return 0.0 if prediction is None else 1.0

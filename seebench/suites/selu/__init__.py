@@ -2,7 +2,7 @@
 
 The whole suite lives in this package: the task definitions (``tasks/``), the task families
 and model groups of the paper's leaderboard (``families.json``) and the SELU-specific
-preparation steps the tasks name, all registered by the plugin :mod:`seebench.builtin.selu`.
+preparation steps the tasks name, all registered by the plugin :mod:`seebench.suites.selu.plugin`.
 """
 
 from seebench.suites.selu.text import clean_text

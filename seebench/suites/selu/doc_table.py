@@ -102,8 +102,7 @@ def update_document(path: Path, table: str) -> None:
 def main(argv: list[str] | None = None) -> None:
     """Regenerate the table in the given Markdown file (rows from the local data cache)."""
     from seebench.data.manage import task_status
-    from seebench.plugin_manager import get_registry
-    from seebench.tasks.index import get_task_index
+    from seebench.plugin_manager import get_registry, get_task_index
 
     args = argv if argv is not None else sys.argv[1:]
     target = Path(args[0] if args else "docs/tasks/selu.md")

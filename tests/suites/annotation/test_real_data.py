@@ -24,7 +24,7 @@ from seebench.suites.annotation.task_config import (
 from seebench.tasks.yaml_loader import load_task_document
 
 SHARED = Path(__file__).resolve().parents[3] / ".." / "shared" / "data"
-TASKS = Path(__file__).resolve().parents[3] / "seebench" / "suites" / "annotation" / "tasks"
+TASKS = Path(__file__).resolve().parents[3] / "task_configs" / "annotation"
 DATA = Path(__file__).resolve().parent / "data"
 
 pytestmark = pytest.mark.skipif(

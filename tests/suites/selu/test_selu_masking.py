@@ -92,9 +92,7 @@ def test_requirement_completion_preparation_runs_on_our_own_specification(
     from tests.conftest import REPO_ROOT
 
     monkeypatch.setattr(masking, "spacy_tagger", lambda model=None: fake_tagger)
-    real = yaml.safe_load(
-        (REPO_ROOT / "seebench/suites/selu/tasks/requirement_completion.yaml").read_text()
-    )
+    real = yaml.safe_load((REPO_ROOT / "task_configs/selu/requirement_completion.yaml").read_text())
     (tmp_path / "spec.txt").write_text(SPEC)
     doc = {
         "name": "rc_local",

@@ -16,8 +16,7 @@ from click.testing import CliRunner
 from seebench.cli.main import build_cli
 from seebench.data.dataset import load_task_data
 from seebench.data.manage import import_directory, task_status
-from seebench.plugin_manager import get_registry
-from seebench.tasks.index import get_task_index
+from seebench.plugin_manager import get_registry, get_task_index
 
 SHARED_SELU = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "selu"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from seebench.plugin_manager import get_task_index
 from seebench.suites.selu.doc_table import BEGIN, END, task_rows
-from seebench.tasks.index import get_task_index
 from tests.conftest import REPO_ROOT
 
 EXPECTED_TYPES = {

@@ -19,6 +19,7 @@ from typing import Any
 from seebench.errors import SeebenchError
 from seebench.suites.copilot.doc.comments import find_doc
 from seebench.suites.copilot.doc.functions import function_at, function_name
+from seebench.suites.copilot.doc.lines import split_lines, split_margin
 from seebench.suites.copilot.languages import canonical_language, parser
 
 CASE_JSON = re.compile(r"(?:^|/)(case-\d+)/\1\.json$")
@@ -33,21 +34,6 @@ FENCE_NAMES = {
 }
 
 
-def split_lines(source: str) -> list[str]:
-    """Lines as tree-sitter counts rows: split on ``\\n`` only (``\\r`` stays on the line)."""
-    return source.split("\n")
-
-
-def split_margin(lines: list[str]) -> tuple[str, list[str]]:
-    """The whitespace every non-blank line starts with, and the lines without it."""
-    margins = [line[: len(line) - len(line.lstrip())] for line in lines if line.strip()]
-    margin = margins[0] if margins else ""
-    for other in margins[1:]:
-        while not other.startswith(margin):
-            margin = margin[:-1]
-    return margin, [line[len(margin) :] if line.strip() else "" for line in lines]
-
-
 def _whole_lines(source: bytes, start: int, end: int) -> bool:
     """Whether bytes ``start..end`` fill their lines (only whitespace beside them)."""
     line_start = source.rfind(b"\n", 0, start) + 1
@@ -58,7 +44,7 @@ def _whole_lines(source: bytes, start: int, end: int) -> bool:
 
 def build_case(case: dict[str, Any], source: str) -> dict[str, Any]:
     """The target record of one case from its JSON and its file's text (see the module doc)."""
-    from seebench.suites.copilot.doc.checks import reference_facts  # checks imports this module
+    from seebench.suites.copilot.doc.checks import reference_facts
 
     language = canonical_language(str(case["language"]))
     first, last = (int(n) for n in case["line_range"])

@@ -26,7 +26,6 @@ from typing import Any
 
 import tree_sitter
 
-from seebench.suites.copilot.doc.cases import split_lines, split_margin
 from seebench.suites.copilot.doc.comments import CONVENTIONS, DocComment, find_doc, read_doc
 from seebench.suites.copilot.doc.functions import (
     COMMENT_TYPES,
@@ -37,6 +36,7 @@ from seebench.suites.copilot.doc.functions import (
     parameters,
     returns_value,
 )
+from seebench.suites.copilot.doc.lines import split_lines, split_margin
 from seebench.suites.copilot.languages import parser
 
 #: the checks of format correctness, in report order

@@ -91,6 +91,7 @@ class DocType(ScenarioType):
 
     target_kind = CODE
     default_metrics = ("doc_pass_rate",)
+    default_scorers = ("copilot_doc",)
 
     def normalise_target(self, task: TaskSpec, value: Any) -> dict[str, Any]:
         from seebench.data.dataset import DataError
@@ -116,15 +117,6 @@ class DocType(ScenarioType):
             "excluded": sum(1 for t in targets if t.get("excluded")),
             "with_oracle": sum(1 for t in targets if t.get("oracle") is not None),
         }
-
-    def split_description(self, task: TaskSpec) -> str:
-        return "none: every case is a test item"
-
-    def sample_score(self, task: TaskSpec, gold: Any, prediction: Any) -> float:
-        raise SeebenchError(
-            f"task {task.name!r}: doc answers are judged by the copilot_doc scorer; list it "
-            "under 'scorers:'"
-        )
 
     def answer_format(self, task: TaskSpec) -> AnswerFormat:
         language = language_of(task)

@@ -74,9 +74,8 @@ def fix_cases_command(analyzers: tuple[str, ...], listing: bool, as_json: bool) 
     excluded: no file at the commit, not reproduced, an eslint artefact, an analyzer error.
     Analyses are cached in the data cache; the first run takes minutes."""
     from seebench.data.dataset import read_rows
-    from seebench.plugin_manager import get_registry
+    from seebench.plugin_manager import get_registry, get_task_index
     from seebench.suites.copilot.fix.reproduce import case_verdicts, verdict_counts
-    from seebench.tasks.index import get_task_index
 
     registry, index = get_registry(), get_task_index()
     report: dict[str, Any] = {}

@@ -122,6 +122,7 @@ class FixType(ScenarioType):
 
     target_kind = CODE
     default_metrics = ("fix_rate",)
+    default_scorers = ("copilot_fix",)
 
     def normalise_target(self, task: TaskSpec, value: Any) -> dict[str, Any]:
         where = f"task {task.name!r}"
@@ -137,15 +138,6 @@ class FixType(ScenarioType):
         for target in targets:
             rules[target["rule"]] = rules.get(target["rule"], 0) + 1
         return {"cases": len(targets), "rules": dict(sorted(rules.items()))}
-
-    def split_description(self, task: TaskSpec) -> str:
-        return "evaluation only (split method none): every reproducing case is a test item"
-
-    def sample_score(self, task: TaskSpec, gold: Any, prediction: Any) -> float:
-        raise SeebenchError(
-            f"task {task.name!r}: fixes are scored by the analyzer; list the copilot_fix "
-            "scorer under 'scorers:'"
-        )
 
     def answer_format(self, task: TaskSpec) -> AnswerFormat:
         return AnswerFormat(

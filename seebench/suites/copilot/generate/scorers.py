@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from seebench.scoring.core import Score, ScoreContext
-from seebench.suites.codegen.scorer import PythonTestsScorer
+from seebench.scoring.python_tests import PythonTestsScorer
 from seebench.suites.copilot.generate.assembly import assemble
 from seebench.suites.copilot.generate.compat import prelude
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from seebench.errors import SeebenchError
-from seebench.suites.codegen.types import parse_code_reply
+from seebench.scoring.code_answer import parse_code_reply
 from seebench.suites.copilot.generate.assembly import definition_text
 from seebench.suites.copilot.scenario import ScenarioType
 from seebench.tasks.types import CODE, AnswerFormat, ParsedAnswer
@@ -69,6 +69,7 @@ class GenerateType(ScenarioType):
 
     target_kind = CODE
     default_metrics = ("pass_rate",)
+    default_scorers = ("copilot_generate_tests",)
 
     def normalise_target(self, task: TaskSpec, value: Any) -> dict[str, Any]:
         return check_item_target(task, value, TARGET_KEYS)
@@ -78,15 +79,6 @@ class GenerateType(ScenarioType):
             "problems": len(targets),
             "with_placeholder": sum(1 for t in targets if t.get("placeholder")),
         }
-
-    def split_description(self, task: TaskSpec) -> str:
-        return "evaluation only (split method none)"
-
-    def sample_score(self, task: TaskSpec, gold: Any, prediction: Any) -> float:
-        raise SeebenchError(
-            f"task {task.name!r}: generated code is judged by scorers; list "
-            "copilot_generate_tests under 'scorers:'"
-        )
 
     def answer_format(self, task: TaskSpec) -> AnswerFormat:
         return AnswerFormat(

@@ -1,4 +1,4 @@
-"""The repository-level fix tasks' file list (``repo_tasks/data/copilot_repo_fix.sha256``):
+"""The repository-level fix tasks' file list (``task_configs/copilot_repo/data/copilot_repo_fix.sha256``):
 part 1's fix file set (every fix case JSON and the tars they point into) with only the tars
 of whole trees kept. Written by ``scripts/copilot_repo_fix_file_list.py``."""
 

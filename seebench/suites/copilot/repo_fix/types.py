@@ -66,6 +66,7 @@ class RepoFixType(FixType):
     """Part 1's fix, judged by the analyzer over the whole repository as well."""
 
     default_metrics = ("repo_fix_rate",)
+    default_scorers = ("copilot_repo_fix",)
 
     def normalise_target(self, task: TaskSpec, value: Any) -> dict[str, Any]:
         where = f"task {task.name!r}"
@@ -75,17 +76,3 @@ class RepoFixType(FixType):
             if not isinstance(value.get(key), kind):
                 raise _data_error(f"{where}: repo fix target key {key!r} is missing or not {kind}")
         return {key: value[key] for key in REPO_TARGET_KEYS}
-
-    def split_description(self, task: TaskSpec) -> str:
-        return (
-            "evaluation only (split method none): every case reproducing on its file alone "
-            "whose repository is a whole tree is a test item"
-        )
-
-    def sample_score(self, task: TaskSpec, gold: Any, prediction: Any) -> float:
-        from seebench.errors import SeebenchError
-
-        raise SeebenchError(
-            f"task {task.name!r}: fixes are scored by the analyzer; list the copilot_repo_fix "
-            "scorer under 'scorers:'"
-        )

@@ -1,6 +1,6 @@
 """The items of repository-level generate: the versioned list and the rows built from it.
 
-The list (``repo_tasks/data/copilot_repo_generate.jsonl``, written by
+The list (``task_configs/copilot_repo/data/copilot_repo_generate.jsonl``, written by
 ``scripts/copilot_repo_generate_items.py``) has one JSON object per line::
 
     {"id": "dbader/schedule:schedule/__init__.py:Job.tag", "slug": "dbader+schedule@82a4...",
@@ -21,11 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from seebench.suites.copilot.repo_generate.methods import documented_methods, grammar_for
+from seebench.tasks.configs import task_config_dir
 
 #: the shipped item list
-ITEMS_FILE = (
-    Path(__file__).resolve().parents[1] / "repo_tasks" / "data" / "copilot_repo_generate.jsonl"
-)
+ITEMS_FILE = task_config_dir("copilot_repo") / "data" / "copilot_repo_generate.jsonl"
 #: key -> type of an item record
 ITEM_KEYS: dict[str, type | tuple[type, ...]] = {
     "id": str,

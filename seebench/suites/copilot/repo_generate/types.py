@@ -31,6 +31,7 @@ class RepoGenerateType(ScenarioType):
 
     target_kind = CODE
     default_metrics = ("repo_generate_pass_rate",)
+    default_scorers = ("copilot_repo_generate",)
 
     def normalise_target(self, task: TaskSpec, value: Any) -> dict[str, Any]:
         from seebench.data.dataset import DataError
@@ -54,15 +55,6 @@ class RepoGenerateType(ScenarioType):
             "repositories": len({t["slug"] for t in targets}),
             "covering_tests": sum(len(t["tests"]) for t in targets),
         }
-
-    def split_description(self, task: TaskSpec) -> str:
-        return "evaluation only (split method none)"
-
-    def sample_score(self, task: TaskSpec, gold: Any, prediction: Any) -> float:
-        raise SeebenchError(
-            f"task {task.name!r}: generated bodies are judged by the copilot_repo_generate "
-            "scorer; list it under 'scorers:'"
-        )
 
     def answer_format(self, task: TaskSpec) -> AnswerFormat:
         language = language_of(task)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from seebench.errors import SeebenchError
-from seebench.suites.codegen.types import FENCE, OPENING_FENCE
+from seebench.scoring.code_answer import FENCE, OPENING_FENCE
 from seebench.suites.copilot.repo_testgen.placement import python_test_path
 from seebench.suites.copilot.scenario import ScenarioType
 from seebench.tasks.types import CODE, AnswerFormat, ParsedAnswer
@@ -155,6 +155,7 @@ class RepoTestType(ScenarioType):
     __test__ = False  # not a pytest class, whatever its name
     target_kind = CODE
     default_metrics = ("repo_test_success_rate",)
+    default_scorers = ("copilot_repo_test",)
 
     def normalise_target(self, task: TaskSpec, value: Any) -> dict[str, Any]:
         if not isinstance(value, dict):
@@ -173,15 +174,6 @@ class RepoTestType(ScenarioType):
             "repositories": len({(t["repo"], t["commit"]) for t in targets}),
             "unavailable": sum(1 for t in targets if t["unavailable"]),
         }
-
-    def split_description(self, task: TaskSpec) -> str:
-        return "evaluation only (split method none)"
-
-    def sample_score(self, task: TaskSpec, gold: Any, prediction: Any) -> float:
-        raise SeebenchError(
-            f"task {task.name!r}: generated tests are judged by scorers; list copilot_repo_test "
-            "under 'scorers:'"
-        )
 
     def answer_format(self, task: TaskSpec) -> AnswerFormat:
         language = task_language(task)

@@ -25,9 +25,10 @@ from pathlib import Path
 
 from seebench.data.cache import seebench_home
 from seebench.errors import SeebenchError
+from seebench.tasks.configs import task_config_dir
 
 #: the facts table shipped beside the file list
-FACTS_FILE = Path(__file__).resolve().parents[1] / "repo_tasks" / "data" / "copilot_repos.tsv"
+FACTS_FILE = task_config_dir("copilot_repo") / "data" / "copilot_repos.tsv"
 FACTS_COLUMNS = ("slug", "repo", "commit", "language", "whole_tree")
 TAR_NAME = re.compile(r"^repos/(?P<owner>[^/+]+)\+(?P<name>[^/@]+)@(?P<commit>[0-9a-f]{40})\.tar$")
 LANGUAGES = ("python", "javascript", "typescript")

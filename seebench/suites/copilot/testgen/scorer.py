@@ -15,8 +15,8 @@ from typing import Any
 
 from seebench import safe_files
 from seebench.scoring.core import Score, ScoreContext
+from seebench.scoring.python_tests import SANDBOX_NONE, SANDBOX_UNAVAILABLE
 from seebench.scoring.run import stable_hash
-from seebench.suites.codegen.scorer import SANDBOX_NONE, SANDBOX_UNAVAILABLE
 from seebench.suites.copilot.generate.compat import COMPAT_OPTION, prelude
 from seebench.suites.copilot.generate.scorers import python_syntax
 from seebench.suites.copilot.testgen import driver, mutants

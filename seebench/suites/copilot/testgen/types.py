@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from seebench.errors import SeebenchError
-from seebench.suites.codegen.types import parse_code_reply
+from seebench.scoring.code_answer import parse_code_reply
 from seebench.suites.copilot.generate.types import check_item_target
 from seebench.suites.copilot.scenario import ScenarioType
 from seebench.tasks.types import CODE, AnswerFormat, ParsedAnswer
@@ -50,21 +50,13 @@ class TestgenType(ScenarioType):
     __test__ = False  # not a pytest class, whatever its name
     target_kind = CODE
     default_metrics = ("pass_rate",)
+    default_scorers = ("copilot_test_run",)
 
     def normalise_target(self, task: TaskSpec, value: Any) -> dict[str, Any]:
         return check_item_target(task, value, TARGET_KEYS)
 
     def summarise_targets(self, task: TaskSpec, targets: Sequence[Any]) -> dict[str, Any]:
         return {"focal_definitions": len(targets)}
-
-    def split_description(self, task: TaskSpec) -> str:
-        return "evaluation only (split method none)"
-
-    def sample_score(self, task: TaskSpec, gold: Any, prediction: Any) -> float:
-        raise SeebenchError(
-            f"task {task.name!r}: generated tests are judged by scorers; list copilot_test_run "
-            "under 'scorers:'"
-        )
 
     def answer_format(self, task: TaskSpec) -> AnswerFormat:
         return AnswerFormat(

@@ -1,6 +1,6 @@
 """The workspace query set: a validating loader and the check of gold ranges against trees.
 
-The set is versioned data of the suite (``repo_tasks/data/workspace_queries.jsonl``), one
+The set is versioned data of the suite (``task_configs/copilot_repo/data/workspace_queries.jsonl``), one
 query per line::
 
     {"id": "schedule-01", "repo": "dbader/schedule", "commit": "<40 hex>", "kind": "how",
@@ -26,11 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from seebench.errors import SeebenchError
+from seebench.tasks.configs import task_config_dir
 
 #: the query set shipped with the suite
-QUERIES_FILE = (
-    Path(__file__).resolve().parents[1] / "repo_tasks" / "data" / "workspace_queries.jsonl"
-)
+QUERIES_FILE = task_config_dir("copilot_repo") / "data" / "workspace_queries.jsonl"
 KINDS = ("where", "how", "which")
 QUERY_KEYS = {"id", "repo", "commit", "kind", "query", "gold", "keywords"}
 GOLD_KEYS = {"file", "lines", "symbol"}

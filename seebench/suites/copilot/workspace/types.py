@@ -135,6 +135,7 @@ class WorkspaceType(ScenarioType):
 
     target_kind = FREE_TEXT
     default_metrics = ("workspace_mrr",)
+    default_scorers = ("copilot_workspace",)
 
     def normalise_target(self, task: TaskSpec, value: Any) -> dict[str, Any]:
         from seebench.data.dataset import DataError
@@ -149,15 +150,6 @@ class WorkspaceType(ScenarioType):
             "excluded": sum(1 for t in targets if t.get("excluded")),
             "gold_snippets": sum(len(t["gold"]) for t in targets),
         }
-
-    def split_description(self, task: TaskSpec) -> str:
-        return "evaluation only (split method none)"
-
-    def sample_score(self, task: TaskSpec, gold: Any, prediction: Any) -> float:
-        raise SeebenchError(
-            f"task {task.name!r}: workspace answers are judged by scorers; list "
-            "copilot_workspace under 'scorers:'"
-        )
 
     def answer_format(self, task: TaskSpec) -> AnswerFormat:
         return AnswerFormat(

@@ -20,7 +20,7 @@ from tests.conftest import REPO_ROOT
 REQUIRED = os.environ.get("SEEBENCH_REQUIRE_SANDBOX") == "1"
 TOOLS = tools.tools_dir()
 MIRROR = (REPO_ROOT / ".." / "shared" / "data" / "copilot_harness").resolve()
-FILE_LIST = REPO_ROOT / "seebench/suites/copilot/tasks/data/copilot_fix.sha256"
+FILE_LIST = REPO_ROOT / "task_configs/copilot/data/copilot_fix.sha256"
 
 
 def _missing(reason: str) -> None:

@@ -10,7 +10,7 @@ from scripts.realhumaneval_file_list import file_list, main
 from tests.conftest import REPO_ROOT
 
 HEADER = "path\tsuite\ttask\tfile\tsource_repo\tsource_path\tcommit\tbytes\tsha256\n"
-SHIPPED = REPO_ROOT / "seebench/suites/copilot/tasks/data/realhumaneval_tasks.sha256"
+SHIPPED = REPO_ROOT / "task_configs/copilot/data/realhumaneval_tasks.sha256"
 
 
 def test_lines_come_from_the_manifest_rows_under_the_prefix(tmp_path):

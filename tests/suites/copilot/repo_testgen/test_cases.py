@@ -22,7 +22,7 @@ from .conftest import CALC
 
 COMMIT = "b" * 40
 LIST = Path(__file__).resolve().parents[4] / (
-    "seebench/suites/copilot/repo_tasks/data/copilot_repo_test.sha256"
+    "task_configs/copilot_repo/data/copilot_repo_test.sha256"
 )
 
 

@@ -1,1 +1,0 @@
-"""seebench's built-in plugins, registered exactly like third-party ones."""

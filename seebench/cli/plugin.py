@@ -1,0 +1,25 @@
+"""Built-in CLI commands: ``tasks``, ``plugins``, ``eval``, ``score``, ``data`` and ``results``."""
+
+from __future__ import annotations
+
+from seebench.hookspecs import hookimpl
+
+
+@hookimpl
+def register_commands(cli) -> None:
+    from seebench.cli.data import data_group
+    from seebench.cli.eval import eval_command
+    from seebench.cli.plugins import plugins_command
+    from seebench.cli.results import results_group
+    from seebench.cli.score import score_command
+    from seebench.cli.tasks import tasks_group
+
+    for command in (
+        tasks_group,
+        plugins_command,
+        eval_command,
+        score_command,
+        data_group,
+        results_group,
+    ):
+        cli.add_command(command)

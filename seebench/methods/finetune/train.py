@@ -1,0 +1,378 @@
+"""The training loop: SELU's protocol (§IV-C) with dynamic padding and length grouping.
+
+One optimiser step consumes ``effective_batch`` examples (split over processes when running
+under DeepSpeed), cut into micro-batches of ``per_device_batch`` with gradient accumulation;
+when a micro-batch runs out of memory the per-device batch is halved and the step is redone.
+The validation metric (the task's primary metric) is computed every ``eval_every`` steps;
+training stops after ``patience`` evaluations without improvement and the best weights are
+restored before predicting the test split.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+from seebench.data.dataset import Sample, TaskData
+from seebench.methods.finetune.arch import (
+    DECODER,
+    ENCODER_DECODER,
+    attention_implementation,
+    family_of,
+    load_backbone,
+    load_tokenizer,
+    max_length,
+    read_config,
+)
+from seebench.methods.finetune.config import TrainConfig
+from seebench.methods.finetune.encode import Encoded, TaskCodec, length_grouped_batches
+from seebench.tasks.spec import TaskSpec
+from seebench.tasks.types import LABEL, LABEL_SET, MASKED_WORDS, NUMBER, TAG_SEQUENCE
+
+log = logging.getLogger("seebench.methods.finetune")
+
+
+def not_applicable(target_kind: str | None, family: str) -> str | None:
+    """SELU §IV-B: NER needs token states (not decoder-only), MLM an encoder-only model; tasks
+    whose targets no head can learn are not applicable."""
+    if target_kind not in (LABEL, LABEL_SET, NUMBER, TAG_SEQUENCE, MASKED_WORDS):
+        return f"fine-tuning has no head for targets of kind {target_kind!r}"
+    if target_kind == TAG_SEQUENCE and family == DECODER:
+        return (
+            "NER is token classification; decoder-only models have no bidirectional token "
+            "states for it (SELU §IV-B runs NER on encoder-only and encoder-decoder models)"
+        )
+    if target_kind == MASKED_WORDS and family != "encoder":
+        return (
+            f"MLM needs an encoder-only model with a masked-LM objective; this model is "
+            f"{family} (SELU §IV-B)"
+        )
+    return None
+
+
+def split_validation(
+    data: TaskData, fraction: float, seed: int
+) -> tuple[list[Sample], list[Sample], bool]:
+    """Train and validation samples; carves ``fraction`` of train when there is no validation."""
+    if data.validation:
+        return list(data.train), list(data.validation), False
+    train = list(data.train)
+    random.Random(seed).shuffle(train)
+    n_val = max(1, round(len(train) * fraction)) if len(train) > 1 else 0
+    return train[n_val:], train[:n_val], True
+
+
+def build_model(
+    target_kind: str | None, directory: Path, family: str, n_outputs: int, dropout: float
+):
+    from seebench.methods.finetune.heads import MaskedLMModel, SequenceHeadModel, TokenHeadModel
+
+    attn = attention_implementation()
+    if target_kind == MASKED_WORDS:
+        backbone, info = load_backbone(directory, "mlm", attn)
+        return MaskedLMModel(backbone), info
+    backbone, info = load_backbone(directory, "base", attn)
+    cls = TokenHeadModel if target_kind == TAG_SEQUENCE else SequenceHeadModel
+    return cls(backbone, family, n_outputs, dropout), info
+
+
+def predict(model, codec: TaskCodec, items: list[Encoded], batch_size: int, device, bf16: bool):
+    """(prediction, confidence) per item, in order; batches sorted by length."""
+    import torch
+
+    order = sorted(range(len(items)), key=lambda i: codec.length(items[i]))
+    results: list[Any] = [None] * len(items)
+    was_training = model.training
+    model.eval()
+    with torch.no_grad(), torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16):
+        for start in range(0, len(order), batch_size):
+            idx = order[start : start + batch_size]
+            chunk = [items[i] for i in idx]
+            batch = codec.collate(chunk, training=False)
+            logits = model(batch["input_ids"].to(device), batch["attention_mask"].to(device))
+            for i, value in zip(idx, codec.decode(logits, chunk, batch), strict=True):
+                results[i] = value
+    model.train(was_training)
+    return results
+
+
+def _metric(task: TaskSpec, entry: Any):
+    """The selection metric over (samples, predictions) and whether higher is better
+    (``entry``: the registry's :class:`~seebench.registry.MetricEntry` of the primary metric)."""
+    func = entry.load()
+    kwargs = {"labels": task.label_names} if task.labels else {}
+
+    def compute(samples: list[Sample], predictions: list[Any]) -> float:
+        return float(func([s.target for s in samples], [p for p, _ in predictions], **kwargs))
+
+    return compute, entry.higher_is_better
+
+
+def _optimizer(model, lr: float, weight_decay: float):
+    import torch
+
+    decay, no_decay = [], []
+    for name, param in model.named_parameters():
+        if not param.requires_grad:
+            continue
+        (no_decay if param.ndim < 2 or "norm" in name.lower() else decay).append(param)
+    groups = [
+        {"params": decay, "weight_decay": weight_decay},
+        {"params": no_decay, "weight_decay": 0.0},
+    ]
+    return torch.optim.AdamW(groups, lr=lr)
+
+
+def _bf16_supported(device) -> bool:
+    import torch
+
+    return device.type == "cuda" and torch.cuda.is_bf16_supported()
+
+
+def _is_oom(exc: BaseException) -> bool:
+    import torch
+
+    return isinstance(exc, torch.OutOfMemoryError) or "out of memory" in str(exc).lower()
+
+
+def finetune(
+    task: TaskSpec,
+    data: TaskData,
+    model_dir: Path,
+    seed: int,
+    options: dict[str, Any],
+    work_dir: Path | None = None,
+    dist: Any | None = None,
+    *,
+    metric: Any,
+) -> tuple[list[Any], dict[str, Any]]:
+    """Train on ``data.train``, select on validation, predict ``data.test``.
+
+    ``metric`` is the registry entry of the task's primary metric (selection on validation).
+
+    ``dist`` is a :class:`seebench.methods.finetune.distributed.DeepSpeedContext` when running under
+    DeepSpeed, else ``None``. Returns ``[(prediction, confidence)...]`` and the ``info`` dict.
+    """
+    import torch
+    from transformers import get_linear_schedule_with_warmup
+
+    started = time.perf_counter()
+    cfg = TrainConfig.from_options(options)
+    rank, world = (dist.rank, dist.world_size) if dist else (0, 1)
+    random.seed(seed)
+    torch.manual_seed(seed)
+    config = read_config(model_dir)
+    family = cfg.architecture or family_of(config)
+    reason = not_applicable(task.target_kind, family)
+    if reason:
+        from seebench.errors import SeebenchError
+
+        raise SeebenchError(reason)
+    tokenizer = load_tokenizer(model_dir, family)
+    limit = max_length(tokenizer, config, cfg.max_length)
+    train, validation, carved = split_validation(data, cfg.validation_fraction, seed)
+    if cfg.max_validation and len(validation) > cfg.max_validation:
+        validation = random.Random(seed).sample(validation, int(cfg.max_validation))
+    codec = TaskCodec(task, tokenizer, limit, train, cfg.mlm_probability)
+    enc_train, enc_val = codec.encode(train), codec.encode(validation)
+    enc_test = codec.encode(data.test, with_labels=False)
+    plan = cfg.resolve(task.target_kind, len(train), world)
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    bf16 = cfg.bf16 == "true" or (cfg.bf16 == "auto" and _bf16_supported(device))
+    model, load_info = build_model(
+        task.target_kind, model_dir, family, codec.n_outputs, cfg.dropout
+    )
+    if family == DECODER and getattr(model.backbone.config, "pad_token_id", None) is None:
+        model.backbone.config.pad_token_id = tokenizer.pad_token_id
+    lora_info = None
+    if cfg.peft == "lora":
+        from seebench.methods.finetune.heads import apply_lora
+
+        lora_info = apply_lora(
+            model, cfg.lora_r, cfg.lora_alpha, cfg.lora_dropout, cfg.lora_targets
+        )
+    model.to(device)
+    model.train()
+    optimizer = _optimizer(model, plan["learning_rate"], cfg.weight_decay)
+    scheduler = get_linear_schedule_with_warmup(
+        optimizer, plan["warmup_steps"], plan["total_steps"]
+    )
+    engine = None
+    if dist:
+        engine = dist.initialize(model, optimizer, scheduler, plan, bf16)
+    metric, higher = _metric(task, metric)
+    rng = random.Random(seed)
+    lengths = [codec.length(e) for e in enc_train]
+    micro = plan["per_device_batch"]
+    history: list[dict[str, Any]] = []
+    best_value, best_step, best_state, bad_evals = None, 0, None, 0
+    step, examples, train_seconds, oom_reductions, epoch = 0, 0, 0.0, 0, 0
+    train_cpu_seconds = 0.0
+    running_loss, running_units = 0.0, 0
+    log_path = (work_dir / "train_log.jsonl") if work_dir and rank == 0 else None
+    if log_path:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        log_path.write_text("")
+    stop = False
+    while not stop and step < plan["total_steps"]:
+        epoch += 1
+        for batch_ids in length_grouped_batches(
+            lengths, cfg.effective_batch, rng, cfg.group_by_length
+        ):
+            local = batch_ids[rank::world]
+            tic, cpu_tic = time.perf_counter(), time.process_time()
+            while True:
+                try:
+                    loss_value, units = _step(
+                        model,
+                        engine,
+                        optimizer,
+                        codec,
+                        enc_train,
+                        local,
+                        micro,
+                        device,
+                        bf16,
+                        rng,
+                        cfg.pad_to_multiple_of,
+                    )
+                    break
+                except RuntimeError as exc:
+                    if engine is not None or not _is_oom(exc) or micro == 1:
+                        raise
+                    optimizer.zero_grad(set_to_none=True)
+                    if device.type == "cuda":
+                        torch.cuda.empty_cache()
+                    micro, oom_reductions = max(1, micro // 2), oom_reductions + 1
+                    log.warning("out of memory: per-device batch reduced to %d", micro)
+            if engine is None:
+                torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+                optimizer.step()
+                scheduler.step()
+                optimizer.zero_grad(set_to_none=True)
+            train_seconds += time.perf_counter() - tic
+            train_cpu_seconds += time.process_time() - cpu_tic
+            examples += len(batch_ids)
+            running_loss, running_units = running_loss + loss_value, running_units + units
+            step += 1
+            if step % plan["eval_every"] == 0 or step == plan["total_steps"]:
+                value = metric(
+                    validation, predict(model, codec, enc_val, cfg.eval_batch, device, bf16)
+                )
+                improved = best_value is None or (
+                    value > best_value if higher else value < best_value
+                )
+                if improved:
+                    best_value, best_step, bad_evals = value, step, 0
+                    best_state = {
+                        k: v.detach().to("cpu", copy=True) for k, v in model.state_dict().items()
+                    }
+                else:
+                    bad_evals += 1
+                record = {
+                    "step": step,
+                    "epoch": epoch,
+                    "train_loss": running_loss / max(1, running_units),
+                    "validation": value,
+                    "elapsed_s": round(time.perf_counter() - started, 1),
+                }
+                history.append(record)
+                running_loss, running_units = 0.0, 0
+                log.info("step %d/%d %s", step, plan["total_steps"], record)
+                if log_path:
+                    with log_path.open("a") as handle:
+                        handle.write(json.dumps(record) + "\n")
+                if bad_evals >= cfg.patience:
+                    stop = True
+            if stop or step >= plan["total_steps"]:
+                break
+    if best_state is not None:
+        model.load_state_dict(best_state)
+    predictions = predict(model, codec, enc_test, cfg.eval_batch, device, bf16) if rank == 0 else []
+    info = {
+        "architecture": family,
+        "model_type": config.get("model_type"),
+        "max_length": limit,
+        "device": device.type,
+        "bf16": bf16,
+        "train_config": {**plan, "per_device_batch_final": micro, "oom_reductions": oom_reductions},
+        "n_train": len(train),
+        "n_validation": len(validation),
+        "validation_carved_from_train": carved,
+        "validation_metric": task.primary_metric,
+        "best_validation": best_value,
+        "best_step": best_step,
+        "steps_run": step,
+        "epochs_run": round(step / plan["steps_per_epoch"], 3),
+        "early_stopped": stop,
+        "history": history,
+        "train_examples_per_s": round(examples / train_seconds, 2) if train_seconds else None,
+        "train_seconds": round(train_seconds, 1),
+        "train_cpu_seconds": round(train_cpu_seconds, 1),
+        "model_loading": load_info,
+        "labels": codec.label_names
+        if task.target_kind in (TAG_SEQUENCE, LABEL, LABEL_SET)
+        else None,
+    }
+    if task.target_kind == NUMBER:
+        info["target_standardisation"] = {"mean": codec.mean, "std": codec.std}
+    if lora_info:
+        info["lora"] = lora_info
+    if dist:
+        info["deepspeed"] = dist.summary()
+    return predictions, info
+
+
+def _step(
+    model,
+    engine,
+    optimizer,
+    codec: TaskCodec,
+    items: list[Encoded],
+    local: list[int],
+    micro: int,
+    device,
+    bf16: bool,
+    rng: random.Random,
+    pad_multiple: int | None,
+) -> tuple[float, int]:
+    """Forward/backward over one optimiser step's examples; returns (loss sum, units)."""
+    import torch
+
+    if engine is not None:  # DeepSpeed: a fixed number of micro-batches per step
+        n_chunks = engine.gradient_accumulation_steps()
+        chunks = [local[i::n_chunks] for i in range(n_chunks)]
+        chunks = [c or local[:1] for c in chunks]
+    else:
+        chunks = [local[i : i + micro] for i in range(0, len(local), micro)]
+    batches = [
+        codec.collate(
+            [items[i] for i in c], training=True, rng=rng, pad_to_multiple_of=pad_multiple
+        )
+        for c in chunks
+    ]
+    total_units = 0
+    for batch in batches:
+        labels = batch["labels"]
+        total_units += int((labels != -100).sum()) if codec.kind != "sequence" else labels.size(0)
+    total_units = max(1, total_units)
+    loss_sum = 0.0
+    runner = engine if engine is not None else model
+    for batch in batches:
+        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16):
+            logits = runner(batch["input_ids"].to(device), batch["attention_mask"].to(device))
+        loss, _ = codec.loss(logits, batch["labels"].to(device))
+        loss_sum += float(loss.detach())
+        if engine is not None:
+            engine.backward(loss / total_units * len(batches))
+            engine.step()
+        else:
+            (loss / total_units).backward()
+    return loss_sum, total_units
+
+
+__all__ = ["ENCODER_DECODER", "finetune", "not_applicable", "predict"]

@@ -1,0 +1,124 @@
+"""The ``zero-shot`` and ``3-shot`` methods: prompt a generative model, parse, never drop.
+
+Options (``-o KEY=VALUE`` or a task's ``methods:`` block):
+
+- all backends: ``shots`` (k), ``temperature`` (0: greedy), ``max_new_tokens``, ``cache``
+  (false: neither read nor write the response cache), ``seed``;
+- ``hf``: ``batch_size``, ``dtype``, ``device``, ``prefix_cache`` (false: read every prompt
+  whole, not their shared start once);
+- ``openai``: ``base_url`` (else ``$OPENAI_BASE_URL``), ``api_key_env`` (the *name* of the
+  variable holding the key, default ``OPENAI_API_KEY``), ``concurrency``, ``timeout_s``,
+  ``max_retries``, ``retry_base_s``, ``retry_max_s``, ``logprobs``, ``price_input`` and
+  ``price_output`` (USD per million tokens, for ``info.cost_usd``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from seebench.data.dataset import TaskData, pick_shots
+from seebench.methods.base import MethodOutput, Prediction, RunContext
+from seebench.methods.prompting.template import Prompt, build_prompt, max_new_tokens
+from seebench.models import ModelRef
+from seebench.models.client import COMMON_OPTIONS, HF_OPTIONS, OPENAI_OPTIONS
+from seebench.tasks.parsing import parse_answer
+from seebench.tasks.spec import TaskSpec
+
+#: The method's own options; the model client's are added per backend (``option_schema``).
+PROMPT_OPTIONS = {
+    "shots": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "an integer >= 0 (examples per prompt)",
+    }
+}
+GENERATIVE_ARCHITECTURES = ("CausalLM", "LMHeadModel")
+
+
+def shots_for(task: TaskSpec, data: TaskData, k: int, seed: int) -> dict[str, list[str]]:
+    """``k`` example ids per test sample: the stored shots, drawn afresh when fewer are stored."""
+    if k <= 0:
+        return {}
+    stored = data.shots
+    if not stored or any(len(stored.get(s.id, ())) < k for s in data.test):
+        stored = pick_shots(task, data, k, int(task.shots.get("seed", seed)))
+    return {sample_id: list(ids[:k]) for sample_id, ids in stored.items()}
+
+
+def build_prompts(task: TaskSpec, data: TaskData, k: int, seed: int) -> list[Prompt]:
+    """One prompt per test sample, with its ``k`` shots as worked examples."""
+    by_id = data.by_id()
+    chosen = shots_for(task, data, k, seed)
+    return [build_prompt(task, s, [by_id[i] for i in chosen.get(s.id, [])]) for s in data.test]
+
+
+class PromptMethod:
+    """Zero- or k-shot prompting with the SELU base template (``shots`` sets k)."""
+
+    name = "prompt"
+    default_shots = 0
+
+    @staticmethod
+    def option_schema(model: ModelRef) -> dict[str, Any]:
+        """The options this method takes with ``model`` (its backend's options included)."""
+        backend = OPENAI_OPTIONS if model.kind == "openai" else HF_OPTIONS
+        return {**PROMPT_OPTIONS, **COMMON_OPTIONS, **backend}
+
+    def not_applicable(self, task: TaskSpec, model: ModelRef) -> str | None:
+        if task.behaviour.answer_format(task) is None:
+            return f"prompting does not handle {task.type} tasks"
+        if model.kind == "openai":
+            return None
+        if model.kind != "hf":
+            return f"model {model.spec!r} ({model.kind}) cannot be prompted; use smollm2, hf:PATH or openai:NAME"
+        architecture = model.identity.get("architecture") or ""
+        if architecture and not any(a in architecture for a in GENERATIVE_ARCHITECTURES):
+            return f"model {model.spec!r} ({architecture}) does not generate text"
+        return None
+
+    def run(self, context: RunContext) -> MethodOutput:
+        task, data = context.task, context.data
+        k = int(context.options.get("shots", self.default_shots))
+        prompts = build_prompts(task, data, k, context.seed)
+        client = context.client
+        generations = client.generate(
+            prompts, max_new_tokens=max_new_tokens(task), advance=context.advance
+        )
+        predictions = []
+        reasons: Counter[str] = Counter()
+        for prompt, (generation, cached) in zip(prompts, generations, strict=True):
+            parsed = parse_answer(task, generation.text)
+            error = generation.error or parsed.error
+            if error:
+                reasons[error.split(":")[0]] += 1
+            # the messages as sent, so that `seebench view` shows the prompt of every sample
+            extra: dict[str, Any] = {"cached": cached, "prompt": list(prompt.messages)}
+            if generation.retries:
+                extra["retries"] = generation.retries
+            predictions.append(
+                Prediction(
+                    prompt.sample_id,
+                    parsed.value,
+                    raw=generation.text,
+                    error=error,
+                    confidence=generation.confidence,
+                    extra=extra,
+                    shots=tuple(prompt.shot_ids),
+                )
+            )
+        info = {"shots": k, **client.info(), "invalid_reasons": dict(reasons.most_common())}
+        return MethodOutput(predictions, info)
+
+
+class ZeroShotMethod(PromptMethod):
+    """The SELU base template without examples."""
+
+    name = "zero-shot"
+
+
+class ThreeShotMethod(PromptMethod):
+    """The SELU base template with each test instance's 3 stored shots (``-o shots=K``)."""
+
+    name = "3-shot"
+    default_shots = 3

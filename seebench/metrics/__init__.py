@@ -1,4 +1,0 @@
-"""Metric functions: ``metric(golds, predictions, **options) -> float``.
-
-Each is registered as a plugin by :mod:`seebench.builtin.metrics`.
-"""

@@ -1,0 +1,40 @@
+"""A code answer: the code in a model's reply (one fenced block, or the whole reply).
+
+A kernel notion shared by every suite whose answers are programs (codegen, Copilot's
+generate and test scenarios); the scorer that runs them is :mod:`seebench.scoring.python_tests`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from seebench.tasks.types import ParsedAnswer
+
+#: A fenced code block: an opening fence with an optional language, the code, a closing fence.
+FENCE = re.compile(r"^```[ \t]*([A-Za-z0-9_+.-]*)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
+OPENING_FENCE = re.compile(r"^```", re.M)
+CODE_LANGUAGES = ("", "python", "py", "python3")
+
+
+def parse_code_reply(text: str) -> ParsedAnswer:
+    """The code in a model's reply: the content of its one fenced block, or the whole reply
+    when it has no fence. Several blocks, a block in another language or an unclosed fence
+    are errors (never a guess)."""
+    if not text.strip():
+        return ParsedAnswer(None, "empty reply")
+    blocks = FENCE.findall(text)
+    fences = len(OPENING_FENCE.findall(text))
+    if not blocks:
+        if fences:
+            return ParsedAnswer(None, "unclosed code block (reply cut off?)")
+        return ParsedAnswer(text)
+    if fences != 2 * len(blocks):
+        return ParsedAnswer(None, "unclosed code block (reply cut off?)")
+    if len(blocks) > 1:
+        return ParsedAnswer(None, f"{len(blocks)} code blocks; expected one")
+    language, code = blocks[0]
+    if language.lower() not in CODE_LANGUAGES:
+        return ParsedAnswer(None, f"code block in {language!r}; expected python")
+    if not code.strip():
+        return ParsedAnswer(None, "empty code block")
+    return ParsedAnswer(code)

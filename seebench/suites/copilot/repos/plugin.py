@@ -1,0 +1,15 @@
+"""The repository environments' registrations, called by the ``copilot`` suite plugin
+(a sub-plugin of :mod:`seebench.suites.copilot.plugin`): the ``seebench copilot envs`` command."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from seebench.hookspecs import hookimpl
+
+
+@hookimpl
+def register_commands(cli: Any) -> None:
+    from seebench.suites.copilot.repos.commands import add_commands
+
+    add_commands(cli)

@@ -1,0 +1,51 @@
+"""The ``register`` protocols in :mod:`seebench.hookspecs` match what the registry accepts."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from seebench import hookspecs
+from seebench.registry import Registry, RegistryBuilder
+
+BUILDERS = {
+    "register_task_types": "task_type",
+    "register_task_dirs": "task_dir",
+    "register_metrics": "metric",
+    "register_scorers": "scorer",
+    "register_methods": "method",
+    "register_models": "model",
+    "register_data_readers": "data_reader",
+    "register_prepare_steps": "prepare_step",
+    "register_exporters": "exporter",
+    "register_suites": "suite",
+}
+
+
+def _parameters(function) -> tuple[list[str], set[tuple[str, object]]]:
+    """Positional names in order, and keyword-only (name, default) pairs in any order."""
+    parameters = [p for p in inspect.signature(function).parameters.values() if p.name != "self"]
+    positional = [p.name for p in parameters if p.kind is not p.KEYWORD_ONLY]
+    keywords = {(p.name, p.default) for p in parameters if p.kind is p.KEYWORD_ONLY}
+    return positional, keywords
+
+
+def test_every_registration_hook_has_a_protocol():
+    registration = [h for h in hookspecs._all_hook_names() if h.startswith("register_")]
+    assert sorted(BUILDERS) == sorted(h for h in registration if h != "register_commands")
+
+
+@pytest.mark.parametrize("hook", sorted(BUILDERS))
+def test_protocol_matches_the_registry_callback(hook):
+    protocol_name = inspect.signature(getattr(hookspecs, hook)).parameters["register"].annotation
+    protocol = getattr(hookspecs, protocol_name)
+    register = getattr(RegistryBuilder(Registry()), BUILDERS[hook])("test-plugin")
+    assert _parameters(protocol.__call__) == _parameters(register)
+
+
+def test_hookimpl_is_defined_beside_hookspec_and_still_exported_by_the_loader():
+    from seebench import hookimpl
+    from seebench.plugin_manager import hookimpl as old_hookimpl
+
+    assert hookimpl is hookspecs.hookimpl is old_hookimpl
