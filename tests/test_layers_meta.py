@@ -43,6 +43,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "seebench.errors",
             "seebench.events",
             "seebench.secrets",
+            "seebench.safe_files",
             "seebench.home",
             "seebench.hookspecs",
         ),
@@ -55,17 +56,17 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("scoring", ("seebench.scoring",)),
     ("methods", ("seebench.methods",)),
     ("runner", ("seebench.runner",)),
-    ("plugins", ("seebench.suites",)),  # and methods/<name>/, suites/<name>/: see unit_of
-    ("root", ("seebench.cli", "seebench.plugin_manager", "seebench.builtin")),
+    ("plugins", ("seebench.suites", "seebench.view")),  # and methods/<name>/, suites/<name>/
+    ("root", ("seebench.cli", "seebench.plugin_manager")),
 )
 RANK = {name: rank for rank, (name, _) in enumerate(LAYERS)}
 
 #: a plugin unit: one folder below methods/ or suites/
 PLUGIN_UNIT = re.compile(r"^seebench\.(methods|suites)\.([a-z0-9_]+)\.")
 #: modules of a suite that are command-line entry points (they run as part of the root)
-COMMAND_MODULE = re.compile(r"^seebench\.suites\.[a-z0-9_.]*(\.cli|\.commands|_cli)$")
-#: suites being moved out of the package by another branch: not judged here
-EXEMPT = ("seebench.suites.study", "seebench.builtin.study")
+COMMAND_MODULE = re.compile(r"^seebench\.(suites\.[a-z0-9_.]*|view)(\.cli|\.commands|_cli)$")
+#: modules not judged here (none: the study app is its own distribution now)
+EXEMPT: tuple[str, ...] = ()
 #: scripts of a suite run as ``python -m`` (their own composition root)
 SCRIPTS = ("seebench.suites.selu.doc_table",)
 #: the one remaining fallback to the process-wide registry, with the reason; keep it short

@@ -12,7 +12,7 @@ import importlib.util
 import click
 
 from seebench.errors import SeebenchError
-from seebench.plugin_manager import hookimpl
+from seebench.hookspecs import hookimpl
 
 INSTALL_HINT = (
     "seebench study needs the seebench-study distribution: pip install seebench-study "

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from seebench.plugin_manager import hookimpl
+from seebench.hookspecs import hookimpl
 
 
 @hookimpl
