@@ -60,7 +60,6 @@ def reference(task, data, seed: int, axes: dict[str, list[int]], early: bool = F
     from sklearn.multioutput import MultiOutputClassifier
 
     from seebench.methods.baseline.common import decode, primary_scorer, target_matrix, texts
-
     from seebench.plugin_manager import get_registry
 
     score = primary_scorer(task, get_registry())
@@ -109,7 +108,6 @@ def reference(task, data, seed: int, axes: dict[str, list[int]], early: bool = F
 def ours(task, data, seed: int, jobs: int, axes: dict[str, list[int]], early: bool = False):
     from seebench.methods.baseline.common import primary_scorer
     from seebench.methods.baseline.xgb import TfidfXGBoostEstimator
-
     from seebench.plugin_manager import get_registry
 
     score = primary_scorer(task, get_registry())

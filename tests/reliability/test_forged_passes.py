@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from seebench.data.dataset import Sample
+from seebench.plugin_manager import get_task_index
 from seebench.sandbox import (
     ISOLATION_IN_PROCESS,
     ISOLATION_SPLIT,
@@ -19,7 +20,6 @@ from seebench.sandbox import (
 )
 from seebench.scoring import ScoreContext
 from seebench.scoring.python_tests import PythonTestsScorer
-from seebench.plugin_manager import get_task_index
 from tests.sandbox.conftest import open_or_skip
 
 LIMITS = Limits(cpu_s=2, wall_s=8, memory_mb=256, processes=16, file_size_mb=4, disk_mb=16)

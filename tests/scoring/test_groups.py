@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 
 from seebench.errors import SeebenchError
-from seebench.plugin_manager import get_registry
+from seebench.plugin_manager import get_registry, get_task_index
 from seebench.scoring.groups import (
     RECORD_NAME,
     GroupSet,
@@ -22,7 +22,6 @@ from seebench.scoring.groups import (
     read_group_file,
     report_groups,
 )
-from seebench.plugin_manager import get_task_index
 
 SPEC = {
     "groups": {
