@@ -52,6 +52,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "seebench.builtin.judge",
     "seebench.builtin.copilot",
     "seebench.builtin.study",
+    "seebench.builtin.executors",
 )
 
 
