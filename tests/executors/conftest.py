@@ -42,7 +42,12 @@ class SweepEnv:
     def run(self, models, executor, events=None, retries=2, **config):
         units, runners = self.plan(models, **config)
         return run_sweep(
-            units, executor, runners=runners, retries=retries, backoff=0.05, events=events,
+            units,
+            executor,
+            runners=runners,
+            retries=retries,
+            backoff=0.05,
+            events=events,
             progress=False,
         )
 

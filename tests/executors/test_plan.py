@@ -11,7 +11,11 @@ from seebench.executors.plan import Resources, parse_models
 def test_parse_models_joins_the_option_and_the_file(tmp_path):
     listing = tmp_path / "models.txt"
     listing.write_text("# baselines\nmajority\n\nrandom  # a comment\nmajority\n")
-    assert parse_models("tfidf-xgboost,majority", listing) == ["tfidf-xgboost", "majority", "random"]
+    assert parse_models("tfidf-xgboost,majority", listing) == [
+        "tfidf-xgboost",
+        "majority",
+        "random",
+    ]
 
 
 def test_parse_models_errors_name_file_and_line(tmp_path):
@@ -58,7 +62,9 @@ def test_default_resources_follow_model_and_task(sweep_env):
             from seebench.plugin_manager import get_registry
             from seebench.runner.config import EvalConfig
 
-            self.model = ModelRef(spec="m", id="m", kind=kind, options={"device": device} if device else {})
+            self.model = ModelRef(
+                spec="m", id="m", kind=kind, options={"device": device} if device else {}
+            )
             self.registry = get_registry()
             self.config = EvalConfig(model="m", tasks="x")
 
