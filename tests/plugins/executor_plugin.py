@@ -1,7 +1,8 @@
 """Test models and a method for executor tests: ``xecho:KIND-N`` echoes the gold labels after
 sleeping ``$SEEBENCH_TEST_SLEEP`` seconds per unit, and by KIND asks for resources or fails.
 
-KIND: ``plain``, ``sandbox`` (asks for the sandbox), ``gpu`` (asks for a GPU), ``flaky``
+KIND: ``plain``, ``sandbox`` (asks for the sandbox), ``gpu`` (asks for a GPU), ``twogpu``
+(two GPUs), ``flaky``
 (its first attempt of each unit fails with a ConnectionError; marker files in
 ``$SEEBENCH_TEST_FLAKY_DIR``), ``broken`` (always fails with a ValueError: deterministic).
 
@@ -37,7 +38,8 @@ class ResourceEchoMethod:
 
     def resources(self, task, model, options):
         kind = _kind(model)
-        return {"sandbox": {"sandbox": 1}, "gpu": {"gpu": 1}}.get(kind, {"cpu": 1})
+        asked = {"sandbox": {"sandbox": 1}, "gpu": {"gpu": 1}, "twogpu": {"gpu": 2}}
+        return asked.get(kind, {"cpu": 1})
 
     def run(self, context):
         from seebench.methods import MethodOutput, Prediction
