@@ -83,9 +83,11 @@ def simulate(seconds: list[float], nodes: int, scale: float) -> float:
     import ray
 
     ray.init(
+        address="local",
         num_cpus=nodes,
         object_store_memory=80 * 2**20,
         include_dashboard=False,
+        _node_ip_address="127.0.0.1",
         logging_level="WARNING",
         log_to_driver=False,
     )

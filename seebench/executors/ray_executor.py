@@ -11,6 +11,7 @@ must be a file system the driver and every node share.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 from collections.abc import Hashable
@@ -108,11 +109,13 @@ class RayExecutor(Executor):
                 gpus = capacity.pop("gpu", None)
                 capacity.setdefault("sandbox", 1)
                 ray.init(
+                    address="local",  # a new Ray of our own, never one found on this machine
                     num_cpus=int(cpus) if cpus is not None else None,
                     num_gpus=int(gpus) if gpus is not None else None,
                     resources=capacity,
                     object_store_memory=LOCAL_OBJECT_STORE_BYTES,
                     include_dashboard=False,
+                    _node_ip_address="127.0.0.1",  # a local Ray listens on this machine only
                     logging_level="WARNING",
                     log_to_driver=False,
                     configure_logging=False,
@@ -176,10 +179,8 @@ class RayExecutor(Executor):
 
     def cancel(self) -> None:
         for ref in list(self._refs):
-            try:
+            with contextlib.suppress(Exception):  # already finished or gone
                 self._ray.cancel(ref, force=True)
-            except Exception:  # already finished or gone
-                pass
         self._refs.clear()
 
     def close(self) -> None:

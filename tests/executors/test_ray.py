@@ -39,7 +39,11 @@ def cluster():
     )
     sandbox_node = cluster.add_node(**NODE, resources={"sandbox": 1})
     gpu_node = cluster.add_node(**NODE, num_gpus=1)
-    ray.init(address=cluster.address, log_to_driver=False, logging_level="WARNING")
+    ray.init(
+        address=cluster.address,
+        log_to_driver=False,
+        logging_level="WARNING",
+    )
     try:
         yield {"sandbox": sandbox_node.node_id, "gpu": gpu_node.node_id}
     finally:
