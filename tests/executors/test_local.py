@@ -135,3 +135,13 @@ def test_worker_processes_give_the_serial_results(sweep_env, tmp_path):
         one = (tmp_path / "serial" / model / "resource-echo" / f"{task}.samples.jsonl").read_text()
         two = (tmp_path / "pooled" / model / "resource-echo" / f"{task}.samples.jsonl").read_text()
         assert one == two
+
+
+@pytest.mark.slow
+def test_a_lost_worker_process_is_retried(sweep_env):
+    result = sweep_env.run(
+        ["xecho:crash-1"], LocalExecutor(sweep_env.options(workers=2)), tasks="alpha,beta"
+    )
+    assert [o.status for o in result.outcomes] == ["ok", "ok"]
+    recorded = result_of(sweep_env.out, "xecho-crash-1", "alpha")["attempts"]
+    assert recorded and "worker process lost" in recorded[0]["reason"]

@@ -145,3 +145,13 @@ def test_a_resource_no_node_has_is_one_line_before_any_unit(cluster, sweep_env):
         sweep_env.run(["xecho:plain-z", "xecho:twogpu-z"], RayExecutor(sweep_env.options()))
     assert "\n" not in str(err.value)
     assert not sweep_env.out.exists() or not any(sweep_env.out.rglob("*.json"))
+
+
+def test_a_worker_lost_on_ray_is_retried_and_recorded(cluster, sweep_env):
+    result = sweep_env.run(["xecho:crash-r"], RayExecutor(sweep_env.options()), tasks="alpha")
+    assert [o.status for o in result.outcomes] == ["ok"]
+    recorded = json.loads(
+        (sweep_env.out / "xecho-crash-r" / "resource-echo" / "alpha.json").read_text()
+    )
+    assert [a["attempt"] for a in recorded["attempts"]] == [1]
+    assert result.executed == 2

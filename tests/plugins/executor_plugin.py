@@ -4,7 +4,8 @@ sleeping ``$SEEBENCH_TEST_SLEEP`` seconds per unit, and by KIND asks for resourc
 KIND: ``plain``, ``sandbox`` (asks for the sandbox), ``gpu`` (asks for a GPU), ``twogpu``
 (two GPUs), ``flaky``
 (its first attempt of each unit fails with a ConnectionError; marker files in
-``$SEEBENCH_TEST_FLAKY_DIR``), ``broken`` (always fails with a ValueError: deterministic).
+``$SEEBENCH_TEST_FLAKY_DIR``), ``crash`` (its worker process exits in the first attempt;
+only for executors with worker processes), ``broken`` (always fails with a ValueError: deterministic).
 
 Loaded with SEEBENCH_PLUGINS=tests.plugins.executor_plugin (workers load it the same way).
 """
@@ -48,6 +49,13 @@ class ResourceEchoMethod:
         kind = _kind(context.model)
         if kind == "broken":
             raise ValueError("bad data in the test set")
+        if kind == "crash":  # the worker process dies in its first attempt of each unit
+            marker = Path(os.environ["SEEBENCH_TEST_FLAKY_DIR"]) / (
+                f"{context.model.id}-{context.task.name}"
+            )
+            if not marker.exists():
+                marker.write_text("crashed once")
+                os._exit(3)
         if kind == "flaky":
             marker = Path(os.environ["SEEBENCH_TEST_FLAKY_DIR"]) / (
                 f"{context.model.id}-{context.task.name}"
