@@ -13,7 +13,8 @@ Hooks are grouped by the phase in which seebench calls them:
    :func:`register_scorers`,
    :func:`register_methods`, :func:`register_models`, :func:`register_data_readers`,
    :func:`register_prepare_steps`, :func:`register_exporters`, :func:`register_suites`
-3. running: :func:`on_unit_finished` (observer; a failing observer is logged, never fatal)
+3. running: :func:`register_executors` (when ``seebench eval`` picks an executor),
+   :func:`on_unit_finished` (observer; a failing observer is logged, never fatal)
 
 Plugins import the marker from here (``from seebench.hookspecs import hookimpl``; the old
 ``seebench.plugin_manager.hookimpl`` still works). Each ``register`` callable has a
@@ -275,6 +276,18 @@ def register_suites(register: RegisterSuite) -> None:
 
 
 @hookspec
+def register_executors(register: Callable[..., None]) -> None:
+    """Register executors for ``seebench eval --executor NAME``: ``register(name, factory, *,
+    description)``.
+
+    ``factory(options: seebench.executors.ExecutorOptions)`` (or an import path to it) returns
+    a :class:`seebench.executors.Executor`: it starts units (locally, on a cluster...) and
+    reports what each did; the driver keeps the plan, retries, checks and records. Built-ins:
+    ``local`` and ``ray``.
+    """
+
+
+@hookspec
 def on_unit_finished(event: UnitFinished) -> None:
     """Observe the end of one (model, method, task) unit of an evaluation run.
 
@@ -310,5 +323,6 @@ __all__ = [
     "register_prepare_steps",
     "register_exporters",
     "register_suites",
+    "register_executors",
     "on_unit_finished",
 ]

@@ -59,6 +59,7 @@ BUILTIN_MODULES: dict[str, str] = {
     "seebench.builtin.copilot": "seebench.suites.copilot.plugin",
     "seebench.builtin.study_hint": "seebench.cli.study_hint",
     "seebench.view.plugin": "seebench.view.plugin",
+    "seebench.builtin.executors": "seebench.executors.plugin",
 }
 DEFAULT_PLUGINS: tuple[str, ...] = tuple(BUILTIN_MODULES)
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from seebench.cli.sweep import sweep_options
 from seebench.cli.tasks import include_path_option, use_include_paths
 from seebench.errors import SeebenchError
 
@@ -61,7 +62,8 @@ def _interrupted(output: Path, interrupted) -> str:
 
 @click.command("eval")
 @click.option(
-    "--model", required=True, help="Model spec: a registered name, hf:PATH, openai:NAME, ..."
+    "--model",
+    help="Model spec: a registered name, hf:PATH, openai:NAME, ...; several: A,B,C (a sweep).",
 )
 @click.option("--tasks", required=True, help="all, a suite, or comma-separated task names.")
 @click.option("--method", help="Evaluation method (default: the model's default).")
@@ -77,7 +79,11 @@ def _interrupted(output: Path, interrupted) -> str:
     "--seed", type=int, default=42, show_default=True, help="Seed for splits, shots and methods."
 )
 @click.option("--force", is_flag=True, help="Recompute units that are already done.")
-@click.option("--shard", help="Run only shard i of n (1-based), e.g. 2/4.")
+@click.option(
+    "--shard",
+    help="Run only shard i of n (1-based), e.g. 2/4; auto/n takes i from SLURM_ARRAY_TASK_ID "
+    "or JOB_COMPLETION_INDEX.",
+)
 @click.option(
     "-o", "--option", "options", multiple=True, help="Method option KEY=VALUE (repeatable)."
 )
@@ -103,6 +109,7 @@ def _interrupted(output: Path, interrupted) -> str:
     "'sandbox: none'); only for code you trust.",
 )
 @include_path_option
+@sweep_options
 def eval_command(
     model,
     tasks,
@@ -120,26 +127,29 @@ def eval_command(
     deepspeed,
     unsafe_host_exec,
     include_paths,
+    **sweep,
 ) -> None:
     """Evaluate MODEL on TASKS; completed units are skipped unless --force."""
     use_include_paths(include_paths)
 
+    from seebench.executors.plan import parse_models
+    from seebench.executors.shard import resolve_shard
     from seebench.plugin_manager import get_registry, get_task_index
     from seebench.runner import EvalConfig, RunInterrupted, run_eval
-    from seebench.runner.config import parse_shard
     from seebench.runner.progress import summary_table, table_console
 
     if limit is not None and limit < 1:
         raise SeebenchError(f"--limit {limit}: must be at least 1")
+    models = parse_models(model, sweep.get("models_file"))
     config = EvalConfig(
-        model=model,
+        model=models[0],
         tasks=tasks,
         method=method,
         output=output,
         limit=limit,
         seed=seed,
         force=force,
-        shard=parse_shard(shard) if shard else None,
+        shard=resolve_shard(shard) if shard else None,
         method_options={
             **_parse_options(options),
             **{
@@ -157,6 +167,10 @@ def eval_command(
         bootstrap=bootstrap,
     )
     check_output_dir(output)
+    from seebench.cli.sweep import run_sweep_cli, wants_sweep
+
+    if wants_sweep(models, sweep):
+        sys.exit(run_sweep_cli(config, models, sweep, include_paths))
     try:
         outcomes = run_eval(config, get_registry(), get_task_index())
     except RunInterrupted as interrupted:

@@ -1,4 +1,5 @@
-"""``seebench results check``: find every result a rerun would not trust, without recomputing."""
+"""``seebench results check`` (find every result a rerun would not trust, without
+recomputing) and ``seebench results merge`` (join the results of shards)."""
 
 from __future__ import annotations
 
@@ -53,6 +54,30 @@ def check(directory: Path) -> None:
         f"{counts['not done']} not done (failed or skipped); {len(orphans)} orphan samples files"
     )
     sys.exit(1 if counts["untrusted"] else 0)
+
+
+@results_group.command("merge")
+@click.argument("directories", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--out", required=True, type=click.Path(path_type=Path), help="The merged results directory."
+)
+def merge(directories: tuple[Path, ...], out: Path) -> None:
+    """Merge the results of shards (DIRECTORIES) into --out, after verifying every one.
+    Refuses (and writes nothing) when a result is broken or one unit has two different
+    results; prints one line per problem."""
+    from seebench.results.merge import merge_results
+    from seebench.secrets import scrub
+
+    report = merge_results(list(directories), out)
+    for problem in report.problems:
+        click.echo(scrub(problem))
+    if report.problems:
+        click.echo(f"nothing merged: {len(report.problems)} problem(s)")
+        sys.exit(1)
+    click.echo(
+        f"merged into {out}: {report.copied} result(s) copied, {report.kept} already there, "
+        f"{report.identical} identical duplicate(s)"
+    )
 
 
 def _visible(directory: Path, pattern: str) -> list[Path]:

@@ -76,6 +76,8 @@ class UnitOutcome:
     seconds: float = 0.0
     result_path: Path | None = None
     note: str | None = None  # a method's one-line info["summary"], e.g. the selected parameters
+    # the exception of a failed unit (executors tell transient failures from the rest by it)
+    exception: BaseException | None = field(default=None, repr=False, compare=False)
 
 
 def _summary(info: Any) -> str | None:
@@ -95,6 +97,8 @@ class Runner:
         self.method_entry = registry.method(self.method_name)
         self.method = self.method_entry.load()(**{})
         self.check_options(config.method_options)
+        #: earlier failed attempts of the unit being run (set by executors that retry)
+        self.attempts: list[dict[str, Any]] = []
 
     def check_options(self, options: dict[str, Any]) -> None:
         """Fail with one line on an unknown or ill-typed method option (before any work)."""
@@ -290,6 +294,7 @@ class Runner:
             # a SeebenchError already is one line for the user; other exceptions name their class
             text = str(exc) if isinstance(exc, SeebenchError) else f"{type(exc).__name__}: {exc}"
             reason = (text.splitlines() or [type(exc).__name__])[0]
+            outcome.exception = exc
             return self._finish_without_metrics(
                 outcome, base, "failed", reason, started, result_path, detail
             )
@@ -423,6 +428,7 @@ class Runner:
             "timings": {},
             "environment": environment(),
             "artifacts": artifacts_dir(Path(task.name)).name,
+            **({"attempts": list(self.attempts)} if self.attempts else {}),
         }
 
     def _finish_without_metrics(

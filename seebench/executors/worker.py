@@ -1,0 +1,212 @@
+"""Running one unit wherever an executor puts it: in the driver, a local process or a Ray
+worker. Each process keeps one :class:`~seebench.runner.runner.Runner` per model, so the units
+of a model that land in the same process share its method object (and whatever it loaded).
+
+What comes back is a :class:`UnitReport`: plain data that pickles, never the exception itself
+(a worker's exception class may not exist in the driver).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import socket
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from seebench.executors.plan import Unit
+from seebench.executors.retry import is_transient
+
+#: Environment variables a worker process copies from the driver before loading plugins.
+ENV_PREFIXES = ("SEEBENCH_",)
+
+_RUNNERS: dict[str, Any] = {}
+_ENV_SEEN: dict[str, str] | None = None
+
+
+@dataclass
+class UnitReport:
+    """What one attempt of one unit did; ``status`` as in :class:`UnitOutcome`, plus
+    ``transient`` (a failure worth retrying), where and when it ran, and its log lines."""
+
+    key: str
+    status: str
+    reason: str | None = None
+    metrics: dict[str, Any] = field(default_factory=dict)
+    primary_metric: str | None = None
+    n: int | None = None
+    seconds: float = 0.0
+    note: str | None = None
+    result_path: str | None = None
+    transient: bool = False
+    node: str = ""
+    started_at: float = 0.0
+    ended_at: float = 0.0
+    log: list[str] = field(default_factory=list)
+
+
+class _WorkerProgress:
+    """Stands in for the progress bar inside a worker: keeps log lines, counts samples."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.samples = 0
+
+    def log(self, message: str) -> None:
+        self.lines.append(message)
+
+    def add_samples(self, n: int) -> None:
+        self.samples += n
+
+    def describe(self, text: str) -> None:
+        pass
+
+    def unit_done(self) -> None:
+        pass
+
+
+def driver_env() -> dict[str, str]:
+    """The driver's ``SEEBENCH_*`` variables, for workers to load the same plugins and home."""
+    return {k: v for k, v in os.environ.items() if k.startswith(ENV_PREFIXES)}
+
+
+def node_name() -> str:
+    """``host:pid`` of this process (the Ray node id is added by the Ray executor)."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _use_env(env: dict[str, str] | None, include_paths: tuple[str, ...]) -> None:
+    """Adopt the driver's seebench variables; forget cached plugins when they changed."""
+    global _ENV_SEEN
+    if env is None:
+        return
+    wanted = (dict(env), include_paths)
+    if wanted == _ENV_SEEN:
+        return
+    for key in [k for k in os.environ if k.startswith(ENV_PREFIXES) and k not in env]:
+        del os.environ[key]
+    os.environ.update(env)
+    from seebench import plugin_manager
+    from seebench.tasks import index as task_index
+
+    plugin_manager.reset()
+    task_index.set_include_paths(include_paths)
+    _RUNNERS.clear()
+    _ENV_SEEN = wanted  # type: ignore[assignment]
+
+
+def runner_for(unit: Unit, registry: Any = None, index: Any = None) -> Any:
+    """This process's runner for ``unit``'s model (built once per model and run options)."""
+    from seebench.runner.runner import Runner
+
+    key = repr(dataclasses.replace(unit.config, tasks="", shard=None))
+    runner = _RUNNERS.get(key)
+    if runner is None or (registry is not None and runner.registry is not registry):
+        if registry is None or index is None:
+            from seebench.plugin_manager import get_registry
+            from seebench.plugin_manager import get_task_index
+
+            registry, index = get_registry(), get_task_index()
+        runner = Runner(unit.config, registry, index)
+        _RUNNERS[key] = runner
+    runner.config = unit.config
+    return runner
+
+
+def execute_unit(
+    unit: Unit,
+    attempts: list[dict[str, Any]] | None = None,
+    env: dict[str, str] | None = None,
+    include_paths: tuple[str, ...] = (),
+    registry: Any = None,
+    index: Any = None,
+) -> UnitReport:
+    """Run ``unit`` (its earlier failed ``attempts`` go into the result) and report.
+
+    ``env`` (the driver's :func:`driver_env`) and ``include_paths`` are applied first in a
+    worker process; ``registry`` and ``index`` are used as they are in the driver's process.
+    """
+    started = time.time()
+    report = UnitReport(key=unit.key, status="failed", node=node_name(), started_at=started)
+    progress = _WorkerProgress()
+    try:
+        _use_env(env, include_paths)
+        runner = runner_for(unit, registry, index)
+        task = runner.index.get(unit.task)
+        runner.attempts = list(attempts or [])
+        try:
+            outcome = runner._run_unit_locked(task, progress)
+        finally:
+            runner.attempts = []
+    except KeyboardInterrupt:
+        raise
+    except Exception as exc:  # planning in the worker failed: no result was written
+        report.reason = (f"{type(exc).__name__}: {exc}".splitlines() or ["?"])[0]
+        report.transient = is_transient(exc)
+    else:
+        report.status, report.reason = outcome.status, outcome.reason
+        report.metrics, report.primary_metric = dict(outcome.metrics), outcome.primary_metric
+        report.n, report.note = outcome.n, outcome.note
+        report.seconds = outcome.seconds
+        report.result_path = str(outcome.result_path) if outcome.result_path else None
+        error = getattr(outcome, "exception", None)
+        report.transient = outcome.status == "failed" and error is not None and is_transient(error)
+    report.ended_at = time.time()
+    report.log = progress.lines
+    if not report.seconds:
+        report.seconds = report.ended_at - started
+    return report
+
+
+def completed_outcome(unit: Unit, runner: Any) -> Any | None:
+    """The unit's outcome with status ``cached`` when its result is already complete and
+    trusted for this run configuration (what the runner would skip), else ``None``.
+
+    The driver asks this before sending a unit anywhere, so a rerun executes no finished unit.
+    """
+    from seebench.results.io import result_paths
+    from seebench.results.verify import verify_result
+    from seebench.runner.config import config_hash, run_config
+    from seebench.runner.runner import COMPLETE_STATUSES, UnitOutcome, _summary
+    from seebench.scoring.run import configure_scorers
+
+    config = unit.config
+    if config.force:
+        return None
+    task = runner.index.get(unit.task)
+    try:
+        runs = configure_scorers(task, runner.registry, run_options=config.method_options)
+        unit_config = run_config(
+            config,
+            runner.model,
+            runner.method_name,
+            task,
+            {r.name: r.identity for r in runs},
+            runner._plugins(task),
+        )
+    except Exception:  # the unit itself will report it
+        return None
+    result_path, samples_path = result_paths(
+        Path(config.output), runner.model.id, runner.method_name, task.name
+    )
+    previous = verify_result(result_path, samples_path, config_hash(unit_config)).result
+    if (
+        previous is None
+        or previous.get("status") not in COMPLETE_STATUSES
+        or not (previous.get("scored", True) or config.predict_only)
+    ):
+        return None
+    return UnitOutcome(
+        runner.model.id,
+        runner.method_name,
+        task.name,
+        "cached",
+        reason=None if previous["status"] == "ok" else previous.get("reason"),
+        metrics=previous.get("metrics", {}),
+        primary_metric=task.primary_metric,
+        n=previous.get("n"),
+        result_path=result_path,
+        note=_summary(previous.get("info")),
+    )
