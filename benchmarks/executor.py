@@ -120,8 +120,7 @@ def main() -> int:
     from seebench.executors.base import ExecutorOptions
     from seebench.executors.local import LocalExecutor
     from seebench.executors.worker import driver_env
-    from seebench.plugin_manager import get_registry
-    from seebench.plugin_manager import get_task_index
+    from seebench.plugin_manager import get_registry, get_task_index
 
     registry, index = get_registry(), get_task_index()
     models = [m.strip() for m in args.models.split(",") if m.strip()]

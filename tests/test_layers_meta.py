@@ -56,6 +56,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("scoring", ("seebench.scoring",)),
     ("methods", ("seebench.methods",)),
     ("runner", ("seebench.runner",)),
+    ("executors", ("seebench.executors",)),
     ("plugins", ("seebench.suites", "seebench.view")),  # and methods/<name>/, suites/<name>/
     ("root", ("seebench.cli", "seebench.plugin_manager")),
 )
@@ -74,6 +75,8 @@ ALLOWED_PLUGIN_MANAGER_IMPORTS = {
     # the study app (seebench/suites/study, moving to plugins/seebench-study) calls
     # resolve_model(spec) without a registry; remove once it passes one
     "seebench.models": "resolve_model(spec) without a registry",
+    # a unit run in a worker process (a local pool or a Ray node) builds that process's registry
+    "seebench.executors.worker": "a worker process is its own composition root",
 }
 
 

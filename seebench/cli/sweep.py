@@ -139,11 +139,10 @@ def run_sweep_cli(config: Any, models: list[str], sweep: dict[str, Any], include
     from seebench.executors.plan import plan_sweep
     from seebench.executors.registry import executor_entry
     from seebench.executors.worker import driver_env
-    from seebench.plugin_manager import get_registry
+    from seebench.plugin_manager import get_plugin_manager, get_registry, get_task_index
     from seebench.runner.progress import summary_table, table_console
-    from seebench.plugin_manager import get_task_index
 
-    entry = executor_entry(sweep.get("executor") or "local")
+    entry = executor_entry(sweep.get("executor") or "local", get_plugin_manager())
     config = dataclasses.replace(config, output=Path(config.output).resolve())
     registry, index = get_registry(), get_task_index()
     runners: dict[str, Any] = {}

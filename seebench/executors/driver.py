@@ -94,11 +94,13 @@ def _outcome(unit: Unit, report: UnitReport) -> UnitOutcome:
     )
 
 
-def _notify(outcome: UnitOutcome, attempts: int) -> None:
+def _notify(outcome: UnitOutcome, attempts: int, registry: Any) -> None:
+    """Tell the registry's ``on_unit_finished`` observers (none without a registry)."""
+    if registry is None:
+        return
     from seebench.events import UnitFinished
-    from seebench.plugin_manager import notify_unit_finished
 
-    notify_unit_finished(
+    registry.notify_unit_finished(
         UnitFinished(
             model_id=outcome.model_id,
             method=outcome.method,
@@ -201,6 +203,7 @@ def run_sweep(
                         delayed,
                         events,
                         display,
+                        registry,
                     )
         except KeyboardInterrupt:
             executor.cancel()
@@ -233,6 +236,7 @@ def _finish_attempt(
     delayed: list[tuple[float, Unit]],
     events: EventLog,
     display: SweepProgress,
+    registry: Any = None,
 ) -> None:
     """Record one ended attempt: schedule a retry for a transient failure, else the outcome."""
     number = len(attempts[unit.key]) + 1
@@ -279,7 +283,7 @@ def _finish_attempt(
     if report.status in ("failed", "skipped"):
         display.log(f"{unit.key}: {report.status}: {report.reason}")
     display.ended(unit.model_id, report.status)
-    _notify(outcome, number)
+    _notify(outcome, number, registry)
 
 
 def rerun_commands(result: SweepResult, base_args: Sequence[str]) -> list[str]:

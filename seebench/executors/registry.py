@@ -23,10 +23,9 @@ class ExecutorEntry:
         return load_object(self.factory)(options)
 
 
-def executors(pm: Any = None) -> dict[str, ExecutorEntry]:
-    """Every registered executor by name (built-ins: ``local``, ``ray``)."""
-    from seebench.plugin_manager import _call_per_plugin, get_plugin_manager
-
+def executors(pm: Any) -> dict[str, ExecutorEntry]:
+    """Every executor registered with the plugin manager ``pm`` (built-ins: ``local``,
+    ``ray``), one plugin at a time so that a bad registration names its plugin."""
     found: dict[str, ExecutorEntry] = {}
 
     def make_register(plugin: str) -> Callable[..., None]:
@@ -42,11 +41,20 @@ def executors(pm: Any = None) -> dict[str, ExecutorEntry]:
 
         return register
 
-    _call_per_plugin(pm or get_plugin_manager(), "register_executors", make_register)
+    for impl in pm.hook.register_executors.get_hookimpls():  # registration order
+        try:
+            impl.function(**{arg: make_register(impl.plugin_name) for arg in impl.argnames})
+        except PluginError:
+            raise
+        except Exception as exc:
+            raise PluginError(
+                f"plugin {impl.plugin_name!r} failed in register_executors: "
+                f"{type(exc).__name__}: {exc}"
+            ) from None
     return found
 
 
-def executor_entry(name: str, pm: Any = None) -> ExecutorEntry:
+def executor_entry(name: str, pm: Any) -> ExecutorEntry:
     """The executor ``name``; a one-line error naming the known ones otherwise."""
     known = executors(pm)
     if name not in known:

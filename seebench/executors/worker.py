@@ -105,8 +105,7 @@ def runner_for(unit: Unit, registry: Any = None, index: Any = None) -> Any:
     runner = _RUNNERS.get(key)
     if runner is None or (registry is not None and runner.registry is not registry):
         if registry is None or index is None:
-            from seebench.plugin_manager import get_registry
-            from seebench.plugin_manager import get_task_index
+            from seebench.plugin_manager import get_registry, get_task_index
 
             registry, index = get_registry(), get_task_index()
         runner = Runner(unit.config, registry, index)

@@ -21,8 +21,7 @@ class SweepEnv:
     flaky: Path
 
     def plan(self, models, tasks="tmp", output=None, **config):
-        from seebench.plugin_manager import get_registry
-        from seebench.plugin_manager import get_task_index
+        from seebench.plugin_manager import get_registry, get_task_index
 
         registry, index = get_registry(), get_task_index()
         cfg = EvalConfig(
@@ -32,8 +31,7 @@ class SweepEnv:
         return plan_sweep(cfg, models, registry, index, runners), runners
 
     def options(self, **kwargs) -> ExecutorOptions:
-        from seebench.plugin_manager import get_registry
-        from seebench.plugin_manager import get_task_index
+        from seebench.plugin_manager import get_registry, get_task_index
 
         return ExecutorOptions(
             env=driver_env(), registry=get_registry(), index=get_task_index(), **kwargs

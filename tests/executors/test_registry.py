@@ -6,7 +6,7 @@ import pytest
 
 from seebench.errors import SeebenchError
 from seebench.executors.registry import executor_entry, executors
-from seebench.plugin_manager import create_plugin_manager
+from seebench.plugin_manager import create_plugin_manager, get_plugin_manager
 from tests.plugins import good_plugin
 
 
@@ -23,4 +23,4 @@ def test_builtin_and_plugin_executors():
 
 def test_unknown_executor():
     with pytest.raises(SeebenchError, match=r"unknown executor \(did you mean 'local'\?\)"):
-        executor_entry("lokal")
+        executor_entry("lokal", get_plugin_manager())
