@@ -11,7 +11,7 @@ from typing import Any
 from seebench.data.external import read_hf_source
 from seebench.data.sources import require_local, task_sources
 from seebench.data.splits import random_split
-from seebench.errors import SeebenchError
+from seebench.errors import DataMissingError, SeebenchError
 from seebench.registry import Registry
 from seebench.tasks.spec import TaskSpec
 
@@ -108,6 +108,8 @@ def prepare_rows(
         func = registry.prepare_step(step["step"]).load()
         try:
             rows = func(rows, **options)
+        except DataMissingError:
+            raise  # missing data or a missing tool: the unit is skipped with the step's own line
         except Exception as exc:
             raise DataError(
                 f"{task.path}: data.prepare[{index}] ({step['step']}): {type(exc).__name__}: {exc}"
