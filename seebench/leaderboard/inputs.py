@@ -81,8 +81,9 @@ class ScoreTable:
             for t in tasks
             if not self.task_directions.get(t, higher_is_better(self.task_metrics.get(t), registry))
         )
+        types = {t: normalise_task_type(v, registry.task_types) for t, v in self.task_types.items()}
         try:
-            matrix = ScoreMatrix.from_records(self.records, self.task_types, families, groups)
+            matrix = ScoreMatrix.from_records(self.records, types, families, groups)
         except ValueError as exc:
             raise SeebenchError(str(exc)) from None
         return matrix.with_lower_is_better(lower)
@@ -109,12 +110,14 @@ def compared_tasks(
     dropped: dict[str, str] = {}
     for task in table.tasks:
         suite = registry.suites.get(table.suite_of(task, registry) or "")
-        task_type = table.task_types.get(task)  # None: the results do not say
+        recorded = table.task_types.get(task)  # None: the results do not say
+        task_type = None if recorded is None else normalise_task_type(recorded, registry.task_types)
         if (
             suite is None
             or not suite.compare_task_types
             or task_type is None
-            or task_type in {*suite.compare_task_types, *extra}
+            or normalise_task_type(task_type)
+            in {*(normalise_task_type(t) for t in suite.compare_task_types), *extra}
         ):
             kept.append(task)
         else:
@@ -128,8 +131,22 @@ def _default_registry() -> Registry:
     return get_registry()
 
 
-def normalise_task_type(name: str) -> str:
-    """``multi-class`` and ``multi_class`` become ``multiclass``; names are lower-cased."""
+def normalise_task_type(name: str, known: Iterable[str] = ()) -> str:
+    """The task type ``name`` as registered: ``multi-class`` and ``Multi_Class`` become the
+    registered ``multiclass``, ``copilot-fix`` the registered ``copilot_fix``.
+
+    A name that matches none of ``known`` (the registered types) is lower-cased and keeps its
+    underscores; without ``known`` the separators are dropped (the form names are matched in).
+    """
+    squashed = _squash(name)
+    known = tuple(known)
+    for candidate in known:
+        if _squash(candidate) == squashed:
+            return candidate
+    return name.strip().lower() if known else squashed
+
+
+def _squash(name: str) -> str:
     return name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
 
 
@@ -166,7 +183,7 @@ def read_csv(path: Path, table: ScoreTable) -> None:
             task = row["task"].strip()
             table.records.append((row["model"].strip(), task, _score(row["score"], path, line)))
             if type_column and row[type_column]:
-                table.task_types[task] = normalise_task_type(row[type_column])
+                table.task_types[task] = row[type_column].strip().lower()
             for column, target in (
                 ("family", table.task_families),
                 ("suite", table.task_suites),
@@ -208,7 +225,7 @@ def read_result_dir(root: Path, table: ScoreTable, label: str = "id-method") -> 
         if task.get("suite"):
             table.task_suites[task["name"]] = str(task["suite"])
         if task.get("type"):
-            table.task_types[task["name"]] = normalise_task_type(str(task["type"]))
+            table.task_types[task["name"]] = str(task["type"]).strip()
         family = (task.get("tags") or {}).get("family")
         if family:
             table.task_families[task["name"]] = str(family)
