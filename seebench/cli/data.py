@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from seebench.cli.data_add import add
 from seebench.cli.tasks import include_path_option, use_include_paths
 
 
@@ -21,6 +22,9 @@ def _tasks(names: tuple[str, ...]):
 @click.group("data")
 def data_group() -> None:
     """Manage the data cache ($SEEBENCH_HOME/data)."""
+
+
+data_group.add_command(add)
 
 
 @data_group.command("fetch")

@@ -89,7 +89,9 @@ def read_rows(task: TaskSpec, registry: Registry) -> tuple[list[dict[str, Any]],
                     f"{type(exc).__name__}: {exc}"
                 ) from None
             checksums[source.name] = (
-                file_list_sha256(path) if source.files is not None else source.sha256 or ""
+                file_list_sha256(path)
+                if source.files is not None
+                else source.recorded_sha256 or source.sha256 or ""
             )
         for row in source_rows:
             row["_source"] = source.name

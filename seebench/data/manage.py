@@ -108,7 +108,8 @@ def unpinned_message(task: TaskSpec, source: Source) -> str:
     extra = f" (dataset home: {homepage})" if homepage else ""
     return (
         f"task {task.name!r}: {source.file_name} is not available here and its sha256 is not "
-        f"pinned in {task.path.name}; get it from {where}{extra}, check it, then set sha256"
+        f"pinned in {task.path.name}; get it from {where}{extra}, then 'seebench data add "
+        f"{task.name} FILE' records it (trust on first use)"
     )
 
 
