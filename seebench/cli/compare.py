@@ -200,6 +200,11 @@ def compare_command(
             )
         except ValueError as exc:
             raise SeebenchError(str(exc)) from None
+        counts = table.counts_for(report.models, report.matrix.tasks)
+        if counts:
+            report.extra["counts"] = counts
+        if board.left_out:
+            report.extra["left_out"] = list(board.left_out)
         name = f"suite {board.name}" if board.name else "overall"
         prefix = f"{name}: " if several else ""
         for note in report.notes:

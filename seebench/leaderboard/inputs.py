@@ -46,6 +46,26 @@ class ScoreTable:
     sources: list[str] = field(default_factory=list)
     #: "model on task" of every result whose scorers ran code without a sandbox (``sandbox: none``)
     unsandboxed: list[str] = field(default_factory=list)
+    #: (model, task) -> (scored, excluded): the samples x repeats a score rests on and those
+    #: left unscored, where the input says (result files; CSV columns ``scored``/``excluded``)
+    counts: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
+
+    def counts_for(self, models: Iterable[str], tasks: Iterable[str]) -> dict[str, Any]:
+        """``{model: {task: {"scored": s, "excluded": e}}}`` for the given cells that have counts."""
+        tasks = list(tasks)
+        out: dict[str, Any] = {}
+        for model in models:
+            cells = {
+                task: {
+                    "scored": self.counts[(model, task)][0],
+                    "excluded": self.counts[(model, task)][1],
+                }
+                for task in tasks
+                if (model, task) in self.counts
+            }
+            if cells:
+                out[model] = cells
+        return out
 
     @property
     def tasks(self) -> list[str]:
@@ -216,6 +236,9 @@ def read_result_dir(root: Path, table: ScoreTable, label: str = "id-method") -> 
             continue
         model, task, score = _unit(result, path, label)
         table.records.append((model, task["name"], score))
+        counted = _counts(result)
+        if counted is not None:
+            table.counts[(model, task["name"])] = counted
         if ran_without_sandbox(result):
             table.unsandboxed.append(f"{model} on {task['name']} ({path})")
         table.task_metrics[task["name"]] = metric = str(result["primary_metric"])
@@ -229,6 +252,17 @@ def read_result_dir(root: Path, table: ScoreTable, label: str = "id-method") -> 
         family = (task.get("tags") or {}).get("family")
         if family:
             table.task_families[task["name"]] = str(family)
+
+
+def _counts(result: dict[str, Any]) -> tuple[int, int] | None:
+    """(scored, excluded) of a result: ``n`` x repeats less the unscored samples."""
+    try:
+        n = int(result["n"])
+        repeats = int(((result.get("run") or {}).get("config") or {}).get("repeats") or 1)
+        excluded = int((result.get("unscored") or {}).get("count", 0))
+    except (KeyError, TypeError, ValueError):
+        return None
+    return max(0, n * repeats - excluded), excluded
 
 
 def ran_without_sandbox(result: dict[str, Any]) -> bool:

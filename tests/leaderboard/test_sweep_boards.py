@@ -81,6 +81,8 @@ def _result(root: Path, model: str, task: str, suite: str, task_type: str, score
         "task": {"name": task, "suite": suite, "type": task_type, "version": 1, "tags": {}},
         "primary_metric": "accuracy",
         "metrics": {"accuracy": score},
+        "n": 10,
+        "unscored": {"count": 2},
     }
     (unit / f"{task}.json").write_text(json.dumps(result))
 
@@ -112,6 +114,10 @@ def test_compare_a_sweep_directory(tmp_path: Path, capsys: pytest.CaptureFixture
     overall = json.loads((out / "leaderboard.json").read_text())
     assert {r["model"] for r in overall["ranking"]} == {"majority/baseline", "random/baseline"}
     assert "left out task cop3: no score of random/baseline" in err
+    assert overall["counts"]["random/baseline"]["sel0"] == {"scored": 8, "excluded": 2}
+    assert "task cop3: no score of random/baseline" in " ".join(
+        json.loads((out / "copilot" / "leaderboard.json").read_text())["left_out"]
+    )
 
     assert _run(["compare", str(results), "--out", str(out), "--missing", "error"]) == 1
     assert "--missing overlap" in capsys.readouterr().err
@@ -126,3 +132,16 @@ def test_too_few_tasks_says_what_a_board_needs(tmp_path, capsys) -> None:
     err = capsys.readouterr().err
     assert "at least 2 models with a score on each of at least 3 tasks" in err
     assert "copilot_fix" in err
+
+
+def test_tables_show_scored_and_excluded_counts(tmp_path: Path) -> None:
+    results = tmp_path / "results"
+    for model, shift in (("a", 0.0), ("b", 0.1)):
+        for index in range(3):
+            _result(results, model, f"t{index}", "selu", "binary", 0.2 * index + shift)
+    out = tmp_path / "lb"
+    args = ["compare", str(results), "--out", str(out), "--nsamples", "300"]
+    assert _run([*args, "--format", "markdown", "--format", "per-task"]) == 0
+    ranking = (out / "leaderboard.md").read_text()
+    assert "Scored (excl.)" in ranking and "| 24 (6) |" in ranking
+    assert "(n 8, 2 excl.)" in (out / "per_task.md").read_text()
