@@ -132,6 +132,17 @@ def register_data_readers(register: Callable[..., None]) -> None:
 
 
 @hookspec
+def register_data_files(register: Callable[..., None]) -> None:
+    """Register data files a plugin reads outside task sources:
+    ``register(name, sha256, *, file_name, description)``.
+
+    ``seebench data import DIR`` stores a file under DIR whose sha256 is ``sha256`` in the data
+    cache (as it does for task sources), so the plugin finds it with
+    ``seebench.data.cache.cached_file(sha256)``; ``name`` identifies the file in messages.
+    """
+
+
+@hookspec
 def register_prepare_steps(register: Callable[..., None]) -> None:
     """Register data preparation steps: ``register(name, step, *, description, schema=None)``.
 
@@ -189,6 +200,7 @@ __all__ = [
     "register_methods",
     "register_models",
     "register_data_readers",
+    "register_data_files",
     "register_prepare_steps",
     "register_exporters",
     "register_suites",
