@@ -8,7 +8,6 @@ when first used (:func:`load_object`).
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path

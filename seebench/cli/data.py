@@ -52,7 +52,6 @@ def import_(directory: Path) -> None:
     files plugins register (such as the study's released chat log)."""
     from seebench.data.cache import data_dir
     from seebench.data.manage import import_directory
-
     from seebench.plugin_manager import get_registry
 
     data_files = get_registry().data_files.values()
