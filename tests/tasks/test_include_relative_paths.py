@@ -38,6 +38,4 @@ def test_paths_the_including_file_sets_stay_its_own(tmp_path: Path) -> None:
     )
     assert load_task_document(tmp_path / "t.yaml")["data"]["sources"] == [{"path": "mine.jsonl"}]
     (tmp_path / "u.yaml").write_text("include: base/_base.yaml\n")
-    assert load_task_document(tmp_path / "u.yaml")["data"]["sources"] == [
-        {"path": "base/a.jsonl"}
-    ]
+    assert load_task_document(tmp_path / "u.yaml")["data"]["sources"] == [{"path": "base/a.jsonl"}]
