@@ -40,3 +40,15 @@ def test_the_analysis_reports_it(small_data) -> None:
     assert result.to_json()["all_raters"]["alpha"]["interval"] == pytest.approx(
         all_raters_alpha(small_data, "interval")
     )
+
+
+def test_excluded_values_leave_the_ratings_and_the_scale(small_data) -> None:
+    from seebench.data.dataset import DataError
+    from seebench.suites.annotation.task_config import exclude_values
+
+    without = exclude_values(small_data, [4], task="t")
+    assert 4 not in without.scale.values and len(without.scale.values) == 3
+    assert all(4 not in by_item.values() for by_item in without.ratings.values())
+    assert without.item_ids == small_data.item_ids
+    with pytest.raises(DataError, match="ratings.exclude"):
+        exclude_values(small_data, [9], task="t")
