@@ -194,9 +194,20 @@ def export_latex(report: ComparisonReport, out_dir: Path) -> list[Path]:
 def export_csv(report: ComparisonReport, out_dir: Path) -> list[Path]:
     """``leaderboard.csv`` (ranking), ``pairs.csv`` (posteriors) and ``breakdown.csv``."""
     data = report.to_dict()
+    counts = report.extra.get("counts") or {}
+    ranking = data["ranking"]
+    if counts:  # the samples each model's scores rest on, and those left unscored
+        ranking = [
+            {
+                **row,
+                "scored": sum(c["scored"] for c in counts.get(row["model"], {}).values()),
+                "excluded": sum(c["excluded"] for c in counts.get(row["model"], {}).values()),
+            }
+            for row in ranking
+        ]
     written = []
     for name, rows in (
-        ("leaderboard", data["ranking"]),
+        ("leaderboard", ranking),
         ("pairs", data["pairs"]),
         ("breakdown", data["breakdown"]),
     ):
