@@ -23,7 +23,9 @@ def main() -> None:
     from seebench.suites.annotation.all_raters import all_raters_table
     from seebench.suites.annotation.task_config import load_task_ratings, task_names
 
-    print("| task | level | raters | items rated twice or more | all raters | pairwise mean / median |")
+    print(
+        "| task | level | raters | items rated twice or more | all raters | pairwise mean / median |"
+    )
     print("|---|---|---|---|---|---|")
     for name in task_names():
         data = load_task_ratings(name, args.mirror)
