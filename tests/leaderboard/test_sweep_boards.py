@@ -141,7 +141,9 @@ def test_tables_show_scored_and_excluded_counts(tmp_path: Path) -> None:
             _result(results, model, f"t{index}", "selu", "binary", 0.2 * index + shift)
     out = tmp_path / "lb"
     args = ["compare", str(results), "--out", str(out), "--nsamples", "300"]
-    assert _run([*args, "--format", "markdown", "--format", "per-task", "--format", "csv"]) == 0
+    formats = ["--format", "markdown", "--format", "per-task", "--format", "csv"]
+    assert _run([*args, *formats, "--format", "html"]) == 0
+    assert '<th data-type="number">Excluded</th>' in (out / "index.html").read_text()
     header, first = (out / "leaderboard.csv").read_text().splitlines()[:2]
     assert header.endswith(",scored,excluded") and first.endswith(",24,6")
     ranking = (out / "leaderboard.md").read_text()
