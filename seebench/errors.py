@@ -25,6 +25,14 @@ class DataMissingError(SeebenchError):
     """A task's data files are not in the cache and cannot be fetched."""
 
 
+class MissingToolError(DataMissingError):
+    """An external tool a task needs (an analyzer from npm, a runtime) is not installed.
+
+    Like missing data, the unit is *skipped*, not failed; the message names the one command
+    that installs the tool.
+    """
+
+
 class DataDamagedError(SeebenchError):
     """A cached or shipped data file does not have its declared sha256 (a unit using it fails)."""
 

@@ -129,6 +129,20 @@ class RegisterFunction(Protocol):
     ) -> None: ...
 
 
+class RegisterDataFile(Protocol):
+    """The ``register`` of :func:`register_data_files`."""
+
+    def __call__(
+        self, name: str, sha256: str, *, file_name: str = "", description: str = ""
+    ) -> None: ...
+
+
+class RegisterExecutor(Protocol):
+    """The ``register`` of :func:`register_executors`."""
+
+    def __call__(self, name: str, factory: Any, *, description: str = "") -> None: ...
+
+
 class RegisterSuite(Protocol):
     """The ``register`` of :func:`register_suites`."""
 
@@ -140,6 +154,7 @@ class RegisterSuite(Protocol):
         task_families: Mapping[str, str] | None = None,
         model_groups: Mapping[str, str] | None = None,
         compare_task_types: Iterable[str] = (),
+        task_groups: Mapping[str, Any] | None = None,
     ) -> None: ...
 
 
@@ -240,6 +255,17 @@ def register_data_readers(register: RegisterFunction) -> None:
 
 
 @hookspec
+def register_data_files(register: RegisterDataFile) -> None:
+    """Register data files a plugin reads outside task sources:
+    ``register(name, sha256, *, file_name, description)``.
+
+    ``seebench data import DIR`` stores a file under DIR whose sha256 is ``sha256`` in the data
+    cache (as it does for task sources), so the plugin finds it with
+    ``seebench.data.cache.cached_file(sha256)``; ``name`` identifies the file in messages.
+    """
+
+
+@hookspec
 def register_prepare_steps(register: RegisterFunction) -> None:
     """Register data preparation steps: ``register(name, step, *, description, schema=None)``.
 
@@ -276,7 +302,7 @@ def register_suites(register: RegisterSuite) -> None:
 
 
 @hookspec
-def register_executors(register: Callable[..., None]) -> None:
+def register_executors(register: RegisterExecutor) -> None:
     """Register executors for ``seebench eval --executor NAME``: ``register(name, factory, *,
     description)``.
 
@@ -320,6 +346,7 @@ __all__ = [
     "register_methods",
     "register_models",
     "register_data_readers",
+    "register_data_files",
     "register_prepare_steps",
     "register_exporters",
     "register_suites",

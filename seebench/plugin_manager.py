@@ -341,6 +341,7 @@ def build_registry(pm: pluggy.PluginManager) -> Registry:
     _call_per_plugin(pm, "register_methods", builder.method)
     _call_per_plugin(pm, "register_models", builder.model)
     _call_per_plugin(pm, "register_data_readers", builder.data_reader)
+    _call_per_plugin(pm, "register_data_files", builder.data_file)
     _call_per_plugin(pm, "register_prepare_steps", builder.prepare_step)
     _call_per_plugin(pm, "register_exporters", builder.exporter)
     _call_per_plugin(pm, "register_task_dirs", builder.task_dir)

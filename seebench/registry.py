@@ -7,6 +7,7 @@ when first used (:func:`load_object`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 
 from seebench.errors import PluginError, did_you_mean
 from seebench.registry_entries import (
+    DataFileEntry,
     FunctionEntry,
     MethodEntry,
     MetricEntry,
@@ -40,6 +42,7 @@ class Registry:
     methods: dict[str, MethodEntry] = field(default_factory=dict)
     models: dict[str, ModelEntry] = field(default_factory=dict)
     data_readers: dict[str, FunctionEntry] = field(default_factory=dict)
+    data_files: dict[str, DataFileEntry] = field(default_factory=dict)
     prepare_steps: dict[str, FunctionEntry] = field(default_factory=dict)
     exporters: dict[str, FunctionEntry] = field(default_factory=dict)
     suites: dict[str, SuiteEntry] = field(default_factory=dict)
@@ -273,6 +276,21 @@ class RegistryBuilder:
             _check_name(name, what, plugin)
             _check_unique(table, name, what, plugin)
             table[name] = FunctionEntry(name, func, description, plugin, schema)
+
+        return register
+
+    def data_file(self, plugin: str) -> Callable[..., None]:
+        def register(name: str, sha256: str, *, file_name: str, description: str = "") -> None:
+            _check_name(name, "data file", plugin)
+            _check_unique(self.registry.data_files, name, "data file", plugin)
+            if not (isinstance(sha256, str) and re.fullmatch(r"[0-9a-f]{64}", sha256)):
+                raise PluginError(
+                    f"plugin {plugin!r} registered data file {name!r} with sha256 {sha256!r}: "
+                    "expected 64 lower-case hex digits"
+                )
+            self.registry.data_files[name] = DataFileEntry(
+                name, sha256, str(file_name), description, plugin
+            )
 
         return register
 

@@ -75,6 +75,18 @@ def _load_task_type(entry: TaskTypeEntry) -> Any:
 
 
 @dataclass(frozen=True)
+class DataFileEntry:
+    """A data file a plugin reads outside task sources, identified by its sha256;
+    ``seebench data import`` stores it in the data cache."""
+
+    name: str
+    sha256: str
+    file_name: str
+    description: str
+    plugin: str
+
+
+@dataclass(frozen=True)
 class TaskDirEntry:
     """A directory scanned for task YAML files."""
 

@@ -12,7 +12,7 @@ import click
 from seebench.errors import SeebenchError
 
 _CI_CORRECTIONS = ("bonferroni", "autorank", "none")
-_MISSING = ("error", "drop-tasks", "drop-models")
+_MISSING = ("overlap", "error", "drop-tasks", "drop-models")
 
 
 @click.command("compare")
@@ -35,9 +35,19 @@ _MISSING = ("error", "drop-tasks", "drop-models")
 @click.option(
     "--missing",
     type=click.Choice(_MISSING),
-    default="error",
+    default="overlap",
     show_default=True,
-    help="What to do when some model lacks a score on some task.",
+    help="What to do when some model lacks a score on some task: overlap = rank the largest "
+    "block of models x tasks that all have scores (and name what is left out); drop-tasks / "
+    "drop-models = drop every incomplete task / model; error = refuse.",
+)
+@click.option(
+    "--group-by",
+    type=click.Choice(["suite", "none"]),
+    default="suite",
+    show_default=True,
+    help="suite: with tasks of several suites, one leaderboard per suite in OUT/<suite>/ plus "
+    "an overall one in OUT/ on the tasks the models share; none: one leaderboard.",
 )
 @click.option(
     "--ci-correction",
@@ -117,6 +127,7 @@ def compare_command(
     out_dir: Path,
     include_types: tuple[str, ...],
     missing: str,
+    group_by: str,
     ci_correction: str,
     alpha: float,
     rope: float,
@@ -138,10 +149,13 @@ def compare_command(
     primary metric (ascending for a lower-is-better metric), compared pairwise with the
     Bayesian signed-rank test, grouped into tiers and broken down by task family and type.
 
-    It needs at least two models and three tasks with a score for every model. A suite may
-    rank only some task types by default ('seebench tasks suites' lists them); --include-type
-    adds others. Tasks of suites without such a list are ranked whatever their type.
+    A leaderboard needs at least 2 models with a score on each of at least 3 tasks. Scores of
+    several suites (a sweep of `seebench eval --tasks all`) give one leaderboard per suite in
+    OUT/<suite>/ and an overall one in OUT/ on the tasks the models share; what each leaves
+    out is printed (see --missing, --group-by). A suite may rank only some task types by
+    default ('seebench tasks suites' lists them); --include-type adds others.
     """
+    from seebench.leaderboard.boards import MIN_MODELS, MIN_TASKS, plan_boards
     from seebench.leaderboard.inputs import compared_tasks, read_inputs, read_model_groups
     from seebench.plugin_manager import get_registry
     from seebench.stats import Settings, compare_models
@@ -155,15 +169,18 @@ def compare_command(
     for task, reason in dropped.items():
         click.echo(f"note: not ranking {task}: {reason}; --include-type adds it", err=True)
     selected = table.to_matrix(registry).select_tasks(kept)
+    suites = {task: table.suite_of(task, registry) or "other" for task in selected.tasks}
     try:
-        complete = selected.complete(missing)
+        plan = plan_boards(selected, suites, missing, group_by)
     except IncompleteMatrixError as exc:
         raise SeebenchError(str(exc)) from None
-    if len(complete.tasks) < 3:
+    for line in plan.skipped:
+        click.echo(f"note: {line}", err=True)
+    if not plan.boards:
         types = ", ".join(sorted(set(selected.task_types))) or "none"
         raise SeebenchError(
-            f"need at least 3 tasks with a score for every model to compare models, got "
-            f"{len(complete.tasks)} (task types ranked: {types}; {len(dropped)} task(s) of "
+            f"no leaderboard: one needs at least {MIN_MODELS} models with a score on each of at "
+            f"least {MIN_TASKS} tasks (task types ranked: {types}; {len(dropped)} task(s) of "
             f"other types left out, see --include-type; --missing {missing})"
         )
     settings = Settings(
@@ -175,37 +192,54 @@ def compare_command(
         ci_correction=ci_correction,
         mode=mode,
     )
-    try:
-        report = compare_models(
-            complete, settings, breakdown_matrix=selected, title=title, sources=tuple(table.sources)
-        )
-    except ValueError as exc:
-        raise SeebenchError(str(exc)) from None
-    if view_site:
-        report.extra["view_site"] = view_site
     from seebench.scoring.groups import collect_groups, matrix_group_scores
 
-    groups = matrix_group_scores(collect_groups(registry), report.matrix)  # declared by suites
-    if groups:
-        report.extra["task_groups"] = groups
     exporters = _exporters(formats)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for note in report.notes:
-        click.echo(f"note: {note}", err=True)
+    several = len(plan.boards) > 1 or bool(plan.skipped and group_by == "suite")
+    for board in plan.boards:
+        where = out_dir / board.name if board.name else out_dir
+        heading = f"{title}: {board.name}" if board.name and several else title
+        try:
+            report = compare_models(
+                board.matrix,
+                settings,
+                breakdown_matrix=board.breakdown,
+                title=heading,
+                sources=tuple(table.sources),
+            )
+        except ValueError as exc:
+            raise SeebenchError(str(exc)) from None
+        counts = table.counts_for(report.models, report.matrix.tasks)
+        if counts:
+            report.extra["counts"] = counts
+        if view_site:
+            report.extra["view_site"] = view_site
+        groups = matrix_group_scores(collect_groups(registry), report.matrix)  # from suites
+        if groups:
+            report.extra["task_groups"] = groups
+        if board.left_out:
+            report.extra["left_out"] = list(board.left_out)
+        name = f"suite {board.name}" if board.name else "overall"
+        prefix = f"{name}: " if several else ""
+        for note in report.notes:
+            click.echo(f"note: {prefix}{note}", err=True)
+        for line in board.left_out:
+            click.echo(f"note: {prefix}left out {line}", err=True)
+        click.echo(
+            f"{prefix}{len(report.models)} models, {len(report.matrix.tasks)} tasks; "
+            f"top: {report.models[0]}; tiers: {len(report.tiers)}",
+            err=True,
+        )
+        where.mkdir(parents=True, exist_ok=True)
+        for export in exporters.values():
+            for path in export(report, where):
+                click.echo(str(path))
     for unit in table.unsandboxed:
         click.echo(
             f"warning: sandbox: none: {unit} ran model-written code on the host "
             "(--unsafe-host-exec), without the sandbox",
             err=True,
         )
-    click.echo(
-        f"{len(report.models)} models, {len(report.matrix.tasks)} tasks; "
-        f"top: {report.models[0]}; tiers: {len(report.tiers)}",
-        err=True,
-    )
-    for export in exporters.values():
-        for path in export(report, out_dir):
-            click.echo(str(path))
 
 
 def _exporters(formats: tuple[str, ...]) -> dict:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from seebench.cli.data_add import add
 from seebench.cli.tasks import include_path_option, use_include_paths
 
 
@@ -21,6 +22,9 @@ def _tasks(names: tuple[str, ...]):
 @click.group("data")
 def data_group() -> None:
     """Manage the data cache ($SEEBENCH_HOME/data)."""
+
+
+data_group.add_command(add)
 
 
 @data_group.command("fetch")
@@ -44,11 +48,14 @@ def fetch(tasks: tuple[str, ...], include_paths: tuple[Path, ...]) -> None:
 @data_group.command("import")
 @click.argument("directory", type=click.Path(path_type=Path))
 def import_(directory: Path) -> None:
-    """Copy files found under DIRECTORY by sha256 into the cache."""
+    """Copy files found under DIRECTORY by sha256 into the cache: task sources and the data
+    files plugins register (such as the study's released chat log)."""
     from seebench.data.cache import data_dir
     from seebench.data.manage import import_directory
+    from seebench.plugin_manager import get_registry
 
-    report = import_directory(directory, _tasks(()))
+    data_files = get_registry().data_files.values()
+    report = import_directory(directory, _tasks(()), data_files)
     for _, path in report.imported:
         replaced = " (replaced a damaged cached copy)" if path in report.replaced else ""
         click.echo(f"imported {path}{replaced}")

@@ -81,9 +81,14 @@ def merge(directories: tuple[Path, ...], out: Path) -> None:
 
 
 def _visible(directory: Path, pattern: str) -> list[Path]:
-    """Files matching ``pattern`` under ``directory``, outside hidden folders (work dirs)."""
+    """Files matching ``pattern`` under ``directory``, outside hidden folders (work dirs) and
+    outside units' ``<task>.artifacts/`` folders (scorer logs and per-case files, not results)."""
     return sorted(
         p
         for p in directory.rglob(pattern)
-        if not any(part.startswith(".") for part in p.relative_to(directory).parts)
+        if not any(
+            part.startswith(".") or part.endswith(".artifacts")
+            for part in p.relative_to(directory).parts[:-1]
+        )
+        and not p.name.startswith(".")
     )

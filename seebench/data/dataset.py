@@ -10,7 +10,7 @@ from typing import Any
 
 from seebench.data.external import read_hf_source
 from seebench.data.sources import require_local, task_sources
-from seebench.errors import SeebenchError
+from seebench.errors import DataMissingError, SeebenchError
 from seebench.registry import Registry
 from seebench.tasks.spec import TaskSpec
 from seebench.tasks.splits import random_split
@@ -89,7 +89,9 @@ def read_rows(task: TaskSpec, registry: Registry) -> tuple[list[dict[str, Any]],
                     f"{type(exc).__name__}: {exc}"
                 ) from None
             checksums[source.name] = (
-                file_list_sha256(path) if source.files is not None else source.sha256 or ""
+                file_list_sha256(path)
+                if source.files is not None
+                else source.recorded_sha256 or source.sha256 or ""
             )
         for row in source_rows:
             row["_source"] = source.name
@@ -108,6 +110,8 @@ def prepare_rows(
         func = registry.prepare_step(step["step"]).load()
         try:
             rows = func(rows, **options)
+        except DataMissingError:
+            raise  # missing data or a missing tool: the unit is skipped with the step's own line
         except Exception as exc:
             raise DataError(
                 f"{task.path}: data.prepare[{index}] ({step['step']}): {type(exc).__name__}: {exc}"

@@ -8,11 +8,12 @@ automatically; status and fetch say where to get it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from seebench.data.cache import cache_damage, sha256_file, store_file
+from seebench.data.cache import cache_damage, cached_file, sha256_file, store_file
 from seebench.data.external import describe
 from seebench.data.sources import Source, fetch_source, task_sources
 from seebench.data.split_files import split_file_source
@@ -59,16 +60,30 @@ def wanted_checksums(tasks: list[TaskSpec]) -> dict[str, Source]:
     return wanted
 
 
-def import_directory(directory: Path, tasks: list[TaskSpec]) -> ImportReport:
-    """Copy files found anywhere under ``directory`` whose sha256 a task declares."""
+def import_directory(
+    directory: Path, tasks: list[TaskSpec], data_files: Iterable[Any] = ()
+) -> ImportReport:
+    """Copy files found anywhere under ``directory`` whose sha256 a task declares, or that a
+    plugin registered as one of its data files (``register_data_files``: entries with
+    ``sha256`` and ``file_name``)."""
     if not directory.is_dir():
         raise SeebenchError(f"{directory}: not a directory")
     wanted = wanted_checksums(tasks)
+    plugin_files = {entry.sha256: entry for entry in data_files}
     report = ImportReport()
     for path in sorted(p for p in directory.rglob("*") if p.is_file()):
         report.scanned += 1
         digest = sha256_file(path)
         source = wanted.get(digest)
+        if source is None and digest in plugin_files:
+            if cached_file(digest) is not None:
+                report.already += 1
+                continue
+            if cache_damage(digest):
+                report.replaced.append(path)
+            store_file(path, digest, plugin_files[digest].file_name)
+            report.imported.append((digest, path))
+            continue
         if source is None:
             continue
         if source.locate() is not None:
@@ -108,7 +123,8 @@ def unpinned_message(task: TaskSpec, source: Source) -> str:
     extra = f" (dataset home: {homepage})" if homepage else ""
     return (
         f"task {task.name!r}: {source.file_name} is not available here and its sha256 is not "
-        f"pinned in {task.path.name}; get it from {where}{extra}, check it, then set sha256"
+        f"pinned in {task.path.name}; get it from {where}{extra}, then 'seebench data add "
+        f"{task.name} FILE' records it (trust on first use)"
     )
 
 

@@ -104,7 +104,20 @@ class Source:
             if self.escapes():
                 return None
             return self.path if self.path.is_file() else None
+        if self.sha256 and not self.pinned:  # a file the user recorded ('seebench data add')
+            from seebench.data.user_files import user_file_path
+
+            return user_file_path(self.task, self.name)
         return cached_file(self.sha256) if self.sha256 and self.pinned else None
+
+    @property
+    def recorded_sha256(self) -> str | None:
+        """The sha256 of the user-supplied file of an unpinned source (trust on first use)."""
+        if self.pinned or self.kind != "url":
+            return None
+        from seebench.data.user_files import recorded_sha256
+
+        return recorded_sha256(self.task, self.name)
 
 
 def task_sources(task: TaskSpec) -> list[Source]:
@@ -176,8 +189,9 @@ def require_local(source: Source) -> Path:
     if not source.pinned:
         raise DataMissingError(
             f"task {source.task!r}: data file {source.file_name} is not available here and its "
-            f"checksum is not pinned yet; obtain it from {source.url} ('seebench data status "
-            f"{source.task}' shows the dataset's home)"
+            f"checksum is not pinned yet; obtain it from {source.url}, then 'seebench data add "
+            f"{source.task} FILE' records it ('seebench data status {source.task}' shows the "
+            "dataset's home)"
         )
     raise DataMissingError(
         f"task {source.task!r}: data file {source.file_name} (sha256 {source.sha256[:12]}...) "

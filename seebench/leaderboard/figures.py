@@ -8,6 +8,7 @@ page reuses the SVGs of the ``figures`` exporter instead of drawing them again.
 from __future__ import annotations
 
 import io
+import textwrap
 import weakref
 from pathlib import Path
 
@@ -28,7 +29,10 @@ ANNOTATE_UP_TO = 30
 _DECISION_CODES = {"better": 0, "equal": 1, "worse": 2, "inconclusive": 3}
 _DECISION_COLOURS = ("#1a9850", "#4575b4", "#d73027", "#e0e0e0")
 _DECISION_LABELS = ("A better", "equivalent", "B better", "inconclusive")
-_RC = {"svg.fonttype": "none", "svg.hashsalt": "seebench", "font.size": 7}
+_FONT_PT = 7
+_RC = {"svg.fonttype": "none", "svg.hashsalt": "seebench", "font.size": _FONT_PT}
+#: the matrix (and the colour bar beside it) is at least this tall, in inches
+MIN_MATRIX_INCHES = 1.6
 _CACHE: dict[int, dict[tuple[str, str], bytes]] = {}
 
 
@@ -40,11 +44,18 @@ def _figure(report: ComparisonReport, name: str):
 
     models = report.models
     k = len(models)
-    cell = 0.3  # inches per matrix cell
+    # inches per matrix cell; a few models get bigger cells, so that the colour bar is tall
+    # enough for its label (a 2-model bar was shorter than "posterior probability")
+    cell = max(0.3, MIN_MATRIX_INCHES / k)
     label = 0.055 * max(len(m) for m in models) + 0.5  # inches for tick labels and axis title
-    width, height = k * cell + label + 1.6, k * cell + label + 0.9
+    width = k * cell + label + 1.6
+    # the title is wrapped to the figure's width and gets its own band above the matrix
+    title = textwrap.wrap(HEATMAPS[name], width=max(20, int(width * 72 / (_FONT_PT * 0.55))))
+    top = 0.2 + 0.16 * len(title)
+    height = k * cell + label + top
     fig = Figure(figsize=(width, height))
     FigureCanvasAgg(fig)
+    fig.text(0.5, 1 - 0.08 / height, "\n".join(title), ha="center", va="top")
     ax = fig.add_axes((label / width, label / height, k * cell / width, k * cell / height))
     if name == "decisions":
         codes = np.vectorize(lambda d: _DECISION_CODES.get(d, -1))(report.decisions).astype(float)
@@ -69,7 +80,6 @@ def _figure(report: ComparisonReport, name: str):
     ax.set_yticks(range(k), labels=models)
     ax.set_xlabel("model B")
     ax.set_ylabel("model A")
-    ax.set_title(HEATMAPS[name])
     return fig
 
 

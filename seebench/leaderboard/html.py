@@ -116,6 +116,12 @@ def _ranking(report: ComparisonReport) -> str:
         ]
         for r in report.rows
     ]
+    counts = report.extra.get("counts") or {}
+    if counts:  # the samples the scores rest on, and those left unscored
+        headers += [("Scored", "number"), ("Excluded", "number")]
+        for row, r in zip(rows, report.rows, strict=True):
+            cells = counts.get(r.model, {}).values()
+            row += [sum(c["scored"] for c in cells), sum(c["excluded"] for c in cells)]
     return _table("ranking", headers, rows)
 
 

@@ -49,6 +49,26 @@ class ScoreTable:
     sources: list[str] = field(default_factory=list)
     #: "model on task" of every result whose scorers ran code without a sandbox (``sandbox: none``)
     unsandboxed: list[str] = field(default_factory=list)
+    #: (model, task) -> (scored, excluded): the samples x repeats a score rests on and those
+    #: left unscored, where the input says (result files; CSV columns ``scored``/``excluded``)
+    counts: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
+
+    def counts_for(self, models: Iterable[str], tasks: Iterable[str]) -> dict[str, Any]:
+        """``{model: {task: {"scored": s, "excluded": e}}}`` for the given cells that have counts."""
+        tasks = list(tasks)
+        out: dict[str, Any] = {}
+        for model in models:
+            cells = {
+                task: {
+                    "scored": self.counts[(model, task)][0],
+                    "excluded": self.counts[(model, task)][1],
+                }
+                for task in tasks
+                if (model, task) in self.counts
+            }
+            if cells:
+                out[model] = cells
+        return out
 
     @property
     def tasks(self) -> list[str]:
@@ -83,8 +103,9 @@ class ScoreTable:
             for t in tasks
             if not self.task_directions.get(t, higher_is_better(self.task_metrics.get(t), registry))
         )
+        types = {t: normalise_task_type(v, registry.task_types) for t, v in self.task_types.items()}
         try:
-            matrix = ScoreMatrix.from_records(self.records, self.task_types, families, groups)
+            matrix = ScoreMatrix.from_records(self.records, types, families, groups)
         except ValueError as exc:
             raise SeebenchError(str(exc)) from None
         return matrix.with_lower_is_better(lower)
@@ -111,12 +132,14 @@ def compared_tasks(
     dropped: dict[str, str] = {}
     for task in table.tasks:
         suite = registry.suites.get(table.suite_of(task, registry) or "")
-        task_type = table.task_types.get(task)  # None: the results do not say
+        recorded = table.task_types.get(task)  # None: the results do not say
+        task_type = None if recorded is None else normalise_task_type(recorded, registry.task_types)
         if (
             suite is None
             or not suite.compare_task_types
             or task_type is None
-            or task_type in {*suite.compare_task_types, *extra}
+            or normalise_task_type(task_type)
+            in {*(normalise_task_type(t) for t in suite.compare_task_types), *extra}
         ):
             kept.append(task)
         else:
@@ -124,8 +147,22 @@ def compared_tasks(
     return kept, dropped
 
 
-def normalise_task_type(name: str) -> str:
-    """``multi-class`` and ``multi_class`` become ``multiclass``; names are lower-cased."""
+def normalise_task_type(name: str, known: Iterable[str] = ()) -> str:
+    """The task type ``name`` as registered: ``multi-class`` and ``Multi_Class`` become the
+    registered ``multiclass``, ``copilot-fix`` the registered ``copilot_fix``.
+
+    A name that matches none of ``known`` (the registered types) is lower-cased and keeps its
+    underscores; without ``known`` the separators are dropped (the form names are matched in).
+    """
+    squashed = _squash(name)
+    known = tuple(known)
+    for candidate in known:
+        if _squash(candidate) == squashed:
+            return candidate
+    return name.strip().lower() if known else squashed
+
+
+def _squash(name: str) -> str:
     return name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
 
 
@@ -162,7 +199,7 @@ def read_csv(path: Path, table: ScoreTable) -> None:
             task = row["task"].strip()
             table.records.append((row["model"].strip(), task, _score(row["score"], path, line)))
             if type_column and row[type_column]:
-                table.task_types[task] = normalise_task_type(row[type_column])
+                table.task_types[task] = row[type_column].strip().lower()
             for column, target in (
                 ("family", table.task_families),
                 ("suite", table.task_suites),
@@ -195,6 +232,9 @@ def read_result_dir(root: Path, table: ScoreTable, label: str = "id-method") -> 
             continue
         model, task, score = _unit(result, path, label)
         table.records.append((model, task["name"], score))
+        counted = _counts(result)
+        if counted is not None:
+            table.counts[(model, task["name"])] = counted
         if ran_without_sandbox(result):
             table.unsandboxed.append(f"{model} on {task['name']} ({path})")
         table.task_metrics[task["name"]] = metric = str(result["primary_metric"])
@@ -204,10 +244,21 @@ def read_result_dir(root: Path, table: ScoreTable, label: str = "id-method") -> 
         if task.get("suite"):
             table.task_suites[task["name"]] = str(task["suite"])
         if task.get("type"):
-            table.task_types[task["name"]] = normalise_task_type(str(task["type"]))
+            table.task_types[task["name"]] = str(task["type"]).strip()
         family = (task.get("tags") or {}).get("family")
         if family:
             table.task_families[task["name"]] = str(family)
+
+
+def _counts(result: dict[str, Any]) -> tuple[int, int] | None:
+    """(scored, excluded) of a result: ``n`` x repeats less the unscored samples."""
+    try:
+        n = int(result["n"])
+        repeats = int(((result.get("run") or {}).get("config") or {}).get("repeats") or 1)
+        excluded = int((result.get("unscored") or {}).get("count", 0))
+    except (KeyError, TypeError, ValueError):
+        return None
+    return max(0, n * repeats - excluded), excluded
 
 
 def ran_without_sandbox(result: dict[str, Any]) -> bool:

@@ -10,6 +10,7 @@ import csv
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 from seebench.stats.report import ComparisonReport
 
@@ -59,15 +60,19 @@ def export_markdown(report: ComparisonReport, out_dir: Path) -> list[Path]:
     lines = [f"# {report.title}", "", _settings_line(report), ""]
     lines += [f"> {note}" for note in report.notes]
     lines += ["", "## Ranking", ""]
+    counts = report.extra.get("counts") or {}
+    scored_head, scored_rule = (" Scored (excl.) |", "---:|") if counts else ("", "")
     lines.append(
-        f"| Rank | Tier | Model | {c} | {sp} | CI | {es} | Mag. | P(top > model) | P(top = model) |"
+        f"| Rank | Tier | Model | {c} | {sp} | CI | {es} | Mag. | P(top > model) | "
+        f"P(top = model) |{scored_head}"
     )
-    lines.append("|---:|---:|:---|---:|---:|:---:|---:|:---|---:|---:|")
+    lines.append("|---:|---:|:---|---:|---:|:---:|---:|:---|---:|---:|" + scored_rule)
     for row in report.rows:
         lines.append(
             f"| {row.rank} | {row.tier} | {_md(row.model)} | {fmt(row.center)} | {fmt(row.spread)} | "
             f"[{fmt(row.ci_lower)}, {fmt(row.ci_upper)}] | {fmt(row.effect_size)} | "
             f"{MAGNITUDE_ABBREVIATIONS[row.magnitude]} | {fmt(row.p_top_better)} | {fmt(row.p_top_equal)} |"
+            + (f" {_count_text(counts.get(row.model, {}).values())} |" if counts else "")
         )
     lines += ["", "## Tiers", ""]
     lines += [f"{n}. {', '.join(_md(m) for m in tier)}" for n, tier in enumerate(report.tiers, 1)]
@@ -80,10 +85,29 @@ def export_markdown(report: ComparisonReport, out_dir: Path) -> list[Path]:
             f"{fmt(cells[g].mean)} | {fmt(cells[g].sd)}" if g in cells else "– | –" for g in groups
         )
         lines.append(f"| {_md(value)} | {values} |")
+    if counts:
+        lines += [
+            "",
+            "Scored (excl.): the samples (x repeats) the scores rest on, summed over the tasks, "
+            "and those left unscored (an environment not ready, an excluded case).",
+        ]
+    left_out = report.extra.get("left_out") or []
+    if left_out:
+        lines += ["", "## Left out", "", *(f"- {_md(line)}" for line in left_out)]
     lines += ["", f"Sources: {', '.join(report.sources) or '(in memory)'}", ""]
     path = out_dir / "leaderboard.md"
     path.write_text("\n".join(lines), encoding="utf-8")
     return [path]
+
+
+def _count_text(cells: Any) -> str:
+    """``"1,234 (190)"``: scored and excluded counts summed over cells; ``–`` without any."""
+    cells = list(cells)
+    if not cells:
+        return "–"
+    scored = sum(int(c["scored"]) for c in cells)
+    excluded = sum(int(c["excluded"]) for c in cells)
+    return f"{scored:,} ({excluded:,})"
 
 
 def _md(text: str) -> str:
@@ -170,9 +194,20 @@ def export_latex(report: ComparisonReport, out_dir: Path) -> list[Path]:
 def export_csv(report: ComparisonReport, out_dir: Path) -> list[Path]:
     """``leaderboard.csv`` (ranking), ``pairs.csv`` (posteriors) and ``breakdown.csv``."""
     data = report.to_dict()
+    counts = report.extra.get("counts") or {}
+    ranking = data["ranking"]
+    if counts:  # the samples each model's scores rest on, and those left unscored
+        ranking = [
+            {
+                **row,
+                "scored": sum(c["scored"] for c in counts.get(row["model"], {}).values()),
+                "excluded": sum(c["excluded"] for c in counts.get(row["model"], {}).values()),
+            }
+            for row in ranking
+        ]
     written = []
     for name, rows in (
-        ("leaderboard", data["ranking"]),
+        ("leaderboard", ranking),
         ("pairs", data["pairs"]),
         ("breakdown", data["breakdown"]),
     ):
@@ -215,15 +250,25 @@ def export_per_task(report: ComparisonReport, out_dir: Path) -> list[Path]:
         "| " + " | ".join(_md(h) for h in header) + " |",
         "|" + ":---|" * 3 + "---:|" * len(m.models),
     ]
+    counts = report.extra.get("counts") or {}
     for t, row in enumerate(rows):
         cells = [
             f"**{v}**" if i >= 3 and m.scores[t, i - 3] == best[t] else _md(v)
             for i, v in enumerate(row)
         ]
+        for i, model in enumerate(m.models):  # "0.800 (n 5, 190 excl.)"
+            cell = (counts.get(model) or {}).get(m.tasks[t])
+            if cell:
+                extra = f", {cell['excluded']} excl." if cell["excluded"] else ""
+                cells[3 + i] += f" (n {cell['scored']}{extra})"
         md.append("| " + " | ".join(cells) + " |")
     md_path = out_dir / "per_task.md"
     md_path.write_text(
-        "# Scores per task\n\nBest score per task in bold.\n\n" + "\n".join(md) + "\n",
+        "# Scores per task\n\nBest score per task in bold"
+        + ("; n: samples scored, excl.: left unscored" if counts else "")
+        + ".\n\n"
+        + "\n".join(md)
+        + "\n",
         encoding="utf-8",
     )
     return [csv_path, md_path]

@@ -71,8 +71,10 @@ def table_console(**kwargs: Any) -> Console:
 
 
 def summary_table(outcomes: Sequence[Any]) -> Table:
-    """The end-of-run table: task, metric, value, n, seconds, status (model and method too when
-    the run mixed several), and a note column when a method summarised a unit (e.g. the
+    """The end-of-run table: task, metric, value, n (the scored samples x repeats the value rests
+    on; the test items when unknown), excl. (samples left unscored: an environment not ready,
+    an excluded case; shown when some unit has any), seconds, status (model and
+    method too when the run mixed several), and a note column when a method summarised a unit (e.g. the
     selected hyper-parameters).
 
     Reasons for skipped or failed units are not repeated here: the runner logs each on one line
@@ -84,12 +86,23 @@ def summary_table(outcomes: Sequence[Any]) -> Table:
     shared = len(runs) == 1
     title = "seebench results" + (": {} / {}".format(*next(iter(runs))) if shared else "")
     table = Table(title=title, show_lines=False)
-    columns = ("task", "metric", "value", "n", "seconds", "status")
+    excluded = any(getattr(outcome, "excluded", None) for outcome in outcomes)
+    columns = (
+        "task",
+        "metric",
+        "value",
+        "n",
+        *(("excl.",) if excluded else ()),
+        "seconds",
+        "status",
+    )
     if not shared:
         columns = ("model", "method", *columns)
     for column in columns:
         table.add_column(
-            column, justify="right" if column in ("value", "n", "seconds") else "left", no_wrap=True
+            column,
+            justify="right" if column in ("value", "n", "excl.", "seconds") else "left",
+            no_wrap=True,
         )
     if notes:
         table.add_column("note")
@@ -100,12 +113,24 @@ def summary_table(outcomes: Sequence[Any]) -> Table:
             outcome.task,
             outcome.primary_metric or "-",
             _format_value(value),
-            "-" if outcome.n is None else str(outcome.n),
+            *_counts(outcome)[: 2 if excluded else 1],
             f"{outcome.seconds:.1f}",
             outcome.status,
             *((scrub(outcome.note or ""),) if notes else ()),
         )
     return table
+
+
+def _counts(outcome: Any) -> tuple[str, str]:
+    """The scored and excluded counts behind the value: samples x repeats the metrics used and
+    those left unscored (an environment not ready, an excluded case); ``-`` when unknown."""
+    excluded = getattr(outcome, "excluded", None)
+    if outcome.n is None:
+        return "-", "-"
+    if excluded is None or not outcome.metrics:
+        return str(outcome.n), "-"
+    repeats = max(1, getattr(outcome, "repeats", 1) or 1)
+    return str(max(0, outcome.n * repeats - excluded)), str(excluded)
 
 
 def _format_value(value: Any) -> str:

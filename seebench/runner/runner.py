@@ -33,6 +33,7 @@ from seebench.results.io import (
     write_samples,
 )
 from seebench.results.verify import verify_result
+from seebench.runner.caveats import unit_caveats
 from seebench.runner.config import (
     RUN_OPTIONS,
     EvalConfig,
@@ -73,6 +74,8 @@ class UnitOutcome:
     metrics: dict[str, float] = field(default_factory=dict)
     primary_metric: str | None = None
     n: int | None = None
+    excluded: int | None = None  # scores left out of the metrics (unscored samples x repeats)
+    repeats: int = 1
     seconds: float = 0.0
     result_path: Path | None = None
     note: str | None = None  # a method's one-line info["summary"], e.g. the selected parameters
@@ -235,6 +238,8 @@ class Runner:
             outcome.status = "cached"
             outcome.metrics = previous.get("metrics", {})
             outcome.n = previous.get("n")
+            outcome.excluded = int((previous.get("unscored") or {}).get("count", 0))
+            outcome.repeats = int(previous.get("run", {}).get("config", {}).get("repeats") or 1)
             outcome.reason = None if previous["status"] == "ok" else previous.get("reason")
             outcome.note = _summary(previous.get("info"))
             return outcome
@@ -326,10 +331,17 @@ class Runner:
             return self._finish_without_metrics(
                 outcome, base, "skipped", scoring.unscored_summary(), started, result_path
             )
+        caveats = unit_caveats(task, data.test, self.config.limit)
+        for line in caveats:
+            progress.log(f"{task.name}: warning: {line}")
         timings["total_s"] = time.perf_counter() - started
         result = {**base, "timings": timings, **scoring_fields(scoring)}
+        if caveats:
+            result["warnings"] = caveats
         write_result(result_path, result)
         outcome.metrics, outcome.n = result["metrics"], n
+        outcome.excluded = scoring.unscored if scoring is not None else None
+        outcome.repeats = len(outputs)
         outcome.note = _summary(outputs[0].info)
         outcome.seconds = timings["total_s"]
         return outcome

@@ -140,6 +140,20 @@ def schema_problems(document: Any, registry: Registry, file: str) -> list[str]:
     return sorted(set(problems), key=problems.index)
 
 
+def _relevant_metrics(registry: Registry, type_name: str, type_object: Any) -> list[str]:
+    """The metrics made for this task type: those that name the type or its target kind;
+    when none does, every metric that applies (including those declared for all types)."""
+    kind = getattr(type_object, "target_kind", None)
+    named = [
+        m.name
+        for m in registry.metrics.values()
+        if type_name in m.task_types or (kind is not None and kind in m.target_kinds)
+    ]
+    if named:
+        return sorted(named)
+    return sorted(m.name for m in registry.metrics.values() if m.applies_to(type_name, type_object))
+
+
 def registry_problems(document: dict[str, Any], registry: Registry, file: str) -> list[str]:
     """Problems the schema cannot see: unknown metrics, readers, steps; label consistency."""
     problems = []
@@ -152,16 +166,20 @@ def registry_problems(document: dict[str, Any], registry: Registry, file: str) -
         if not isinstance(metric, str):
             continue
         if metric not in registry.metrics:
+            known = (
+                _relevant_metrics(registry, type_name, type_object)
+                if type_object is not None
+                else sorted(registry.metrics)
+            )
+            what = f"metrics for type {type_name!r}" if type_object is not None else "known"
             problems.append(
                 f"{file}: metrics[{index}]: unknown metric {metric!r}; "
-                f"known: {', '.join(sorted(registry.metrics))}{did_you_mean(metric, registry.metrics)}"
+                f"{what}: {', '.join(known)}{did_you_mean(metric, registry.metrics)}"
             )
         elif type_object is not None and not registry.metrics[metric].applies_to(
             type_name, type_object
         ):
-            applicable = [
-                m.name for m in registry.metrics.values() if m.applies_to(type_name, type_object)
-            ]
+            applicable = _relevant_metrics(registry, type_name, type_object)
             problems.append(
                 f"{file}: metrics[{index}]: metric {metric!r} does not apply to task type "
                 f"{type_name!r}; use one of: {', '.join(applicable)}"

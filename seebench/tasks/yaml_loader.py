@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import os
 from pathlib import Path
 from typing import Any
 
@@ -283,5 +284,37 @@ def load_task_document(
                 files.append(base_path)
             where = "include" if len(includes) == 1 else f"include[{index}]"
             raise TaskSpecError(file, [f"{file}: {where}: included file {name!r} not found"])
-        merged = deep_merge(merged, load_task_document(base_path, (*_stack, key), files))
+        base = load_task_document(base_path, (*_stack, key), files)
+        merged = deep_merge(merged, rebase_paths(base, base_path.parent, path.parent))
     return deep_merge(merged, document)
+
+
+def rebase_paths(document: dict[str, Any], origin: Path, target: Path) -> dict[str, Any]:
+    """Rewrite the relative file paths of an included document (``data.sources[*].path`` and
+    ``files``, ``split.split_file.path``), written relative to the included file in
+    ``origin``, so that they resolve from the including file's folder ``target``."""
+    if origin.resolve() == target.resolve():
+        return document
+
+    def rebase(value: Any) -> Any:
+        if not isinstance(value, str) or Path(value).is_absolute():
+            return value
+        return os.path.relpath((origin / value).resolve(), target.resolve())
+
+    data = document.get("data")
+    if isinstance(data, dict) and isinstance(data.get("sources"), list):
+        sources = []
+        for source in data["sources"]:
+            if isinstance(source, dict):
+                source = {k: rebase(v) if k in ("path", "files") else v for k, v in source.items()}
+            sources.append(source)
+        document = {**document, "data": {**data, "sources": sources}}
+    split = document.get("split")
+    if isinstance(split, dict) and isinstance(split.get("split_file"), dict):
+        spec = split["split_file"]
+        if "path" in spec:
+            document = {
+                **document,
+                "split": {**split, "split_file": {**spec, "path": rebase(spec["path"])}},
+            }
+    return document

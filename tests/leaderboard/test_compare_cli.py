@@ -120,7 +120,7 @@ def test_missing_scores_need_a_policy(tmp_path: Path, capsys: pytest.CaptureFixt
         "--include-type",
         "ner",
     ]
-    assert run(args) == 1
+    assert run([*args, "--missing", "error"]) == 1
     assert "error:" in capsys.readouterr().err
     assert run([*args, "--missing", "drop-models"]) == 0
     data = json.loads((tmp_path / "leaderboard.json").read_text())

@@ -107,7 +107,13 @@ def test_tasks_in_opposite_directions_are_an_error(
     mixed.write_text(
         "\n".join(rows + [r.replace(",t", ",u").replace("mae", "f1_macro") for r in rows[1:]])
     )
-    assert run(["compare", str(mixed), "--out", str(tmp_path / "lb"), "--nsamples", "200"]) == 1
+    out = tmp_path / "lb"
+    assert run(["compare", str(mixed), "--out", str(out), "--nsamples", "200"]) == 0
+    assert (out / "leaderboard.json").is_file()  # by default each direction gets its board
+    assert (out / "lower-is-better" / "leaderboard.json").is_file()
+    capsys.readouterr()
+    one_board = ["--group-by", "none"]
+    assert run(["compare", str(mixed), "--out", str(out), "--nsamples", "200", *one_board]) == 1
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1
     assert "opposite directions" in err and "'t0': lower is better" in err
@@ -141,8 +147,10 @@ def test_selu_results_rank_the_suites_types_and_say_what_they_leave_out(
         "--include-type",
         "mlm",
     ]
-    assert run(args) == 1  # 15 of 28 models lack NER/MLM scores
+    assert run([*args, "--missing", "error"]) == 1  # 15 of 28 models lack NER/MLM scores
     assert "--missing" in capsys.readouterr().err
+    assert run(args) == 0  # by default the largest block with every score is ranked
+    assert "left out task se_entities: no score of" in capsys.readouterr().err
     assert run([*args, "--missing", "drop-models"]) == 0
     data = json.loads((out / "leaderboard.json").read_text())
     assert {"ner", "mlm"} <= {t["type"] for t in data["tasks"]}
@@ -158,11 +166,9 @@ def test_fewer_than_three_tasks_is_explained(tmp_path: Path, capsys: pytest.Capt
     )
     assert run(["compare", str(two), "--out", str(tmp_path / "lb"), "--nsamples", "200"]) == 1
     err = capsys.readouterr().err
-    assert (
-        "need at least 3 tasks" in err
-        and "got 2" in err
-        and "task types ranked: binary, multiclass" in err
-    )
+    assert "at least 2 models with a score on each of at least 3 tasks" in err
+    assert "28 model(s) share 2 task(s)" in err
+    assert "task types ranked: binary, multiclass" in err
 
 
 def test_a_plugin_suite_supplies_families_groups_and_compared_types() -> None:

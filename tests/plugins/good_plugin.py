@@ -110,6 +110,16 @@ def register_data_readers(register):
 
 
 @hookimpl
+def register_data_files(register):
+    register(
+        "good-notes",
+        "0" * 64,
+        file_name="notes.txt",
+        description="A file the plugin reads outside its tasks.",
+    )
+
+
+@hookimpl
 def register_prepare_steps(register):
     register(
         "upper",

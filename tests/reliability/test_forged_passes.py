@@ -175,8 +175,8 @@ def test_forgeries_fail_through_humaneval_scoring(tmp_path, box):
 
 
 def test_forgeries_fail_through_the_study_submit(box):
-    from seebench.suites.study.definition import StudyTask
-    from seebench.suites.study.execute import CodeRunner
+    from seebench_study.definition import StudyTask
+    from seebench_study.execute import CodeRunner
 
     task = StudyTask(
         "add", "Add two numbers.", PROMPT, "assert add(1, 2) == 3\nassert add(2, 2) == 4\n"

@@ -71,12 +71,16 @@ def test_unknown_task_type(tmp_path):
 
 def test_unknown_metric_lists_known_ones(tmp_path):
     (problem,) = problems_of(tmp_path, VALID.replace("[f1_macro, accuracy]", "[f1_macro, f2]"))
-    assert "metrics[1]: unknown metric 'f2'; known:" in problem
+    assert "metrics[1]: unknown metric 'f2'; metrics for type 'binary':" in problem
+    listed = problem.split("metrics for type 'binary': ")[1]
+    assert "f1_micro" in listed and "fix_rate" not in listed  # no Copilot metrics
 
 
 def test_metric_not_applicable_to_type(tmp_path):
     (problem,) = problems_of(tmp_path, VALID.replace("[f1_macro, accuracy]", "[one_minus_smape]"))
     assert "metric 'one_minus_smape' does not apply to task type 'binary'" in problem
+    listed = problem.split("use one of: ")[1]
+    assert "accuracy" in listed and "fix_rate" not in listed and "doc_" not in listed
 
 
 def test_unknown_prepare_step_and_bad_option(tmp_path):

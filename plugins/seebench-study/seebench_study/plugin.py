@@ -9,6 +9,18 @@ from seebench.plugin_manager import hookimpl
 
 
 @hookimpl
+def register_data_files(register) -> None:
+    from seebench_study import data_files
+
+    register(
+        "realhumaneval-chat",
+        data_files.RELEASED_CHAT_SHA256,
+        file_name=data_files.RELEASED_CHAT_NAME,
+        description="The released RealHumanEval chat log (study analyze --released-chat).",
+    )
+
+
+@hookimpl
 def register_commands(cli) -> None:
     from seebench_study.analysis_cli import add_commands
     from seebench_study.cli import study_group

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from seebench.suites.annotation.agreement import AgreementMatrix, agreement_by_level, zone_table
+from seebench.suites.annotation.all_raters import all_raters_table
 from seebench.suites.annotation.ratings import HUMAN, MODEL, RatingData, random_rater
 from seebench.suites.annotation.replacement import (
     FRACTIONS,
@@ -52,6 +53,7 @@ class TaskAgreement:
     majority: dict[str, list[dict[str, float]]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     ratings_per_item: float = 0.0
+    all_raters: dict[str, Any] = field(default_factory=dict)  # alpha over all human raters
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-serialisable view (NaN as None)."""
@@ -71,6 +73,7 @@ class TaskAgreement:
                 "level": self.level,
                 "summary": self.summary,
                 "zones": zone_table(self.matrices),
+                "all_raters": self.all_raters,
                 "pairs": [row for m in self.matrices.values() for row in matrix_rows(m)],
                 "human_band": asdict(self.band) if self.band else None,
                 "replacement": {
@@ -120,6 +123,7 @@ def analyse_task(
     result = TaskAgreement(
         task, data.level, data.summary(), agreement_by_level(combined), problems=problems
     )
+    result.all_raters = all_raters_table(data)
     try:
         result.band = human_band(data, data.level, repetitions=band_repetitions, seed=seed)
     except ValueError as exc:

@@ -113,6 +113,21 @@ def markdown(results: Sequence[TaskAgreement]) -> str:
             for z in ("HH", "HM", "MM")
         ]
         lines.append(f"| {row['task']} | {level} | " + " | ".join(cells) + " |")
+    with_all = [r for r in results if r.all_raters]
+    if with_all:
+        lines += [
+            "",
+            "## All human raters at once (the paper's ALL rows)",
+            "",
+            "| task | raters | items rated twice or more | alpha at each level |",
+            "|---|---|---|---|",
+        ]
+        for result in with_all:
+            table = result.all_raters
+            alphas = ", ".join(
+                f"{level} {_num(value)}" for level, value in table.get("alpha", {}).items()
+            )
+            lines.append(f"| {result.task} | {table['raters']} | {table['items']} | {alphas} |")
     efforts = effort_rows(results)
     if efforts:
         lines += [

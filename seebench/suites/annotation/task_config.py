@@ -10,6 +10,7 @@ data:
     scale: [{value: 1, label: Strongly disagree}, ...]
     options: {...}          # the layout reader's options; joined: groups {group: {rater: source}}
     sample: {size: 1000, seed: 42, min_ratings: 2}   # optional seeded sample of items
+    exclude: [unknown]      # optional: ratings with these values are dropped (after sampling)
 model_rater: {applicable: false, reason: ...}        # whether a model can rate from the data
 ```
 """
@@ -49,6 +50,12 @@ RATINGS_STEP_SCHEMA: dict[str, Any] = {
         "level": {"enum": list(LEVELS), "description": "Level of measurement; required."},
         "scale": {"type": "array", "minItems": 2, "items": _POINT},
         "options": {"type": "object"},
+        "exclude": {
+            "type": "array",
+            "items": {"type": ["integer", "number", "string"]},
+            "description": "Scale values whose ratings are dropped after sampling (a variant "
+            "such as 'excluding unknown'); the scale keeps the other values.",
+        },
         "sample": {
             "type": "object",
             "additionalProperties": False,
@@ -115,7 +122,27 @@ def ratings_from_config(
         data = sample_items(
             data, sample["size"], seed=sample["seed"], min_ratings=sample.get("min_ratings", 2)
         )
+    if block.get("exclude"):
+        data = exclude_values(data, block["exclude"], task=task)
     return data
+
+
+def exclude_values(data: RatingData, values: list[Any], *, task: str) -> RatingData:
+    """``data`` without the ratings whose value is one of ``values``; the scale loses them."""
+    from dataclasses import replace
+
+    try:
+        dropped = {data.scale.parse(value) for value in values}
+    except ValueError as exc:
+        raise DataError(f"task {task!r}: ratings.exclude: {exc}") from None
+    points = [p for p in data.scale.to_config() if p["value"] not in dropped]
+    if len(points) < 2:
+        raise DataError(f"task {task!r}: ratings.exclude: fewer than two scale values would remain")
+    ratings = {
+        rater: {item: v for item, v in by_item.items() if v not in dropped}
+        for rater, by_item in data.ratings.items()
+    }
+    return replace(data, ratings=ratings, scale=Scale.from_config(points))
 
 
 #: The suite's task files.

@@ -46,6 +46,8 @@ def test_exports_every_format(tmp_path, small_data):
     assert "rho" in document["rq2"]
     markdown = (tmp_path / "agreement.md").read_text()
     assert "| toy_a | **interval** |" in markdown and "## Effort saved" in markdown
+    assert "## All human raters at once" in markdown and "| toy_a | 3 | 6 | nominal " in markdown
+    assert document["tasks"][0]["all_raters"]["raters"] == 3
 
 
 def test_rows_and_rq2(small_data):

@@ -151,7 +151,7 @@ def test_human_band_on_similarity():
 
 
 def test_every_task_file_loads_from_the_mirror():
-    assert len(task_names()) == 10
+    assert len(task_names()) == 20  # Table I's 10, 6 causality dimensions, 4 variants
     for name in task_names():
         data = task_data(name)
         assert data.level in ("nominal", "interval") and len(data.raters) >= 2
@@ -187,3 +187,35 @@ def test_agreement_command_on_the_human_data_alone(tmp_path):
     assert (out / "agreement.html").exists() and (
         out / "figures" / "sesame_goals.ordinal.svg"
     ).exists()
+
+
+@pytest.mark.parametrize(
+    ("task", "alpha"),
+    [
+        ("causality_event_chain", 0.269),
+        ("causality_explicit", 0.357),
+        ("causality_marked", 0.021),
+        ("causality_simple_cause", 0.256),
+        ("causality_simple_effect", 0.361),
+        ("causality_single_sentence", 0.464),
+    ],
+)
+def test_the_other_causality_dimensions_are_tasks(task, alpha):
+    """CiRA's six dimensions rated on the causal sentences: the 499 doubly rated ones."""
+    from seebench.suites.annotation.all_raters import all_raters_alpha
+
+    data = task_data(task)
+    assert data.summary()["items"] == 499 and len(data.raters) == 6
+    assert round(all_raters_alpha(data, "nominal"), 3) == alpha
+
+
+def test_variants_excluding_unknown_and_the_filtered_sesame_file():
+    from seebench.suites.annotation.all_raters import all_raters_alpha
+
+    known = task_data("warning_closure_known")
+    assert list(known.scale.values) == ["close", "open"]
+    assert known.item_ids == task_data("warning_closure").item_ids  # the same 200 warnings
+    assert round(all_raters_alpha(known, "nominal"), 3) == 0.859
+    filtered = task_data("sesame_goals_filtered")
+    assert filtered.summary()["items"] == 857
+    assert round(all_raters_alpha(filtered, "interval"), 3) == 0.895

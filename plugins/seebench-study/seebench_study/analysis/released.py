@@ -21,10 +21,8 @@ from typing import Any
 import pandas as pd
 
 from seebench.errors import SeebenchError
+from seebench_study.data_files import RELEASED_CHAT_NAME, RELEASED_CHAT_SHA256
 
-#: sha256 of ``data/chat_data.csv`` in clinicalml/realhumaneval at commit 29de154c.
-RELEASED_CHAT_SHA256 = "deda75d51434a6979bd69516eed4f9fa6cfe835b93bd066bf599351b8b7eef7e"
-RELEASED_CHAT_NAME = "chat_data.csv"
 COLUMNS = ("request", "response", "copy_events", "programmer_id", "timestamp", "model", "task_name")
 #: The chat conditions of the paper (its later GPT-4o condition is not among them).
 PAPER_CONDITIONS = ("CodeLlama7b (chat)", "CodeLlama34b (chat)", "GPT-3.5 (chat)")

@@ -80,6 +80,7 @@ def copilot_fix_reproducible(rows: list[dict[str, Any]]) -> list[dict[str, Any]]
     """Prepare step: keep the cases whose target warning reproduces on the file alone, and
     give each its ``input`` (the prompt) and ``target``. The others are dropped here and
     listed by ``seebench copilot fix-cases``."""
+    from seebench.suites.copilot.fix.analyzers import analyzer
     from seebench.suites.copilot.fix.reproduce import case_verdicts
 
     out = []
@@ -90,6 +91,7 @@ def copilot_fix_reproducible(rows: list[dict[str, Any]]) -> list[dict[str, Any]]
         verdicts = case_verdicts(group)
         failed = [v for v in verdicts if v.verdict == "analyzer_error"]
         if failed and len(failed) == sum(1 for r in group if r.get("file") is not None):
+            analyzer(name).check_installed()  # a missing tool: MissingToolError, unit skipped
             raise SeebenchError(f"{name} could analyse no case: {failed[0].reason}")
         for row, verdict in zip(group, verdicts, strict=True):
             if verdict.verdict != "reproduced":

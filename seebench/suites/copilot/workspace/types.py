@@ -156,10 +156,10 @@ class WorkspaceType(ScenarioType):
             "Answer",
             "answer",
             "code search and question answering",
-            "Start with one line 'Ranking:' followed by the numbers of the snippets that help "
-            "answer the question, most useful first (for example 'Ranking: 3, 1, 4'). Then "
-            "answer the question in a few sentences, naming the functions, classes and files "
-            "involved.",
+            "Start with one line 'Ranking:' followed by the numbers of the snippets shown above "
+            "that help answer the question, separated by commas, most useful first (only "
+            "numbers of snippets you read; no example order). Then answer the question in a "
+            "few sentences, naming the functions, classes and files involved.",
             256,
         )
 

@@ -10,7 +10,7 @@ def test_tools_check_names_what_is_missing_and_how_to_install_it(tmp_path):
     code, stdout, stderr = run_cli(["copilot", "tools", "check"], env=env)
     assert code == 1, stdout + stderr
     assert "pyright  --  pyright 1.1.378 is not installed" in stdout
-    assert "run 'seebench copilot tools install'" in stdout
+    assert "install it with 'seebench copilot tools install'" in stdout
     assert "pylint   ok" in stdout or "pylint   --" in stdout
 
 

@@ -42,3 +42,13 @@ def test_prompting_methods_apply_to_workspace_tasks():
     for method in ("zero-shot", "retrieval"):
         assert registry.method(method).applies_to("copilot_workspace", WorkspaceType())
     assert not registry.method("finetune").applies_to("copilot_workspace", WorkspaceType())
+
+
+def test_the_instruction_shows_no_ranking_a_small_model_could_copy():
+    """SmolLM2 copied the old example ('Ranking: 3, 1, 4') in 7 of 10 replies."""
+    import re
+
+    from seebench.suites.copilot.workspace.types import WorkspaceType
+
+    instruction = WorkspaceType().answer_format(None).instruction
+    assert "Ranking:" in instruction and not re.search(r"Ranking: ?\d", instruction)

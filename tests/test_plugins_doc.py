@@ -1,0 +1,94 @@
+"""docs/plugins.md is a plugin: its titled code blocks are written to a folder, loaded as a plugin,
+and the commands of its bash block run against it (so the page cannot drift from what works)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from seebench.cli.main import main
+from tests.conftest import REPO_ROOT
+
+DOC = REPO_ROOT / "docs" / "plugins.md"
+FENCE = re.compile(r'^```(\w*)(?: title="([^"]+)")?\n(.*?)^```$', re.M | re.S)
+
+
+def blocks() -> list[tuple[str, str | None, str]]:
+    """``(language, title, text)`` of every fenced code block of the page, in order."""
+    return [(m.group(1), m.group(2), m.group(3)) for m in FENCE.finditer(DOC.read_text())]
+
+
+def _cli(capsys: pytest.CaptureFixture, args: list[str]) -> tuple[int, str]:
+    try:
+        main(args)
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err
+
+
+def test_every_block_is_a_file_or_a_command() -> None:
+    kinds = [(language, title is not None) for language, title, _ in blocks()]
+    assert ("python", True) in kinds and ("yaml", True) in kinds
+    for language, titled in kinds:
+        assert titled or language in ("bash", "text"), language
+
+
+def test_the_walkthrough_runs(tmp_path: Path, monkeypatch, capsys) -> None:
+    files: dict[str, str] = {}
+    commands: list[str] = []
+    for language, title, text in blocks():
+        if title:
+            files[title] = files.get(title, "") + text
+        elif language == "bash":
+            commands += [line for line in text.splitlines() if line.strip()]
+    for title, text in files.items():
+        target = tmp_path / title
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+    project = tomllib.loads(files["pyproject.toml"])["project"]
+    assert project["entry-points"]["seebench"] == {"severity": "severity_plugin"}
+    compile(files["severity_plugin.py"], "severity_plugin.py", "exec")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("SEEBENCH_HOME", str(tmp_path / "home"))
+    outputs = {}
+    for line in commands:
+        words = shlex.split(line)
+        if words[0] == "export":
+            for pair in words[1:]:
+                name, _, value = pair.partition("=")
+                if name == "SEEBENCH_PLUGINS":
+                    monkeypatch.setenv(name, value)
+            continue
+        assert words[0] == "seebench", line
+        code, output = _cli(
+            capsys, [*words[1:], *(["--no-progress"] if words[1] == "eval" else [])]
+        )
+        assert code == 0, f"{line}\n{output}"
+        outputs[line] = output
+
+    assert "Level:" in outputs["seebench tasks show severity_both --prompt"]
+    assert "low < medium < high" in outputs["seebench severity-scale"]
+    for model, method in (
+        ("majority", "baseline"),
+        ("random", "baseline"),
+        ("majority", "harm-words"),
+    ):
+        for task in ("severity_title", "severity_body", "severity_both"):
+            result = json.loads(
+                (tmp_path / "results" / model / method / f"{task}.json").read_text()
+            )
+            assert result["status"] == "ok", result.get("reason")
+            assert 0.0 <= result["metrics"]["closeness"] <= 1.0
+    harm = json.loads((tmp_path / "results/majority/harm-words/severity_body.json").read_text())
+    assert harm["metrics"]["closeness"] > 0.5  # the harm words find the severe reports
+    board = json.loads((tmp_path / "leaderboard" / "leaderboard.json").read_text())
+    assert len(board["ranking"]) == 3 and len(board["tasks"]) == 3
