@@ -52,6 +52,8 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "seebench.builtin.judge",
     "seebench.builtin.copilot",
     "seebench.builtin.study",
+    "seebench.trackers.wandb_tracker",
+    "seebench.trackers.mlflow_tracker",
 )
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from seebench.cli.run_options import run_extras, run_options
 from seebench.cli.tasks import include_path_option, use_include_paths
 from seebench.errors import SeebenchError
 
@@ -103,6 +104,7 @@ def _interrupted(output: Path, interrupted) -> str:
     "'sandbox: none'); only for code you trust.",
 )
 @include_path_option
+@run_options
 def eval_command(
     model,
     tasks,
@@ -124,12 +126,15 @@ def eval_command(
     """Evaluate MODEL on TASKS; completed units are skipped unless --force."""
     use_include_paths(include_paths)
 
+    from seebench.cli.run_options import run_session
     from seebench.runner import EvalConfig, RunInterrupted, run_eval
+    from seebench.runner.budget import BudgetExhausted, stop_message
     from seebench.runner.config import parse_shard
     from seebench.runner.progress import summary_table, table_console
 
     if limit is not None and limit < 1:
         raise SeebenchError(f"--limit {limit}: must be at least 1")
+    extras = run_extras()  # --config, budgets, trackers
     config = EvalConfig(
         model=model,
         tasks=tasks,
@@ -140,6 +145,7 @@ def eval_command(
         force=force,
         shard=parse_shard(shard) if shard else None,
         method_options={
+            **extras.method_options,
             **_parse_options(options),
             **{
                 k: v
@@ -154,13 +160,19 @@ def eval_command(
         progress=not no_progress,
         predict_only=predict_only,
         bootstrap=bootstrap,
+        budget=extras.budget,
     )
     check_output_dir(output)
     try:
-        outcomes = run_eval(config)
+        with run_session(config, extras):
+            outcomes = run_eval(config)
     except RunInterrupted as interrupted:
         click.echo(_interrupted(output, interrupted), err=True)
         sys.exit(130)
+    except BudgetExhausted as stop:
+        table_console(stderr=False).print(summary_table(stop.outcomes))
+        click.echo(stop_message(stop, output), err=True)
+        sys.exit(3)
     table_console(stderr=False).print(summary_table(outcomes))
     failed = [o for o in outcomes if o.status == "failed"]
     click.echo(f"results in {output}" + (f"; {len(failed)} unit(s) failed" if failed else ""))
