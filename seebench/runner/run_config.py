@@ -57,6 +57,10 @@ def _describe(error: jsonschema.ValidationError) -> tuple[str, str]:
                 f"unknown key {extra[0]!r}{did_you_mean(extra[0], known)}"
             )
     if error.validator in ("oneOf", "anyOf") and error.context:
+        # the deepest error is in the branch that matches the value's shape (a list's item)
+        deepest = max(error.context, key=lambda e: len(e.absolute_path))
+        if len(deepest.absolute_path) > len(path):
+            return _describe(deepest)
         best = jsonschema.exceptions.best_match(error.context)
         return format_path(path), best.message
     return format_path(path), error.message[:200]
