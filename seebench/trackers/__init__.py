@@ -180,7 +180,15 @@ def tracking(names: list[str], config: dict[str, Any], output: Path) -> Iterator
     started: list[Tracker] = []
     try:
         for tracker in trackers:
-            tracker.start()
+            try:
+                tracker.start()
+            except SeebenchError:
+                raise
+            except Exception as exc:  # the library's own error: one line, before any unit runs
+                first = (str(exc).splitlines() or [""])[0]
+                raise SeebenchError(
+                    f"--log-to {tracker.name}: cannot start: {type(exc).__name__}: {first}"
+                ) from None
             started.append(tracker)
             _active[tracker.name] = tracker
         yield trackers

@@ -1,7 +1,7 @@
 """The ``mlflow`` tracker plugin: a run's results in MLflow.
 
 The run's resolved configuration becomes the MLflow run's params (flattened to
-``key.sub`` names); per unit, its metrics (``TASK.METRIC``) and its result and samples files
+``key.sub`` names; where each value came from is left out); per unit, its metrics (``TASK.METRIC``) and its result and samples files
 as artifacts under ``units/MODEL/METHOD/``; at the end the leaderboard CSV as an artifact.
 
 MLflow's own environment variables apply: ``MLFLOW_TRACKING_URI`` (a server, or
@@ -51,7 +51,7 @@ class MlflowTracker(Tracker):
         self._mlflow = mlflow
         mlflow.set_experiment(os.environ.get("MLFLOW_EXPERIMENT_NAME") or "seebench")
         self.run = mlflow.start_run(run_name=os.environ.get("MLFLOW_RUN_NAME") or None)
-        params = flatten(self.config)
+        params = flatten({k: v for k, v in self.config.items() if k != "sources"})
         items = sorted(params.items())
         for start in range(0, len(items), 100):  # MLflow takes at most 100 params per batch
             mlflow.log_params(dict(items[start : start + 100]))
