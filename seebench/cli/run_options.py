@@ -14,11 +14,13 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from seebench.runner.budget import Budget
+if TYPE_CHECKING:
+    from seebench.runner.budget import Budget
+
 
 _META = "seebench.run_options"
 #: Environment variable naming the trackers to log to when ``--log-to`` is not given.
@@ -123,6 +125,8 @@ def _sources(ctx: click.Context) -> dict[str, str]:
 
 def run_extras() -> RunExtras:
     """The run file's options, the budget and the trackers of the current command."""
+    from seebench.runner.budget import Budget
+
     ctx = click.get_current_context()
     meta = _meta(ctx)
     budget = Budget(
