@@ -5,7 +5,8 @@ Per unit: its metrics (``TASK/METRIC``, also in the run summary) and a table of 
 ``leaderboard`` artifact and as a table. The run's resolved configuration is the W&B config.
 
 W&B's own environment variables apply: ``WANDB_MODE=offline`` writes everything under
-``WANDB_DIR`` (default: the results directory) and sends nothing (``wandb sync`` uploads it
+``WANDB_DIR`` (W&B's default: ``./wandb``; never the results directory, whose JSON files
+are results) and sends nothing (``wandb sync`` uploads it
 later); ``WANDB_PROJECT`` (default ``seebench``), ``WANDB_ENTITY``, ``WANDB_NAME``.
 ``WANDB_API_KEY`` is read by wandb itself and never passed on or written by seebench.
 """
@@ -42,7 +43,6 @@ class WandbTracker(Tracker):
         self.run = wandb.init(
             project=os.environ.get("WANDB_PROJECT") or "seebench",
             name=os.environ.get("WANDB_NAME") or None,
-            dir=os.environ.get("WANDB_DIR") or str(self.output),
             job_type="eval",
             config=self.config,
         )
