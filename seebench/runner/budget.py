@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import signal
 import threading
 from collections.abc import Iterator
@@ -86,7 +87,14 @@ class Budget:
             and not priced
             and any(isinstance(i, dict) and i.get("usage") for i in infos)
         ):
-            self.units_without_price.append(str(result.get("task", {}).get("name", result_path)))
+            task = str(result.get("task", {}).get("name", result_path))
+            if not self.units_without_price:
+                logging.getLogger("seebench").warning(
+                    "--max-cost: unit %r used tokens but has no price (-o price_input=... "
+                    "-o price_output=..., USD per million tokens); such units count as 0 USD",
+                    task,
+                )
+            self.units_without_price.append(task)
 
     def exhausted(self) -> str | None:
         """Which limit is reached, in words (``None`` while the run may go on)."""

@@ -135,3 +135,33 @@ def test_the_cli_says_what_remains_and_how_to_continue(env, monkeypatch, capsys)
     assert done.value.code == 3
     assert "token budget reached" in err and "2 finished unit(s) are kept" in err
     assert "1 unit(s) not started (t3)" in err and "run the same command again" in err
+
+
+def test_charge_reads_usage_and_cost_of_each_repeat_and_names_unpriced_units(tmp_path, caplog):
+    priced = tmp_path / "priced.json"
+    priced.write_text(
+        json.dumps(
+            {
+                "task": {"name": "a"},
+                "info": {
+                    "repeats": [
+                        {"usage": {"prompt_tokens": 10, "completion_tokens": 2}, "cost_usd": 0.5},
+                        {"usage": {"prompt_tokens": 10, "completion_tokens": 3}, "cost_usd": 0.25},
+                    ]
+                },
+            }
+        )
+    )
+    unpriced = tmp_path / "unpriced.json"
+    unpriced.write_text(
+        json.dumps({"task": {"name": "b"}, "info": {"usage": {"prompt_tokens": 5}}})
+    )
+    budget = Budget(max_cost=1.0)
+    budget.charge(priced, "ok")
+    budget.charge(unpriced, "ok")
+    budget.charge(priced, "cached")  # read from the results directory: costs nothing
+    assert budget.spent() == {"tokens": 30, "cost_usd": 0.75}
+    assert budget.units_without_price == ["b"] and "'b' used tokens but has no price" in caplog.text
+    assert budget.exhausted() is None
+    budget.charge(priced, "ok")
+    assert budget.exhausted().startswith("cost budget reached: 1.5000 USD spent")
