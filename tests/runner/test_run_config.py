@@ -162,3 +162,22 @@ def test_run_file_options_merge_with_dash_o(task_env, capsys):
     assert code == 0, err
     resolved = yaml.safe_load(next((out / "runs").glob("*.yaml")).read_text())
     assert resolved["method_options"] == {"max_depth": 3, "jobs": 1}
+
+
+def test_the_stored_configuration_never_holds_a_secret(tmp_path, monkeypatch):
+    from seebench.runner.config import EvalConfig
+    from seebench.runner.run_config import store_resolved_config
+
+    monkeypatch.setenv("MY_SERVICE_API_KEY", "sk-run-file-secret-000000")
+    config = EvalConfig(
+        model="openai:m",
+        tasks="t",
+        output=tmp_path,
+        method_options={"base_url": "http://user:sk-run-file-secret-000000@127.0.0.1/v1"},
+    )
+    path = store_resolved_config(config, tmp_path, {"model": "run file"}, tmp_path / "run.yaml")
+    text = path.read_text()
+    assert path.parent == tmp_path / "runs" and "sk-run-file-secret" not in text
+    stored = yaml.safe_load(text)
+    assert stored["model"] == "openai:m" and stored["sources"] == {"model": "run file"}
+    assert stored["run_file"] == str(tmp_path / "run.yaml")
