@@ -48,4 +48,5 @@ def test_wheel_contains_every_suite_file(wheel_names):
 def test_wheel_contains_schemas_and_type_marker(wheel_names):
     assert "seebench/tasks/schema/task.schema.json" in wheel_names
     assert "seebench/results/schema/result.schema.json" in wheel_names
+    assert "seebench/runner/schema/run.schema.json" in wheel_names
     assert "seebench/py.typed" in wheel_names
