@@ -60,6 +60,8 @@ BUILTIN_MODULES: dict[str, str] = {
     "seebench.builtin.study_hint": "seebench.cli.study_hint",
     "seebench.view.plugin": "seebench.view.plugin",
     "seebench.builtin.executors": "seebench.executors.plugin",
+    "seebench.trackers.wandb_tracker": "seebench.trackers.wandb_tracker",
+    "seebench.trackers.mlflow_tracker": "seebench.trackers.mlflow_tracker",
 }
 DEFAULT_PLUGINS: tuple[str, ...] = tuple(BUILTIN_MODULES)
 

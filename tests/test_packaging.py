@@ -93,6 +93,7 @@ def test_an_installed_wheel_lists_every_task(wheel, tmp_path):
 def test_wheel_contains_schemas_and_type_marker(wheel_names):
     assert "seebench/tasks/schema/task.schema.json" in wheel_names
     assert "seebench/results/schema/result.schema.json" in wheel_names
+    assert "seebench/runner/schema/run.schema.json" in wheel_names
     assert "seebench/py.typed" in wheel_names
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from seebench.cli.run_options import run_extras, run_options
 from seebench.cli.sweep import sweep_options
 from seebench.cli.tasks import include_path_option, use_include_paths
 from seebench.errors import SeebenchError
@@ -110,6 +111,7 @@ def _interrupted(output: Path, interrupted) -> str:
 )
 @include_path_option
 @sweep_options
+@run_options
 def eval_command(
     model,
     tasks,
@@ -132,14 +134,17 @@ def eval_command(
     """Evaluate MODEL on TASKS; completed units are skipped unless --force."""
     use_include_paths(include_paths)
 
+    from seebench.cli.run_options import run_session
     from seebench.executors.plan import parse_models
     from seebench.executors.shard import resolve_shard
     from seebench.plugin_manager import get_registry, get_task_index
     from seebench.runner import EvalConfig, RunInterrupted, run_eval
+    from seebench.runner.budget import BudgetExhausted, stop_message
     from seebench.runner.progress import summary_table, table_console
 
     if limit is not None and limit < 1:
         raise SeebenchError(f"--limit {limit}: must be at least 1")
+    extras = run_extras()  # --config, budgets, trackers
     models = parse_models(model, sweep.get("models_file"))
     config = EvalConfig(
         model=models[0],
@@ -151,6 +156,7 @@ def eval_command(
         force=force,
         shard=resolve_shard(shard) if shard else None,
         method_options={
+            **extras.method_options,
             **_parse_options(options),
             **{
                 k: v
@@ -165,17 +171,25 @@ def eval_command(
         progress=not no_progress,
         predict_only=predict_only,
         bootstrap=bootstrap,
+        budget=extras.budget,
     )
     check_output_dir(output)
     from seebench.cli.sweep import run_sweep_cli, wants_sweep
 
     if wants_sweep(models, sweep):
-        sys.exit(run_sweep_cli(config, models, sweep, include_paths))
+        with run_session(config, extras):
+            code = run_sweep_cli(config, models, sweep, include_paths)
+        sys.exit(code)
     try:
-        outcomes = run_eval(config, get_registry(), get_task_index())
+        with run_session(config, extras):
+            outcomes = run_eval(config, get_registry(), get_task_index())
     except RunInterrupted as interrupted:
         click.echo(_interrupted(output, interrupted), err=True)
         sys.exit(130)
+    except BudgetExhausted as stop:
+        table_console(stderr=False).print(summary_table(stop.outcomes))
+        click.echo(stop_message(stop, output), err=True)
+        sys.exit(3)
     table_console(stderr=False).print(summary_table(outcomes))
     from seebench.plugin_manager import get_registry
     from seebench.scoring.groups import report_groups

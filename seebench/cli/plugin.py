@@ -11,6 +11,7 @@ def register_commands(cli) -> None:
     from seebench.cli.eval import eval_command
     from seebench.cli.plugins import plugins_command
     from seebench.cli.results import results_group
+    from seebench.cli.results_push import push_command
     from seebench.cli.score import score_command
     from seebench.cli.tasks import tasks_group
 
@@ -23,3 +24,4 @@ def register_commands(cli) -> None:
         results_group,
     ):
         cli.add_command(command)
+    results_group.add_command(push_command)

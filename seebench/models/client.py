@@ -20,6 +20,7 @@ from seebench.models import ModelRef
 from seebench.models.backends.base import Backend, Generation
 from seebench.models.cache import ResponseCache, cache_key
 from seebench.models.chat import Prompt
+from seebench.models.reasoning import REASONING_MAX_NEW_TOKENS, THINK_END_OPTION
 from seebench.registry import load_object
 
 _NUMBER = {"type": "number"}
@@ -29,6 +30,7 @@ COMMON_OPTIONS: dict[str, dict[str, Any]] = {
     "max_new_tokens": {**_INT, "description": "an integer >= 1"},
     "cache": {"type": "boolean", "description": "true or false"},
     "seed": {"type": "integer", "description": "an integer"},
+    "think_end": THINK_END_OPTION,
 }
 HF_OPTIONS: dict[str, dict[str, Any]] = {
     "batch_size": {**_INT, "description": "an integer >= 1"},
@@ -38,6 +40,10 @@ HF_OPTIONS: dict[str, dict[str, Any]] = {
     },
     "device": {"type": "string", "description": "auto, cpu, cuda or cuda:N"},
     "prefix_cache": {"type": "boolean", "description": "true or false"},
+    "chat_template": {
+        "type": "boolean",
+        "description": "true or false (false: the raw prompt text, for base models)",
+    },
 }
 OPENAI_OPTIONS: dict[str, dict[str, Any]] = {
     "base_url": {"type": "string", "description": "an http(s) URL"},
@@ -69,6 +75,7 @@ class ModelClient:
         self.cache = ResponseCache(enabled=bool(self.options.get("cache", True)))
         self._backends: dict[tuple[int, float, int], Backend] = {}
         self.generated = 0  # replies produced by the backend (not read from the cache)
+        self.reasoning_usage: dict[str, int] = {}  # reasoning/answer tokens, cut-off replies
 
     def backend(
         self, max_new_tokens: int, temperature: float = 0.0, seed: int | None = None
@@ -119,6 +126,8 @@ class ModelClient:
         """
         if temperature is None:
             temperature = float(self.options.get("temperature", 0.0))
+        if self.options.get("think_end") and not self.options.get("max_new_tokens"):
+            max_new_tokens = max(max_new_tokens, REASONING_MAX_NEW_TOKENS)  # room to think
         max_new_tokens = int(self.options.get("max_new_tokens") or max_new_tokens)
         backend = self.backend(max_new_tokens, temperature, seed)
         identity, params = backend.identity(), backend.params()
@@ -156,7 +165,49 @@ class ModelClient:
             raise SeebenchError(
                 f"backend {backend.name!r} returned no reply for {len(missing)} prompt(s)"
             )
+        think_end = self.options.get("think_end")
+        if think_end:
+            results = [
+                (self._split(generation, str(think_end), backend, max_new_tokens), cached)
+                for generation, cached in results  # type: ignore[misc]
+            ]
         return results  # type: ignore[return-value]
+
+    def _split(
+        self, generation: Generation, think_end: str, backend: Backend, max_new_tokens: int
+    ) -> Generation:
+        """``generation`` with its reasoning taken out of ``text`` (see
+        :mod:`seebench.models.reasoning`); a reply cut off before its answer gets an error."""
+        from dataclasses import replace
+
+        from seebench.models.reasoning import cut_off_reason, split_reasoning, split_tokens
+
+        if generation.text is None:
+            return generation
+        split = split_reasoning(generation.text, think_end)
+        completion = int(generation.usage.get("completion_tokens", 0) or 0)
+        count = getattr(backend, "count_tokens", None)
+        if callable(count) and split.reasoning:
+            reasoning_tokens = min(completion, count(split.reasoning))
+            tokens = {
+                "reasoning_tokens": reasoning_tokens,
+                "answer_tokens": completion - reasoning_tokens,
+            }
+        else:
+            tokens = split_tokens(completion, split.reasoning, split.answer)
+        for key, value in tokens.items():
+            self.reasoning_usage[key] = self.reasoning_usage.get(key, 0) + value
+        error = generation.error
+        if split.cut_off:
+            self.reasoning_usage["cut_off"] = self.reasoning_usage.get("cut_off", 0) + 1
+            error = error or cut_off_reason(think_end, max_new_tokens)
+        return replace(
+            generation,
+            text=split.answer,
+            reasoning=split.reasoning,
+            error=error,
+            usage={**generation.usage, **tokens},
+        )
 
     def chat(
         self,
@@ -187,4 +238,6 @@ class ModelClient:
             info.setdefault("backend", backend.name)
             info.setdefault("generation", backend.params())
             info.update(backend.info())
+        if self.reasoning_usage:
+            info["reasoning"] = {"think_end": self.options.get("think_end"), **self.reasoning_usage}
         return info

@@ -12,6 +12,7 @@ from typing import Any
 from seebench.data.dataset import DEFAULT_SEED
 from seebench.errors import SeebenchError
 from seebench.models import ModelRef
+from seebench.runner.budget import Budget
 from seebench.scoring.aggregate import DEFAULT_BOOTSTRAP
 from seebench.scoring.unit import UnitScoring
 from seebench.tasks.spec import TaskSpec
@@ -37,6 +38,7 @@ class EvalConfig:
     progress: bool = True
     predict_only: bool = False  # write predictions, score later with ``seebench score``
     bootstrap: int = DEFAULT_BOOTSTRAP  # resamples for metric intervals (0: none)
+    budget: Budget | None = None  # token, cost and per-unit time limits (not in the run hash)
 
 
 def parse_shard(text: str) -> tuple[int, int]:

@@ -10,6 +10,7 @@ samples file is written before the result, both atomically, so an interrupted ru
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import time
 import traceback
@@ -33,6 +34,7 @@ from seebench.results.io import (
     write_samples,
 )
 from seebench.results.verify import verify_result
+from seebench.runner.budget import BudgetExhausted, UnitTimeLimit
 from seebench.runner.caveats import unit_caveats
 from seebench.runner.config import (
     RUN_OPTIONS,
@@ -140,13 +142,23 @@ class Runner:
     def run(self) -> list[UnitOutcome]:
         tasks = self.planned_tasks()
         outcomes: list[UnitOutcome] = []
+        budget = self.config.budget
         with RunProgress(len(tasks), enabled=self.config.progress) as progress:
-            for task in tasks:
+            for position, task in enumerate(tasks):
+                if budget is not None and (stop := budget.exhausted()):
+                    raise BudgetExhausted(stop, outcomes, [t.name for t in tasks[position:]])
                 progress.describe(task.name)
                 try:
-                    outcome = self._run_unit_locked(task, progress)
+                    with budget.unit_timer(task.name) if budget else contextlib.nullcontext():
+                        outcome = self._run_unit_locked(task, progress)
                 except KeyboardInterrupt:
                     raise RunInterrupted(outcomes, task.name) from None
+                except UnitTimeLimit as exc:  # raised outside the unit's own error handling
+                    outcome = UnitOutcome(
+                        self.model.id, self.method_name, task.name, "failed", reason=str(exc)
+                    )
+                if budget is not None:
+                    budget.charge(outcome.result_path, outcome.status)
                 outcomes.append(outcome)
                 if outcome.status == "cached":
                     progress.log(f"{task.name}: already done, skipped (use --force to recompute)")

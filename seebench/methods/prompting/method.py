@@ -2,10 +2,13 @@
 
 Options (``-o KEY=VALUE`` or a task's ``methods:`` block):
 
-- all backends: ``shots`` (k), ``temperature`` (0: greedy), ``max_new_tokens``, ``cache``
-  (false: neither read nor write the response cache), ``seed``;
+- all backends: ``shots`` (k), ``fewshot_as_multiturn`` (shots as earlier chat turns),
+  ``temperature`` (0: greedy), ``max_new_tokens``, ``cache`` (false: neither read nor write
+  the response cache), ``seed``, ``think_end`` (a reasoning model's end-of-thinking marker,
+  or ``auto``: see :mod:`seebench.models.reasoning`);
 - ``hf``: ``batch_size``, ``dtype``, ``device``, ``prefix_cache`` (false: read every prompt
-  whole, not their shared start once);
+  whole, not their shared start once), ``chat_template`` (false: send the raw prompt text,
+  for base models, even when the tokenizer has a chat template);
 - ``openai``: ``base_url`` (else ``$OPENAI_BASE_URL``), ``api_key_env`` (the *name* of the
   variable holding the key, default ``OPENAI_API_KEY``), ``concurrency``, ``timeout_s``,
   ``max_retries``, ``retry_base_s``, ``retry_max_s``, ``logprobs``, ``price_input`` and
@@ -31,7 +34,11 @@ PROMPT_OPTIONS = {
         "type": "integer",
         "minimum": 0,
         "description": "an integer >= 0 (examples per prompt)",
-    }
+    },
+    "fewshot_as_multiturn": {
+        "type": "boolean",
+        "description": "true or false (each shot as a user turn and an assistant answer)",
+    },
 }
 GENERATIVE_ARCHITECTURES = ("CausalLM", "LMHeadModel")
 
@@ -46,11 +53,17 @@ def shots_for(task: TaskSpec, data: TaskData, k: int, seed: int) -> dict[str, li
     return {sample_id: list(ids[:k]) for sample_id, ids in stored.items()}
 
 
-def build_prompts(task: TaskSpec, data: TaskData, k: int, seed: int) -> list[Prompt]:
-    """One prompt per test sample, with its ``k`` shots as worked examples."""
+def build_prompts(
+    task: TaskSpec, data: TaskData, k: int, seed: int, multiturn: bool = False
+) -> list[Prompt]:
+    """One prompt per test sample, with its ``k`` shots as worked examples (as earlier chat
+    turns with ``multiturn``)."""
     by_id = data.by_id()
     chosen = shots_for(task, data, k, seed)
-    return [build_prompt(task, s, [by_id[i] for i in chosen.get(s.id, [])]) for s in data.test]
+    return [
+        build_prompt(task, s, [by_id[i] for i in chosen.get(s.id, [])], multiturn)
+        for s in data.test
+    ]
 
 
 class PromptMethod:
@@ -80,7 +93,8 @@ class PromptMethod:
     def run(self, context: RunContext) -> MethodOutput:
         task, data = context.task, context.data
         k = int(context.options.get("shots", self.default_shots))
-        prompts = build_prompts(task, data, k, context.seed)
+        multiturn = bool(context.options.get("fewshot_as_multiturn", False))
+        prompts = build_prompts(task, data, k, context.seed, multiturn)
         client = context.client
         generations = client.generate(
             prompts, max_new_tokens=max_new_tokens(task), advance=context.advance
@@ -96,6 +110,13 @@ class PromptMethod:
             extra: dict[str, Any] = {"cached": cached, "prompt": list(prompt.messages)}
             if generation.retries:
                 extra["retries"] = generation.retries
+            if generation.reasoning is not None:
+                extra["reasoning"] = generation.reasoning
+                extra["tokens"] = {
+                    k: generation.usage[k]
+                    for k in ("reasoning_tokens", "answer_tokens")
+                    if k in generation.usage
+                }
             predictions.append(
                 Prediction(
                     prompt.sample_id,

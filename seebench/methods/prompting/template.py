@@ -110,24 +110,40 @@ def _flatten(value: Any) -> str:
     return str(value).strip()
 
 
-def build_prompt(task: TaskSpec, sample: Sample, shots: Sequence[Sample] = ()) -> Prompt:
-    """The messages a model receives for ``sample`` with ``shots`` as worked examples."""
+def _query(task: TaskSpec, sample: Sample) -> str:
+    return (
+        f"{entity_name(task).capitalize()} to {verb(task)}: {_flatten(sample.input)}\n"
+        f"{answer_name(task)}:"
+    )
+
+
+def build_prompt(
+    task: TaskSpec, sample: Sample, shots: Sequence[Sample] = (), multiturn: bool = False
+) -> Prompt:
+    """The messages a model receives for ``sample`` with ``shots`` as worked examples.
+
+    With ``multiturn`` (``-o fewshot_as_multiturn=true``) each shot is a user turn asking for
+    its answer and an assistant turn giving it, and the instance to answer is the last user
+    turn; otherwise the shots are a section of one user message.
+    """
     sections = [instruction(task)]
     definitions = label_definitions(task)
     if definitions:
         sections.append(definitions)
-    examples = examples_section(task, shots)
+    examples = None if multiturn else examples_section(task, shots)
     if examples:
         sections += [SEPARATOR, examples]
-    query = (
-        f"{entity_name(task).capitalize()} to {verb(task)}: {_flatten(sample.input)}\n"
-        f"{answer_name(task)}:"
-    )
-    sections += [SEPARATOR, query]
     messages: list[dict[str, str]] = []
     if task.prompt.get("system"):
         messages.append({"role": "system", "content": str(task.prompt["system"]).strip()})
+    turns = list(shots) if multiturn else []
+    first = turns[0] if turns else sample
+    sections += [SEPARATOR, _query(task, first)]
     messages.append({"role": "user", "content": "\n".join(_join_sections(sections))})
+    for number, shot in enumerate(turns):
+        messages.append({"role": "assistant", "content": format_target(task, shot.target)})
+        following = turns[number + 1] if number + 1 < len(turns) else sample
+        messages.append({"role": "user", "content": _query(task, following)})
     return Prompt(sample.id, tuple(messages), tuple(s.id for s in shots))
 
 

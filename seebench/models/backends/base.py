@@ -18,6 +18,7 @@ class Generation:
     confidence: float | None = None
     usage: dict[str, int] = field(default_factory=dict)
     retries: list[str] = field(default_factory=list)  # one reason per retried attempt
+    reasoning: str | None = None  # a reasoning model's thinking, taken out of ``text``
 
 
 class Backend(Protocol):

@@ -68,6 +68,7 @@ class HFBackend:
         device: str = "auto",
         seed: int = 0,
         prefix_cache: bool = True,
+        chat_template: bool = True,
     ):
         self._model_dir = model_dir  # a callable prepares the directory on first use
         self.max_new_tokens = int(max_new_tokens)
@@ -77,6 +78,7 @@ class HFBackend:
         self.device = device
         self.seed = seed
         self.prefix_cache = bool(prefix_cache)
+        self.chat_template = bool(chat_template)  # false: raw text even for chat models
         self.prefix_tokens = 0  # shared prompt tokens read once (0: no prefix cache used)
         self.batches = 0
         self.usage = {"prompt_tokens": 0, "completion_tokens": 0}
@@ -88,7 +90,10 @@ class HFBackend:
         return str(self._model_dir)
 
     def identity(self) -> dict[str, Any]:
-        return {"backend": self.name, "dtype": self.dtype}
+        identity: dict[str, Any] = {"backend": self.name, "dtype": self.dtype}
+        if not self.chat_template:
+            identity["chat_template"] = False
+        return identity
 
     def params(self) -> dict[str, Any]:
         params: dict[str, Any] = {
@@ -107,14 +112,21 @@ class HFBackend:
             "usage": dict(self.usage),
         }
 
+    def count_tokens(self, text: str) -> int:
+        """How many tokens ``text`` is for this model (e.g. a reply's reasoning part)."""
+        _, tokenizer, _ = load_model(self.model_dir, self.dtype, self.device)
+        return len(tokenizer(text, add_special_tokens=False)["input_ids"])
+
     def render(self, prompt: Prompt) -> str:
         """The exact text the model is given for ``prompt`` (chat template applied)."""
         _, tokenizer, _ = load_model(self.model_dir, self.dtype, self.device)
         return self._render(tokenizer, prompt)
 
-    @staticmethod
-    def _render(tokenizer: Any, prompt: Prompt) -> str:
-        if getattr(tokenizer, "chat_template", None):
+    def _uses_template(self, tokenizer: Any) -> bool:
+        return self.chat_template and bool(getattr(tokenizer, "chat_template", None))
+
+    def _render(self, tokenizer: Any, prompt: Prompt) -> str:
+        if self._uses_template(tokenizer):
             return tokenizer.apply_chat_template(
                 list(prompt.messages), tokenize=False, add_generation_prompt=True
             )
@@ -126,7 +138,7 @@ class HFBackend:
         import torch
 
         model, tokenizer, device = load_model(self.model_dir, self.dtype, self.device)
-        chat = bool(getattr(tokenizer, "chat_template", None))
+        chat = self._uses_template(tokenizer)
         all_ids = [
             tokenizer(self._render(tokenizer, p), add_special_tokens=not chat)["input_ids"]
             for p in prompts

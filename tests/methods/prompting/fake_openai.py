@@ -11,6 +11,8 @@ The reply to a request depends on markers in the instance being classified (the 
 - ``[nolabel]`` a well-formed answer that is not a label;
 - ``[echo-key]`` an answer that repeats the caller's API key after the label;
 - ``[bad-usage]`` an answer whose ``usage`` field is malformed;
+- ``[think]`` the answer after a ``<think>...</think>`` reasoning part; ``[think-cut]`` a reply
+  that ends inside its reasoning (no ``</think>``, as when ``max_tokens`` runs out);
 - every request that is not slow is held open 50 ms (``max_in_flight`` counts overlaps);
 - ``expect=<label>`` otherwise: answers ``<label>``, decorated (``" **Label**. "``).
 """
@@ -109,6 +111,12 @@ class FakeOpenAI:
                     if "[nolabel]" in query or not match
                     else f" **{match.group(1).title()}**. "
                 )
+                if "[think]" in query:
+                    content = (
+                        "<think>Is it a defect? The text says expect, so yes.</think>" + content
+                    )
+                if "[think-cut]" in query:
+                    content = "<think>Is it a defect? Let me weigh every word of it, first"
                 if "[echo-key]" in query:
                     content += (
                         " (called with "
