@@ -57,6 +57,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("methods", ("seebench.methods",)),
     ("runner", ("seebench.runner",)),
     ("executors", ("seebench.executors",)),
+    ("trackers", ("seebench.trackers",)),
     ("plugins", ("seebench.suites", "seebench.view")),  # and methods/<name>/, suites/<name>/
     ("root", ("seebench.cli", "seebench.plugin_manager")),
 )

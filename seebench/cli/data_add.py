@@ -20,12 +20,13 @@ def add(
 ) -> None:
     """Store FILE as TASK's data file whose checksum the task does not pin, and record its
     sha256 (trust on first use). Results that use it record that hash and carry a warning."""
+    from seebench.data.sources import task_sources
     from seebench.data.user_files import add_user_file, record_path
     from seebench.plugin_manager import get_task_index
 
     use_include_paths(include_paths)
     spec = get_task_index().get(task)
-    source, digest, first = add_user_file(spec, file, source_name, replace)
+    source, digest, first = add_user_file(spec, file, task_sources(spec), source_name, replace)
     what = "recorded" if first else "kept"
     click.echo(
         f"{what} {file} for {spec.name} ({source.name}): sha256 {digest} (trust on first use; "

@@ -156,5 +156,7 @@ def run_session(config: Any, extras: RunExtras) -> Iterator[None]:
     from seebench.trackers import tracking
 
     resolved = resolved_config(config, extras.sources, extras.run_file)
-    with tracking(extras.trackers, resolved, config.output):
+    from seebench.plugin_manager import get_plugin_manager
+
+    with tracking(extras.trackers, resolved, config.output, get_plugin_manager().get_plugins()):
         yield

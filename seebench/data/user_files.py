@@ -52,18 +52,23 @@ def recorded_sha256(task: str, source: str) -> str | None:
     return entry["sha256"] if entry else None
 
 
-def add_user_file(task: Any, path: Path, source_name: str | None = None, replace: bool = False):
-    """Store ``path`` as the file of ``task``'s unpinned source and record its sha256.
+def add_user_file(
+    task: Any,
+    path: Path,
+    sources: list[Any],
+    source_name: str | None = None,
+    replace: bool = False,
+):
+    """Store ``path`` as the file of ``task``'s unpinned source (one of ``sources``, the
+    task's data sources) and record its sha256.
 
     Returns ``(source, sha256, first_time)``. The source is ``source_name`` or the task's only
     unpinned source; a file whose hash differs from the one recorded earlier is refused unless
     ``replace``.
     """
-    from seebench.data.sources import task_sources
-
     if not path.is_file():
         raise SeebenchError(f"{path}: no such file")
-    unpinned = [s for s in task_sources(task) if s.kind == "url" and not s.pinned]
+    unpinned = [s for s in sources if s.kind == "url" and not s.pinned]
     if not unpinned:
         raise SeebenchError(
             f"task {task.name!r} has no unpinned source: its files are checked against their "
@@ -114,12 +119,11 @@ def user_file_path(task: str, source: str) -> Path | None:
     return cached_file(digest) if digest else None
 
 
-def user_file_caveats(task: Any) -> list[str]:
-    """One warning per unpinned source of ``task`` that resolves to a user-supplied file."""
-    from seebench.data.sources import task_sources
-
+def user_file_caveats(task: Any, sources: list[Any]) -> list[str]:
+    """One warning per unpinned source of ``task`` (``sources``: its data sources) that
+    resolves to a user-supplied file."""
     lines = []
-    for source in task_sources(task):
+    for source in sources:
         if source.kind != "url" or source.pinned:
             continue
         entry = recorded(task.name, source.name)

@@ -17,9 +17,10 @@ from seebench.tasks.types import LABEL
 def unit_caveats(task: Any, test: Sequence[Any], limit: int | None) -> list[str]:
     """The caveats of a unit over ``test`` (its scored samples) for ``task``."""
     caveats = single_class_caveat(task, [sample.target for sample in test], limit)
+    from seebench.data.sources import task_sources
     from seebench.data.user_files import user_file_caveats
 
-    return [*caveats, *user_file_caveats(task)]
+    return [*caveats, *user_file_caveats(task, task_sources(task))]
 
 
 def single_class_caveat(task: Any, golds: Sequence[Any], limit: int | None) -> list[str]:

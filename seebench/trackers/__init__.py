@@ -20,7 +20,7 @@ import csv
 import dataclasses
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -86,12 +86,10 @@ def active_tracker(name: str) -> Tracker | None:
     return _active.get(name)
 
 
-def known_trackers() -> dict[str, type[Tracker]]:
-    """Tracker classes of the loaded plugins, by name."""
-    from seebench.plugin_manager import get_plugin_manager
-
+def known_trackers(plugins: Iterable[Any]) -> dict[str, type[Tracker]]:
+    """Tracker classes declared by ``plugins`` (the loaded plugin modules), by name."""
     found = {}
-    for plugin in get_plugin_manager().get_plugins():
+    for plugin in plugins:
         cls = getattr(plugin, "TRACKER", None)
         if isinstance(cls, type) and issubclass(cls, Tracker) and cls.name:
             found[cls.name] = cls
@@ -168,9 +166,11 @@ def write_leaderboard(units: list[UnitRecord], path: Path) -> Path:
 
 
 @contextlib.contextmanager
-def tracking(names: list[str], config: dict[str, Any], output: Path) -> Iterator[list[Tracker]]:
-    """Activate the trackers ``names`` for the run inside the block."""
-    known = known_trackers()
+def tracking(
+    names: list[str], config: dict[str, Any], output: Path, plugins: Iterable[Any]
+) -> Iterator[list[Tracker]]:
+    """Activate the trackers ``names`` (declared by one of ``plugins``) inside the block."""
+    known = known_trackers(plugins)
     unknown = [n for n in names if n not in known]
     if unknown:
         raise SeebenchError(

@@ -16,8 +16,8 @@ from tests.plugins import tmp_tasks_plugin
 
 pytest.importorskip("httpx", reason="the openai backend needs the api extra")
 
-from tests.prompting.conftest import make_prompt_task  # noqa: E402
-from tests.prompting.fake_openai import FakeOpenAI  # noqa: E402
+from tests.methods.prompting.conftest import make_prompt_task  # noqa: E402
+from tests.methods.prompting.fake_openai import FakeOpenAI  # noqa: E402
 
 TASKS = ["t1", "t2", "t3"]
 # the fake server's usage: 100 prompt + 3 completion tokens per request; 2 requests per task

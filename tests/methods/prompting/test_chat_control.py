@@ -5,10 +5,10 @@ are part of the run hash (and of the response cache key)."""
 from __future__ import annotations
 
 import pytest
-from seebench.methods.prompting.template import build_prompt
 
 from seebench.data.dataset import Sample
-from tests.prompting.test_template import COMMITS
+from seebench.methods.prompting.template import build_prompt
+from tests.methods.prompting.test_template import COMMITS
 
 SHOTS = [Sample("s1", "Add login page", "feature"), Sample("s2", "Fix crash", "fix")]
 
@@ -46,7 +46,7 @@ def test_chat_template_false_sends_the_raw_text_to_a_chat_model(tiny_chat_gpt2):
 
 
 def test_the_choice_is_part_of_the_run_hash_and_the_cache_key(task_env, tiny_chat_gpt2):
-    from tests.prompting.conftest import evaluate, make_prompt_task, read_unit
+    from tests.methods.prompting.conftest import evaluate, make_prompt_task, read_unit
 
     make_prompt_task(task_env[1], "chat", "binary", ["Fix crash", "Add dark mode"])
     spec = f"hf:{tiny_chat_gpt2}"

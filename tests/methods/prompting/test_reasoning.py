@@ -7,8 +7,8 @@ import pytest
 
 pytest.importorskip("httpx", reason="the openai backend needs the api extra")
 
-from tests.prompting.conftest import evaluate, make_prompt_task, read_unit
-from tests.prompting.fake_openai import FakeOpenAI
+from tests.methods.prompting.conftest import evaluate, make_prompt_task, read_unit
+from tests.methods.prompting.fake_openai import FakeOpenAI
 
 
 @pytest.fixture
