@@ -17,7 +17,11 @@ DEFAULT_MIRROR = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mirror", type=Path, default=DEFAULT_MIRROR)
+    parser.add_argument("--tasks", help="only these tasks (comma-separated)")
     args = parser.parse_args()
+    if not args.mirror.is_dir():
+        print(f"annotation data unavailable: {args.mirror} is not a folder (the data mirror)")
+        return
 
     from seebench.suites.annotation.agreement import agreement_by_level
     from seebench.suites.annotation.all_raters import all_raters_table
@@ -27,7 +31,10 @@ def main() -> None:
         "| task | level | raters | items rated twice or more | all raters | pairwise mean / median |"
     )
     print("|---|---|---|---|---|---|")
+    wanted = set(args.tasks.split(",")) if args.tasks else None
     for name in task_names():
+        if wanted is not None and name not in wanted:
+            continue
         data = load_task_ratings(name, args.mirror)
         table = all_raters_table(data)
         zone = agreement_by_level(data)[data.level].zones()["HH"]

@@ -55,8 +55,13 @@ def run_seebench(task, data, directory: Path, args) -> dict:
         "learning_rate": args.lr,
         "patience": 10**6,
     }
+    from seebench.plugin_manager import get_registry
+
+    metric = get_registry().metric(task.primary_metric)
     with tempfile.TemporaryDirectory() as work:
-        outputs, info = finetune(task, data, directory, args.seed, options, work_dir=Path(work))
+        outputs, info = finetune(
+            task, data, directory, args.seed, options, work_dir=Path(work), metric=metric
+        )
     return {
         "examples_per_s": info["train_examples_per_s"],
         "validation": info["best_validation"],

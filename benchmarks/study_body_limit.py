@@ -47,6 +47,11 @@ def send(port: int, size: int, chunked: bool) -> tuple[str, int]:
 
 
 def main() -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mib", type=int, default=600, help="body size in MiB (default 600)")
+    size = parser.parse_args().mib
     from seebench_study.loadtest import Server, free_port, write_load_study
 
     with tempfile.TemporaryDirectory(prefix="study-body-") as tmp:
@@ -61,10 +66,10 @@ def main() -> int:
             ok = True
             for chunked in (True, False):
                 started = time.monotonic()
-                status, sent = send(port, 600 * MIB, chunked)
+                status, sent = send(port, size * MIB, chunked)
                 took = time.monotonic() - started
                 print(
-                    f"{'chunked' if chunked else 'declared'} 600 MiB: {status} after {took:.2f} s "
+                    f"{'chunked' if chunked else 'declared'} {size} MiB: {status} after {took:.2f} s "
                     f"({sent} MiB written by the client); server now {memory_mb(pid)} MB"
                 )
                 ok = ok and " 413 " in status

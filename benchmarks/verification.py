@@ -76,7 +76,7 @@ def bench_results(root: Path, samples: int, repeat: int) -> None:
         }
         for i in range(samples)
     ]
-    folder = root / "out"
+    folder = root / "out" / "m" / "x"  # <model>/<method>/: where a result is trusted
     digest = write_samples(folder / "t.samples.jsonl", records)
     result = {
         "schema_version": 1,

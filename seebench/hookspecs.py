@@ -133,7 +133,7 @@ class RegisterDataFile(Protocol):
     """The ``register`` of :func:`register_data_files`."""
 
     def __call__(
-        self, name: str, sha256: str, *, file_name: str = "", description: str = ""
+        self, name: str, sha256: str, *, file_name: str, description: str = ""
     ) -> None: ...
 
 

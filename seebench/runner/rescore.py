@@ -61,18 +61,24 @@ def rescore(
     options: dict[str, Any] | None = None,
     bootstrap: int | None = None,
     run_options: dict[str, Any] | None = None,
+    lock: bool = True,
 ) -> Rescored | None:
     """Score the saved predictions of the result at ``path``; ``None`` if it has none.
+
+    The unit's lock is held while scoring, unless ``lock`` is false: the caller (the runner,
+    scoring what a ``--predict-only`` run saved) holds it already.
 
     ``scorer`` replaces the task's scorers by one registered scorer with ``options``;
     ``run_options`` (e.g. ``unsafe_host_exec``) go to the scorers as in ``seebench eval``. A
     unit skipped because none of its samples could be scored is scored again; it stays
     skipped if none can be scored now either.
     """
+    from contextlib import nullcontext
+
     from seebench.runner.locks import UnitBusy, lock_path, unit_lock
 
     try:
-        with unit_lock(lock_path(path)):
+        with unit_lock(lock_path(path)) if lock else nullcontext():
             return _rescore(path, registry, index, scorer, options, bootstrap, run_options)
     except UnitBusy as busy:
         raise SeebenchError(f"another run is writing this unit ({busy.holder})") from None

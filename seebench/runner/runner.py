@@ -371,6 +371,7 @@ class Runner:
                 self.index,
                 bootstrap=self.config.bootstrap,
                 run_options=self.config.method_options,
+                lock=False,  # held by _run_unit_locked
             )
         except SeebenchError as exc:
             outcome.status, outcome.reason = "failed", f"scoring saved predictions: {exc}"

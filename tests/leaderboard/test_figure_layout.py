@@ -9,6 +9,7 @@ import pytest
 
 from seebench.leaderboard.figures import HEATMAPS, _figure
 from seebench.leaderboard.inputs import read_inputs
+from seebench.plugin_manager import get_registry
 from seebench.stats import Settings, compare_models
 from tests.leaderboard.builders import SELU_CSV
 
@@ -16,7 +17,7 @@ from tests.leaderboard.builders import SELU_CSV
 @pytest.fixture(scope="module")
 def two_models():
     keep = ("majority/baseline", "random/baseline")
-    matrix = read_inputs([SELU_CSV]).to_matrix().complete()
+    matrix = read_inputs([SELU_CSV]).to_matrix(get_registry()).complete()
     pair = replace(matrix, models=keep, scores=matrix.scores[:, :2])
     return compare_models(pair, Settings(nsamples=500), title="two")
 

@@ -135,7 +135,7 @@ def test_score_on_a_damaged_unit_says_why_in_one_line(out, capsys, damage):
 
 
 def test_score_reports_a_failing_write_in_one_line(out, capsys, monkeypatch):
-    from seebench.scoring import rescore
+    from seebench.runner import rescore
 
     def scores_is_a_file(*args, **kwargs):
         raise NotADirectoryError(20, "Not a directory", "t0.artifacts/scores/x.jsonl")
@@ -151,7 +151,7 @@ def test_score_reports_a_failing_write_in_one_line(out, capsys, monkeypatch):
 def test_a_kill_between_the_two_writes_of_score_loses_nothing(out, capsys, monkeypatch):
     from seebench.results import verify
     from seebench.results.verify import pending_samples_path, verify_result
-    from seebench.scoring import rescore
+    from seebench.runner import rescore
 
     folder = _folder(out)
     path, samples = folder / "t0.json", folder / "t0.samples.jsonl"

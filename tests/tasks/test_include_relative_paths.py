@@ -8,8 +8,9 @@ from seebench.tasks.yaml_loader import load_task_document
 
 
 def test_a_relative_path_of_an_included_file_is_rebased(tmp_path: Path) -> None:
-    shared = tmp_path / "shared"
-    shared.mkdir()
+    tasks = tmp_path / "suite" / "tasks"
+    shared = tasks / "shared"  # includes stay inside the task's folder (tests/reliability)
+    shared.mkdir(parents=True)
     (shared / "rows.jsonl").write_text('{"a": 1}\n')
     (shared / "_base.yaml").write_text(
         "data:\n"
@@ -18,9 +19,7 @@ def test_a_relative_path_of_an_included_file_is_rebased(tmp_path: Path) -> None:
         "    - {path: /abs/other.jsonl, format: jsonl}\n"
         "split: {split_file: {path: splits.csv}}\n"
     )
-    tasks = tmp_path / "suite" / "tasks"
-    tasks.mkdir(parents=True)
-    (tasks / "t.yaml").write_text("include: ../../shared/_base.yaml\nname: t\n")
+    (tasks / "t.yaml").write_text("include: shared/_base.yaml\nname: t\n")
     document = load_task_document(tasks / "t.yaml")
     first, second = document["data"]["sources"]
     assert (tasks / first["path"]).resolve() == (shared / "rows.jsonl").resolve()
