@@ -119,8 +119,10 @@ def check_pylint() -> None:
 
 
 def install_tools(root: Path | None = None, npm: str | None = None) -> Path:
-    """Install the pinned npm analyzers into ``root`` (the tools folder by default)."""
-    root = root or tools_dir()
+    """Install the pinned npm analyzers into ``root``: by default ``$SEEBENCH_COPILOT_TOOLS``
+    or the machine folder, never a results home's legacy folder."""
+    configured = os.environ.get(TOOLS_ENV)
+    root = root or (Path(configured).expanduser() if configured else machine_tools_dir())
     npm = npm or shutil.which("npm")
     if npm is None:
         raise MissingToolError(f"npm is not on PATH: {NODE_HINT}")
