@@ -136,8 +136,17 @@ class OpenAIBackend:
             ThreadPoolExecutor(max_workers=self.concurrency) as pool,
         ):
             futures = {pool.submit(self._request, client, p): i for i, p in enumerate(prompts)}
-            for future in as_completed(futures):
-                yield futures[future], future.result()
+            try:
+                for future in as_completed(futures):
+                    yield futures[future], future.result()
+            except KeyboardInterrupt:
+                pool.shutdown(wait=False, cancel_futures=True)
+                self._interrupted()
+                raise
+
+    def _interrupted(self) -> None:
+        """Called on Ctrl-C before waiting for the requests in flight (a subclass may end
+        them, e.g. by stopping the server it started)."""
 
     def _body(self, prompt: Prompt) -> dict[str, Any]:
         body: dict[str, Any] = {"messages": list(prompt.messages), **self.params()}

@@ -74,6 +74,10 @@ class ServedBackend(OpenAIBackend):
         self.server, self.base_url, self._api_key = server, server.base_url, server.api_key
         return super().generate(prompts)
 
+    def _interrupted(self) -> None:
+        if self.server is not None:
+            self.server.stop()  # the requests in flight end now, not when they are answered
+
     def _request(self, client: Any, prompt: Prompt) -> Generation:
         self._check_alive()
         generation = super()._request(client, prompt)

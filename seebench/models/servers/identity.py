@@ -8,6 +8,7 @@ by path, size and modification time: an unchanged file is hashed once.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -44,10 +45,8 @@ def file_sha256(path: Path) -> str:
         while chunk := handle.read(_CHUNK):
             digest.update(chunk)
     value = digest.hexdigest()
-    try:
+    with contextlib.suppress(OSError):  # a read-only home only costs the next run a re-hash
         atomic_write_text(remembered, json.dumps({"path": str(path), "sha256": value}))
-    except OSError:
-        pass  # a read-only home only costs the next run a re-hash
     return value
 
 

@@ -106,7 +106,13 @@ class LlamaCppServer(ServerKind):
     default_startup_timeout_s = 120.0
     example = "llamacpp:smollm2 or llamacpp:/path/to/model.gguf"
     #: modules the server imports besides llama_cpp (its [server] extra)
-    server_modules = ("uvicorn", "fastapi", "sse_starlette", "starlette_context", "pydantic_settings")
+    server_modules = (
+        "uvicorn",
+        "fastapi",
+        "sse_starlette",
+        "starlette_context",
+        "pydantic_settings",
+    )
 
     def version(self, spec: str) -> str:
         version = super().version(spec)

@@ -19,6 +19,7 @@ Usage: ``supervise.py GRACE_S PID_FILE -- COMMAND [ARG...]``; the server's pid i
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
@@ -45,10 +46,8 @@ def _say(text: str) -> None:
 
 
 def _signal_group(pgid: int, signum: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signum)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _stop(server: subprocess.Popen, grace_s: float) -> int | None:

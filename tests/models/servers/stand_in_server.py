@@ -43,10 +43,7 @@ def main(argv: list[str]) -> int:
     port = int(_arg(argv, "--port") or 0)
     name = _arg(argv, "--served-model-name", "--model_alias") or "stand-in"
     api_key = (
-        _arg(argv, "--api-key")
-        or os.environ.get("VLLM_API_KEY")
-        or os.environ.get("API_KEY")
-        or ""
+        _arg(argv, "--api-key") or os.environ.get("VLLM_API_KEY") or os.environ.get("API_KEY") or ""
     )
     with open(os.path.join(folder, "server.pid"), "w") as handle:
         handle.write(str(os.getpid()))
