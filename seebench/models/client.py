@@ -156,7 +156,8 @@ class ModelClient:
         advance(len(prompts) - len(pending))
         for index, generation in backend.generate([prompts[p] for p in pending]):
             position = pending[index]
-            self.generated += 1
+            with self._lock:
+                self.generated += 1
             if generation.text is not None:
                 self.cache.put(
                     keys[position],

@@ -159,3 +159,22 @@ def test_concurrent_requests_keep_their_order(stand_in, model_dir, monkeypatch):
 
 def test_stop_grace_is_what_the_supervisor_waits(stand_in):
     assert process.STOP_GRACE_S == 2.0  # the fixture shortens it; the default is longer
+
+
+def test_threads_sharing_one_client_get_their_own_replies_and_one_server(
+    stand_in, model_dir, monkeypatch
+):
+    from concurrent.futures import ThreadPoolExecutor
+
+    monkeypatch.setenv("STAND_IN_DELAY_S", "0.1")
+    model, _ = resolve_model(f"vllm:{model_dir}")
+    client = ModelClient(model, {"parallel": 4})
+    questions = [f"question {i % 10}" for i in range(30)]  # each asked three times
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        replies = list(pool.map(lambda q: _chat(client, q), questions))
+    assert [r.rsplit(": ", 1)[1] for r in replies] == questions
+    assert client.cache.hits + client.cache.misses == 30
+    assert len(running_servers()) == 1
+    again = ModelClient(model, {"parallel": 4})
+    assert [_chat(again, q) for q in questions[:10]] == replies[:10]
+    assert again.cache.hits == 10
