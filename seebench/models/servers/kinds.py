@@ -10,6 +10,7 @@ it from there (llama-cpp-python, vLLM), so it never shows in ``ps``.
 from __future__ import annotations
 
 import importlib.util
+import os
 import shlex
 import shutil
 import subprocess
@@ -137,8 +138,8 @@ class LlamaCppServer(ServerKind):
         argv = [sys.executable, "-m", "llama_cpp.server", "--model", model.options["path"]]
         argv += ["--model_alias", model.identity["model"], "--host", "127.0.0.1"]
         argv += ["--port", str(port), "--n_ctx", str(options.get("ctx_size", 4096))]
-        if "n_threads" in options:
-            argv += ["--n_threads", str(options["n_threads"])]
+        threads = options.get("n_threads") or len(os.sched_getaffinity(0))  # llama.cpp: half
+        argv += ["--n_threads", str(threads), "--n_threads_batch", str(threads)]
         return argv + self.extra_args(options)
 
     def key_env(self, api_key: str) -> dict[str, str]:
