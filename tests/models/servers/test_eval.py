@@ -101,7 +101,16 @@ def test_no_server_outlives_seebench_killed_with_sigkill(stand_in, model_dir, tm
 
 def test_ctrl_c_stops_the_server(stand_in, model_dir, tmp_path):
     command, env = _eval(tmp_path, model_dir, STAND_IN_DELAY_S="600", STAND_IN_WORKER="1")
-    run = subprocess.Popen(command, env=env, cwd=REPO_ROOT, stderr=subprocess.PIPE, text=True)
+    # a shell running the suite in the background ignores SIGINT and children inherit that:
+    # restore the default, as a user's terminal has it
+    run = subprocess.Popen(
+        command,
+        env=env,
+        cwd=REPO_ROOT,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         _wait_for_request(stand_in)
         server, worker = read_pid(stand_in), read_pid(stand_in, "worker.pid")
