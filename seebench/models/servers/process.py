@@ -34,6 +34,7 @@ from seebench.secrets import register_secret, scrub
 SUPERVISOR = Path(__file__).with_name("supervise.py")
 STOP_GRACE_S = 10.0
 LOG_LINES = 6
+PORT_ATTEMPTS = 3
 RESUME_HINT = "finished units and cached replies are kept: rerun to resume"
 
 
@@ -220,8 +221,16 @@ def get_server(model: ModelRef, options: dict[str, Any]) -> ManagedServer:
             return server
         if server is not None:  # it died: the caller reports it, a new run starts a new one
             raise ServerError(server.died_message("mid-run"))
-        server = ManagedServer(kind, model, startup)
-        server.start()
+        for attempt in range(PORT_ATTEMPTS):
+            server = ManagedServer(kind, model, startup)
+            try:
+                server.start()
+                break
+            except ServerError:
+                # another program took the free port between the probe and the server's bind
+                taken = "address already in use" in server.log_tail(LOG_LINES * 4).lower()
+                if not taken or attempt == PORT_ATTEMPTS - 1:
+                    raise
         _servers[key] = server
         return server
 

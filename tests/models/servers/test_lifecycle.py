@@ -178,3 +178,23 @@ def test_threads_sharing_one_client_get_their_own_replies_and_one_server(
     again = ModelClient(model, {"parallel": 4})
     assert [_chat(again, q) for q in questions[:10]] == replies[:10]
     assert again.cache.hits == 10
+
+
+def test_a_port_taken_before_the_server_binds_it_is_retried(stand_in, model_dir, monkeypatch):
+    import socket
+
+    from seebench.models.servers import process as process_module
+
+    blocker = socket.socket()
+    blocker.bind(("127.0.0.1", 0))
+    blocker.listen()
+    taken = blocker.getsockname()[1]
+    ports = iter([taken])
+    real_free_port = process_module.free_port
+    monkeypatch.setattr(process_module, "free_port", lambda: next(ports, None) or real_free_port())
+    try:
+        model, _ = resolve_model(f"vllm:{model_dir}")
+        server = get_server(model, {})
+        assert server.port != taken and server.alive()
+    finally:
+        blocker.close()
