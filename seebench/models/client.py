@@ -118,6 +118,12 @@ class ModelClient:
         extra = {k: self.options[k] for k in HF_OPTIONS if k in self.options}
         return HFBackend(directory, seed=seed, **common, **extra)
 
+    def max_in_flight(self) -> int:
+        """How many requests the backend runs at once (its ``concurrency``; 1 for a local
+        model): callers with independent requests may use that many threads."""
+        probe = self._make_backend(16, 0.0, self.seed)  # not kept: backends load lazily
+        return max(1, int(getattr(probe, "concurrency", 1)))
+
     def generate(
         self,
         prompts: Sequence[Prompt],

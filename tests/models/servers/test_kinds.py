@@ -165,3 +165,15 @@ def test_eval_refuses_an_option_the_server_does_not_take(stand_in, model_dir):
     config = EvalConfig(model=f"vllm:{model_dir}", tasks="x", method_options={"n_threads": 2})
     with pytest.raises(SeebenchError, match="unknown option 'n_threads'"):
         Runner(config, get_registry(), index=None)
+
+
+def test_max_in_flight_follows_the_servers_slots_without_starting_it(stand_in, model_dir):
+    from seebench.models.client import ModelClient
+    from seebench.models.servers.process import running_servers
+
+    model, _ = resolve_model(f"vllm:{model_dir}")
+    assert ModelClient(model, {"parallel": 3}).max_in_flight() == 3
+    assert ModelClient(model, {"parallel": 3, "concurrency": 5}).max_in_flight() == 5
+    assert not running_servers()
+    local = ModelClient(resolve_model(f"hf:{model_dir}")[0], {})
+    assert local.max_in_flight() == 1
