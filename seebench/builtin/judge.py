@@ -11,6 +11,7 @@ from importlib import resources
 from pathlib import Path
 
 from seebench.plugin_manager import hookimpl
+from seebench.suites.judge.options import JUDGE_OPTIONS
 
 _TYPES = "seebench.suites.judge.types"
 _METRICS = "seebench.suites.judge.metrics"
@@ -153,7 +154,7 @@ def register_methods(register) -> None:
             "as_released": {"type": "boolean", "description": "keep -1 and out-of-scale values"}
         },
     )
-    tokens = {"max_new_tokens": {"type": "integer", "minimum": 1, "description": "reply length"}}
+    tokens = JUDGE_OPTIONS["vanilla"]
     register(
         "vanilla",
         f"{_RUNNERS}:VanillaJudgeMethod",
@@ -165,15 +166,7 @@ def register_methods(register) -> None:
         "geval",
         f"{_RUNNERS}:GEvalJudgeMethod",
         task_types=SCORE,
-        options={
-            **tokens,
-            "score_mode": {
-                "enum": ["sample_mean", "logprob_weighted"],
-                "description": "sample_mean (the study) or logprob_weighted",
-            },
-            "samples": {"type": "integer", "minimum": 1, "description": "grades sampled per item"},
-            "temperature": {"type": "number", "minimum": 0, "description": "sampling temperature"},
-        },
+        options=JUDGE_OPTIONS["geval"],
         description="LLM judge: G-Eval (generated evaluation steps; mean of n grades sampled "
         "at T=1, each with its own seed); unreadable samples are left out, all unreadable: "
         "unscored.",
@@ -189,11 +182,7 @@ def register_methods(register) -> None:
         "batcheval",
         f"{_RUNNERS}:BatchEvalJudgeMethod",
         task_types=SCORE,
-        options={
-            **tokens,
-            "rounds": {"type": "integer", "minimum": 1, "description": "rounds"},
-            "batch_size": {"type": "integer", "minimum": 1, "description": "responses per batch"},
-        },
+        options=JUDGE_OPTIONS["batcheval"],
         description="LLM judge: batches of 10 graded together over 5 re-sorted rounds.",
     )
 

@@ -185,6 +185,16 @@ class VanillaJudgeMethod:
 
     name = "vanilla"
 
+    def option_schema(self, model: ModelRef) -> dict[str, Any] | None:
+        """With a managed server, the method's options and the server's (``None``: the
+        registered ones)."""
+        from seebench.models.servers import is_served, served_option_schema
+        from seebench.suites.judge.options import JUDGE_OPTIONS
+
+        if not is_served(model):
+            return None
+        return {**served_option_schema(model), **JUDGE_OPTIONS[self.name]}
+
     def not_applicable(self, task: Any, model: ModelRef) -> str | None:
         return (
             None

@@ -177,3 +177,21 @@ def test_max_in_flight_follows_the_servers_slots_without_starting_it(stand_in, m
     assert not running_servers()
     local = ModelClient(resolve_model(f"hf:{model_dir}")[0], {})
     assert local.max_in_flight() == 1
+
+
+def test_judge_methods_take_the_server_options_and_their_own(stand_in, model_dir):
+    from seebench.errors import SeebenchError
+    from seebench.plugin_manager import get_registry
+    from seebench.runner.runner import EvalConfig, Runner
+
+    spec = f"vllm:{model_dir}"
+    for method, options in (
+        ("vanilla", {"max_new_tokens": 8, "ctx_size": 512, "concurrency": 4}),
+        ("geval", {"samples": 2, "parallel": 8}),
+        ("batcheval", {"batch_size": 5, "rounds": 1}),
+    ):
+        config = EvalConfig(model=spec, tasks="x", method=method, method_options=options)
+        Runner(config, get_registry(), index=None)  # accepted
+    config = EvalConfig(model=spec, tasks="x", method="vanilla", method_options={"n_threads": 1})
+    with pytest.raises(SeebenchError, match="unknown option 'n_threads'"):
+        Runner(config, get_registry(), index=None)
