@@ -10,7 +10,6 @@ it from there (llama-cpp-python, vLLM), so it never shows in ``ps``.
 from __future__ import annotations
 
 import importlib.util
-import os
 import shlex
 import shutil
 import subprocess
@@ -138,8 +137,9 @@ class LlamaCppServer(ServerKind):
         argv = [sys.executable, "-m", "llama_cpp.server", "--model", model.options["path"]]
         argv += ["--model_alias", model.identity["model"], "--host", "127.0.0.1"]
         argv += ["--port", str(port), "--n_ctx", str(options.get("ctx_size", 4096))]
-        threads = options.get("n_threads") or len(os.sched_getaffinity(0))  # llama.cpp: half
-        argv += ["--n_threads", str(threads), "--n_threads_batch", str(threads)]
+        if "n_threads" in options:  # else llama-cpp-python's default: half the CPUs
+            threads = str(options["n_threads"])
+            argv += ["--n_threads", threads, "--n_threads_batch", threads]
         return argv + self.extra_args(options)
 
     def key_env(self, api_key: str) -> dict[str, str]:
