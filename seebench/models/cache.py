@@ -4,13 +4,15 @@ A key is the sha256 of the model's identity, the backend's identity (e.g. the AP
 the messages and every generation parameter, so a different model, server, prompt or
 temperature never reads another's answer. Each answer is written atomically as soon as it
 arrives, so an interrupted run resumes from what it already has; only real replies are stored
-(transport failures are retried on the next run).
+(transport failures are retried on the next run). Concurrent writers of one key are safe: each
+writes a temporary file of its own and renames it over the entry.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +53,7 @@ class ResponseCache:
         self.enabled = enabled
         self.hits = 0
         self.misses = 0
+        self._lock = threading.Lock()  # threads may share one cache (concurrent callers)
 
     def path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key}.json"
@@ -62,9 +65,11 @@ class ResponseCache:
             except (OSError, UnicodeDecodeError, ValueError, RecursionError):
                 entry = None
             if isinstance(entry, dict) and "text" in entry:
-                self.hits += 1
+                with self._lock:
+                    self.hits += 1
                 return entry
-        self.misses += 1
+        with self._lock:
+            self.misses += 1
         return None
 
     def put(self, key: str, entry: dict[str, Any]) -> None:

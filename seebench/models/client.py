@@ -2,16 +2,18 @@
 
 The client owns what is model-specific and task-independent: choosing and configuring the
 backend (local transformers for ``hf:``/``smollm2``, an OpenAI-compatible server for
-``openai:``), the response cache, retries and concurrency (in the backend), token and cost
+``openai:``, a managed server for ``llamacpp:``/``vllm:``/``sglang:``), the response cache, retries and concurrency (in the backend), token and cost
 accounting, and logprob-based confidence. Prompting, model-as-rater, LLM judges and the
 study app call :meth:`ModelClient.generate` or :meth:`ModelClient.chat`.
 
 Options (``-o KEY=VALUE`` or a task's ``methods:`` block) are declared in
-:data:`CLIENT_OPTIONS`; ``hf`` and ``openai`` options only apply to their backend.
+:data:`CLIENT_OPTIONS`; ``hf``, ``openai`` and server options only apply to their backend
+(:func:`backend_options`).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -21,6 +23,7 @@ from seebench.models.backends.base import Backend, Generation
 from seebench.models.cache import ResponseCache, cache_key
 from seebench.models.chat import Prompt
 from seebench.models.reasoning import REASONING_MAX_NEW_TOKENS, THINK_END_OPTION
+from seebench.models.servers import SERVER_OPTIONS, is_served, served_option_schema
 from seebench.registry import load_object
 
 _NUMBER = {"type": "number"}
@@ -57,8 +60,15 @@ OPENAI_OPTIONS: dict[str, dict[str, Any]] = {
     "price_input": {**_NUMBER, "description": "USD per million input tokens"},
     "price_output": {**_NUMBER, "description": "USD per million output tokens"},
 }
-#: Every option a model client understands.
-CLIENT_OPTIONS = {**COMMON_OPTIONS, **HF_OPTIONS, **OPENAI_OPTIONS}
+#: Every option a model client understands (managed servers' included).
+CLIENT_OPTIONS = {**COMMON_OPTIONS, **HF_OPTIONS, **OPENAI_OPTIONS, **SERVER_OPTIONS}
+
+
+def backend_options(model: ModelRef) -> dict[str, dict[str, Any]]:
+    """The options of ``model``'s backend: hf, openai, or its managed server's."""
+    if is_served(model):
+        return served_option_schema(model)
+    return OPENAI_OPTIONS if model.kind == "openai" else HF_OPTIONS
 
 
 class ModelClient:
@@ -74,6 +84,7 @@ class ModelClient:
         self.seed = int(self.options.get("seed", seed))
         self.cache = ResponseCache(enabled=bool(self.options.get("cache", True)))
         self._backends: dict[tuple[int, float, int], Backend] = {}
+        self._lock = threading.Lock()  # callers may share one client across threads
         self.generated = 0  # replies produced by the backend (not read from the cache)
         self.reasoning_usage: dict[str, int] = {}  # reasoning/answer tokens, cut-off replies
 
@@ -83,14 +94,20 @@ class ModelClient:
         """The backend for these generation settings (made once per setting); ``seed``
         defaults to the client's."""
         key = (int(max_new_tokens), float(temperature), self.seed if seed is None else int(seed))
-        if key not in self._backends:
-            self._backends[key] = self._make_backend(*key, seeded=seed is not None)
-        return self._backends[key]
+        with self._lock:
+            if key not in self._backends:
+                self._backends[key] = self._make_backend(*key, seeded=seed is not None)
+            return self._backends[key]
 
     def _make_backend(
         self, max_new_tokens: int, temperature: float, seed: int, seeded: bool = False
     ) -> Backend:
         common = {"max_new_tokens": max_new_tokens, "temperature": temperature}
+        if is_served(self.model):
+            from seebench.models.servers.backend import served_backend
+
+            api_seed = seed if seeded else self.options.get("seed")
+            return served_backend(self.model, self.options, seed=api_seed, **common)
         if self.model.kind == "openai":
             from seebench.models.backends.openai import OpenAIBackend
 
@@ -107,6 +124,12 @@ class ModelClient:
         )
         extra = {k: self.options[k] for k in HF_OPTIONS if k in self.options}
         return HFBackend(directory, seed=seed, **common, **extra)
+
+    def max_in_flight(self) -> int:
+        """How many requests the backend runs at once (its ``concurrency``; 1 for a local
+        model): callers with independent requests may use that many threads."""
+        probe = self._make_backend(16, 0.0, self.seed)  # not kept: backends load lazily
+        return max(1, int(getattr(probe, "concurrency", 1)))
 
     def generate(
         self,
@@ -148,7 +171,8 @@ class ModelClient:
         advance(len(prompts) - len(pending))
         for index, generation in backend.generate([prompts[p] for p in pending]):
             position = pending[index]
-            self.generated += 1
+            with self._lock:
+                self.generated += 1
             if generation.text is not None:
                 self.cache.put(
                     keys[position],

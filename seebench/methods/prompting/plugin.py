@@ -1,4 +1,5 @@
-"""Prompting methods (``zero-shot``, ``3-shot``) and generative models (``smollm2``, ``hf:``, ``openai:``)."""
+"""Prompting methods (``zero-shot``, ``3-shot``) and generative models (``smollm2``, ``hf:``,
+``openai:``, and the managed servers ``llamacpp:``, ``vllm:``, ``sglang:``)."""
 
 from __future__ import annotations
 
@@ -49,3 +50,15 @@ def register_models(register) -> None:
         default_method="zero-shot",
         prefix=True,
     )
+    for prefix, what in (
+        ("llamacpp:", "a GGUF file (or smollm2) on llama-cpp-python's server, on the CPU"),
+        ("vllm:", "a local model directory on a vLLM server (GPU)"),
+        ("sglang:", "a local model directory on an SGLang server (GPU)"),
+    ):
+        register(
+            prefix,
+            "seebench.models.servers.kinds:resolve_served",
+            description=f"Managed server: {what}; seebench starts and stops it.",
+            default_method="zero-shot",
+            prefix=True,
+        )

@@ -62,6 +62,7 @@ class OpenAIBackend:
         seed: int | None = None,
         price_input: float | None = None,
         price_output: float | None = None,
+        api_key: str | None = None,
     ):
         try:
             import httpx
@@ -72,7 +73,7 @@ class OpenAIBackend:
         self._httpx = httpx
         self.model = model
         self.base_url = (base_url or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL).rstrip("/")
-        self._api_key = os.environ.get(api_key_env) or None
+        self._api_key = api_key or os.environ.get(api_key_env) or None
         register_secret(self._api_key)  # never written: results, samples, cache and logs scrub it
         self.max_new_tokens = int(max_new_tokens)
         self.temperature = float(temperature)
@@ -138,8 +139,17 @@ class OpenAIBackend:
             ThreadPoolExecutor(max_workers=self.concurrency) as pool,
         ):
             futures = {pool.submit(self._request, client, p): i for i, p in enumerate(prompts)}
-            for future in as_completed(futures):
-                yield futures[future], future.result()
+            try:
+                for future in as_completed(futures):
+                    yield futures[future], future.result()
+            except KeyboardInterrupt:
+                pool.shutdown(wait=False, cancel_futures=True)
+                self._interrupted()
+                raise
+
+    def _interrupted(self) -> None:
+        """Called on Ctrl-C before waiting for the requests in flight (a subclass may end
+        them, e.g. by stopping the server it started)."""
 
     def _body(self, prompt: Prompt) -> dict[str, Any]:
         body: dict[str, Any] = {"messages": list(prompt.messages), **self.params()}
@@ -180,12 +190,17 @@ class OpenAIBackend:
                     )
             if attempt == self.max_retries:
                 return self._fail(f"gave up after {attempt + 1} attempts, last: {reason}", retries)
+            self._before_retry(reason)
             retries.append(reason)
             with self._lock:
                 self._retry_reasons[reason] += 1
             delay = self.retry_base_s * 2**attempt * (1 + random.random() / 4)
             time.sleep(min(self.retry_max_s, max(delay, retry_after or 0.0)))
         raise AssertionError("unreachable")
+
+    def _before_retry(self, reason: str) -> None:
+        """Called before a failed request is retried; a subclass may raise to stop the run
+        (a managed server that has died)."""
 
     def _fail(self, error: str, retries: list[str]) -> Generation:
         with self._lock:

@@ -19,7 +19,7 @@ from typing import Any
 from seebench.methods.base import MethodOutput, Prediction, RunContext
 from seebench.models import ModelRef
 from seebench.models.chat import Prompt
-from seebench.models.client import COMMON_OPTIONS, HF_OPTIONS, OPENAI_OPTIONS
+from seebench.models.client import COMMON_OPTIONS, backend_options
 from seebench.suites.annotation.rater_prompt import build_messages, parse_rating, pick_shots
 from seebench.suites.annotation.rows import data_from_samples
 from seebench.tasks.spec import TaskSpec
@@ -48,7 +48,7 @@ class AnnotateMethod:
 
     @staticmethod
     def option_schema(model: ModelRef) -> dict[str, Any]:
-        backend = OPENAI_OPTIONS if model.kind == "openai" else HF_OPTIONS
+        backend = backend_options(model)
         return {**ANNOTATE_OPTIONS, **COMMON_OPTIONS, **backend}
 
     def not_applicable(self, task: TaskSpec, model: ModelRef) -> str | None:

@@ -8,6 +8,7 @@ given as an import path, so loading the plugin imports nothing heavy.
 from __future__ import annotations
 
 from seebench.hookspecs import hookimpl
+from seebench.suites.judge.options import JUDGE_OPTIONS
 from seebench.tasks.configs import task_config_dir
 
 _TYPES = "seebench.suites.judge.types"
@@ -146,7 +147,7 @@ def register_methods(register) -> None:
             "as_released": {"type": "boolean", "description": "keep -1 and out-of-scale values"}
         },
     )
-    tokens = {"max_new_tokens": {"type": "integer", "minimum": 1, "description": "reply length"}}
+    tokens = JUDGE_OPTIONS["vanilla"]
     register(
         "vanilla",
         f"{_RUNNERS}:VanillaJudgeMethod",
@@ -158,15 +159,7 @@ def register_methods(register) -> None:
         "geval",
         f"{_RUNNERS}:GEvalJudgeMethod",
         task_types=SCORE,
-        options={
-            **tokens,
-            "score_mode": {
-                "enum": ["sample_mean", "logprob_weighted"],
-                "description": "sample_mean (the study) or logprob_weighted",
-            },
-            "samples": {"type": "integer", "minimum": 1, "description": "grades sampled per item"},
-            "temperature": {"type": "number", "minimum": 0, "description": "sampling temperature"},
-        },
+        options=JUDGE_OPTIONS["geval"],
         description="LLM judge: G-Eval (generated evaluation steps; mean of n grades sampled "
         "at T=1, each with its own seed); unreadable samples are left out, all unreadable: "
         "unscored.",
@@ -182,11 +175,7 @@ def register_methods(register) -> None:
         "batcheval",
         f"{_RUNNERS}:BatchEvalJudgeMethod",
         task_types=SCORE,
-        options={
-            **tokens,
-            "rounds": {"type": "integer", "minimum": 1, "description": "rounds"},
-            "batch_size": {"type": "integer", "minimum": 1, "description": "responses per batch"},
-        },
+        options=JUDGE_OPTIONS["batcheval"],
         description="LLM judge: batches of 10 graded together over 5 re-sorted rounds.",
     )
 

@@ -11,6 +11,7 @@ and LLM judges on the model client.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from seebench.errors import ModelError, SeebenchError
@@ -184,6 +185,16 @@ class VanillaJudgeMethod:
 
     name = "vanilla"
 
+    def option_schema(self, model: ModelRef) -> dict[str, Any] | None:
+        """With a managed server, the method's options and the server's (``None``: the
+        registered ones)."""
+        from seebench.models.servers import is_served, served_option_schema
+        from seebench.suites.judge.options import JUDGE_OPTIONS
+
+        if not is_served(model):
+            return None
+        return {**served_option_schema(model), **JUDGE_OPTIONS[self.name]}
+
     def not_applicable(self, task: Any, model: ModelRef) -> str | None:
         return (
             None
@@ -282,8 +293,9 @@ class GEvalJudgeMethod(VanillaJudgeMethod):
         chat = _PrefetchedChat(context, [], 0)
         items = [_judged_item(s) for s in context.data.test]
         steps = geval_steps(chat, kind, items[0], seed=context.seed) if items else ""
-        predictions = []
-        for sample, item in zip(context.data.test, items, strict=True):
+
+        def judge(pair: tuple[Any, prompts.JudgeItem]) -> Prediction:
+            sample, item = pair
             try:
                 judgment = judge_geval(
                     chat,
@@ -296,12 +308,18 @@ class GEvalJudgeMethod(VanillaJudgeMethod):
                     max_tokens=max_tokens,
                     seed=context.seed,
                 )
-                predictions.append(_prediction(sample.id, judgment))
+                prediction = _prediction(sample.id, judgment)
             except Exception as exc:
-                predictions.append(
-                    Prediction(sample.id, None, error=f"{type(exc).__name__}: {exc}")
-                )
+                prediction = Prediction(sample.id, None, error=f"{type(exc).__name__}: {exc}")
             context.advance(1)
+            return prediction
+
+        # items are judged concurrently where the client takes requests in parallel (a
+        # server); the predictions keep the items' order
+        pairs = list(zip(context.data.test, items, strict=True))
+        in_flight = getattr(context.client, "max_in_flight", lambda: 1)()
+        with ThreadPoolExecutor(max_workers=in_flight) as pool:
+            predictions = list(pool.map(judge, pairs))
         info = {"client": context.client.info(), "steps": steps, **_unscored_summary(predictions)}
         return MethodOutput(predictions, info)
 
