@@ -105,18 +105,27 @@ def main() -> None:
     print(f"identical replies: {same}/{len(prompts)}")
 
 
+def _render(tokenizer, prompt) -> str:
+    """The prompt text as the hf backend sends it by default (the chat template applied)."""
+    if getattr(tokenizer, "chat_template", None):
+        return tokenizer.apply_chat_template(
+            list(prompt.messages), tokenize=False, add_generation_prompt=True
+        )
+    return prompt.as_text()
+
+
 def profile_batch(model_dir: str, prompts: list) -> dict:
     """Seconds of tokenising ``prompts``, reading them as one batch (whole, and only their
     suffixes after the shared prefix), and one decode step."""
     import torch  # noqa: F401
 
     from seebench.models.backends.batching import pad_batch, prefill, shared_prefix_length
-    from seebench.models.backends.hf import HFBackend, load_model
+    from seebench.models.backends.hf import load_model
 
     model, tokenizer, device = load_model(model_dir)
     clock = time.perf_counter()
     ids = [
-        tokenizer(HFBackend._render(tokenizer, p), add_special_tokens=False)["input_ids"]
+        tokenizer(_render(tokenizer, p), add_special_tokens=False)["input_ids"]
         for p in prompts
     ]
     tokenise_s = time.perf_counter() - clock
