@@ -124,10 +124,7 @@ def profile_batch(model_dir: str, prompts: list) -> dict:
 
     model, tokenizer, device = load_model(model_dir)
     clock = time.perf_counter()
-    ids = [
-        tokenizer(_render(tokenizer, p), add_special_tokens=False)["input_ids"]
-        for p in prompts
-    ]
+    ids = [tokenizer(_render(tokenizer, p), add_special_tokens=False)["input_ids"] for p in prompts]
     tokenise_s = time.perf_counter() - clock
     shared = shared_prefix_length(ids)
     whole = pad_batch(ids, tokenizer.pad_token_id, device)
