@@ -16,10 +16,12 @@ OPENING_FENCE = re.compile(r"^```", re.M)
 CODE_LANGUAGES = ("", "python", "py", "python3")
 
 
-def parse_code_reply(text: str) -> ParsedAnswer:
+def parse_code_reply(
+    text: str, languages: tuple[str, ...] = CODE_LANGUAGES, expected: str = "python"
+) -> ParsedAnswer:
     """The code in a model's reply: the content of its one fenced block, or the whole reply
-    when it has no fence. Several blocks, a block in another language or an unclosed fence
-    are errors (never a guess)."""
+    when it has no fence. Several blocks, a block whose fence names none of ``languages`` (the
+    language is ``expected``) or an unclosed fence are errors (never a guess)."""
     if not text.strip():
         return ParsedAnswer(None, "empty reply")
     blocks = FENCE.findall(text)
@@ -33,8 +35,8 @@ def parse_code_reply(text: str) -> ParsedAnswer:
     if len(blocks) > 1:
         return ParsedAnswer(None, f"{len(blocks)} code blocks; expected one")
     language, code = blocks[0]
-    if language.lower() not in CODE_LANGUAGES:
-        return ParsedAnswer(None, f"code block in {language!r}; expected python")
+    if language.lower() not in languages:
+        return ParsedAnswer(None, f"code block in {language!r}; expected {expected}")
     if not code.strip():
         return ParsedAnswer(None, "empty code block")
     return ParsedAnswer(code)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from seebench.errors import SeebenchError
-from seebench.scoring.code_answer import FENCE, OPENING_FENCE
+from seebench.scoring.code_answer import parse_code_reply
 from seebench.suites.copilot.repo_testgen.placement import python_test_path
 from seebench.suites.copilot.scenario import ScenarioType
 from seebench.tasks.types import CODE, AnswerFormat, ParsedAnswer
@@ -120,24 +120,7 @@ def repo_test_items(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def parse_test_reply(text: str, language: str) -> ParsedAnswer:
     """The test code of a reply: its one fenced block (in ``language``), or the whole reply
     when it has no fence; several blocks or an unclosed fence are errors."""
-    if not text.strip():
-        return ParsedAnswer(None, "empty reply")
-    blocks = FENCE.findall(text)
-    fences = len(OPENING_FENCE.findall(text))
-    if not blocks:
-        if fences:
-            return ParsedAnswer(None, "unclosed code block (reply cut off?)")
-        return ParsedAnswer(text)
-    if fences != 2 * len(blocks):
-        return ParsedAnswer(None, "unclosed code block (reply cut off?)")
-    if len(blocks) > 1:
-        return ParsedAnswer(None, f"{len(blocks)} code blocks; expected one")
-    fence, code = blocks[0]
-    if fence.lower() not in FENCE_NAMES[language]:
-        return ParsedAnswer(None, f"code block in {fence!r}; expected {language}")
-    if not code.strip():
-        return ParsedAnswer(None, "empty code block")
-    return ParsedAnswer(code)
+    return parse_code_reply(text, tuple(FENCE_NAMES[language]), language)
 
 
 def task_language(task: TaskSpec) -> str:
