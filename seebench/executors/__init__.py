@@ -5,11 +5,33 @@
 event log; executors are plugins (``register_executors``).
 """
 
-from seebench.executors.base import Executor, ExecutorOptions
-from seebench.executors.driver import SweepInterrupted, SweepResult, run_sweep
-from seebench.executors.plan import Resources, Unit, parse_models, plan_sweep
-from seebench.executors.retry import TransientError, is_transient
-from seebench.executors.worker import UnitReport
+import importlib
+from typing import Any
+
+#: the public names and the module each lives in (imported on first use, so that loading the
+#: executors' plugin at start-up costs nothing)
+_EXPORTS = {
+    "Executor": "base",
+    "ExecutorOptions": "base",
+    "SweepInterrupted": "driver",
+    "SweepResult": "driver",
+    "run_sweep": "driver",
+    "Resources": "plan",
+    "Unit": "plan",
+    "parse_models": "plan",
+    "plan_sweep": "plan",
+    "TransientError": "retry",
+    "is_transient": "retry",
+    "UnitReport": "worker",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'seebench.executors' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"seebench.executors.{module}"), name)
+
 
 __all__ = [
     "Executor",

@@ -19,6 +19,12 @@ HEAVY = (
     "peft",
     "matplotlib",
     "sklearn",
+    "numpy",
+    "ray",
+    "wandb",
+    "mlflow",
+    "starlette",
+    "huggingface_hub",
 )
 
 PROBE = """

@@ -13,18 +13,27 @@
 - :mod:`.task_config`: reading a task's ratings straight from a checksummed mirror.
 """
 
-from seebench.suites.annotation.agreement import AgreementMatrix, agreement_by_level, pairwise_alpha
-from seebench.suites.annotation.ratings import RatingData, RatingItem, random_rater
-from seebench.suites.annotation.scale import LEVELS, Scale, admissible_levels
+import importlib
+from typing import Any
 
-__all__ = [
-    "LEVELS",
-    "AgreementMatrix",
-    "RatingData",
-    "RatingItem",
-    "Scale",
-    "admissible_levels",
-    "agreement_by_level",
-    "pairwise_alpha",
-    "random_rater",
-]
+#: public names and their modules, imported on first use: loading the suite's plugin at
+#: start-up must not import numpy
+_EXPORTS = {
+    "AgreementMatrix": "agreement",
+    "agreement_by_level": "agreement",
+    "pairwise_alpha": "agreement",
+    "RatingData": "ratings",
+    "RatingItem": "ratings",
+    "random_rater": "ratings",
+    "LEVELS": "scale",
+    "Scale": "scale",
+    "admissible_levels": "scale",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'seebench.suites.annotation' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"seebench.suites.annotation.{module}"), name)
