@@ -54,16 +54,21 @@ class TrickleServer:
                 connection, _ = self.listener.accept()
             except TimeoutError:
                 continue
-            with connection:
-                self._answer(connection)
+            with connection:  # keep-alive: answer until the client closes (bounded by 5 s idle)
+                while not self.stopped.is_set() and self._answer(connection):
+                    pass
 
-    def _answer(self, connection: socket.socket) -> None:
+    def _answer(self, connection: socket.socket) -> bool:
+        """Answer one request; whether the connection may carry another."""
         connection.settimeout(5)
         data = b""
         while b"\r\n\r\n" not in data:
-            chunk = connection.recv(65536)
+            try:
+                chunk = connection.recv(65536)
+            except OSError:
+                return False
             if not chunk:
-                return
+                return False
             data += chunk
         head, _, body = data.partition(b"\r\n\r\n")
         length = int(
@@ -74,7 +79,10 @@ class TrickleServer:
             )
         )
         while len(body) < length:
-            body += connection.recv(65536)
+            chunk = connection.recv(65536)
+            if not chunk:
+                return False
+            body += chunk
         split = 0 if self.mode == "headers" else REPLY.index(b"\r\n\r\n") + 4
         if self.mode == "fast":
             split = len(REPLY)
@@ -82,11 +90,12 @@ class TrickleServer:
             connection.sendall(REPLY[:split])
             for byte in REPLY[split:]:
                 if self.stopped.is_set():
-                    return
+                    return False
                 connection.sendall(bytes([byte]))
                 time.sleep(TRICKLE_S)
         except OSError:  # the client gave up: what a deadline does
-            return
+            return False
+        return self.mode == "fast"
 
 
 def _ask(port: int, timeout_s: float, count: int = 1):
