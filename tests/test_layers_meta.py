@@ -133,6 +133,9 @@ def imports_of(name: str, path: Path) -> Iterator[tuple[str, int]]:
             else:
                 source = node.module or ""
             targets = [f"{source}.{alias.name}" for alias in node.names]
+            # ``from pkg import x`` runs ``pkg/__init__.py`` first: the package is imported too
+            if source in MODULES and source != name and MODULES[source].name == "__init__.py":
+                targets.append(source)
         else:
             continue
         for target in targets:

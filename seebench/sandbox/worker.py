@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from seebench.sandbox import zygote
+import seebench.sandbox.zygote as zygote
 from seebench.sandbox.bwrap import (
     BASE_ENV,
     FUNCRUN_PATH,

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from seebench.stats import descriptive as ds
+import seebench.stats.descriptive as ds
 from seebench.stats.bayesian import pairwise_posteriors
 from seebench.stats.breakdown import breakdown
 from seebench.stats.matrix import ScoreMatrix
