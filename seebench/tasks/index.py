@@ -240,36 +240,43 @@ def build_task_index(
     built: dict[str, TaskSpec] = {}
     origins: dict[str, str] = {}
     broken: list[BrokenTask] = []
+    found: list[tuple[TaskDirEntry, str, str, index_cache.Record | None]] = []
     for entry in entries:
         for file in _task_files(entry.path):
             key = index_cache.record_key(file, entry.suite)
-            record = cache.lookup(key, stats) if cache is not None else None
-            spec = None
-            fresh = record is None
-            if record is None:
-                record, spec, failure = _read_task(Path(file), registry, entry.suite)
-                if failure is not None:  # a validator bug: listed, never cached
-                    broken.append(_broken(file, None, entry, failure))
-                    continue
-            if record.problems is not None:
-                records[key] = record
-                changed |= fresh
-                broken.append(_broken(file, None, entry, tuple(record.problems)))
+            found.append(
+                (entry, file, key, cache.lookup(key, stats) if cache is not None else None)
+            )
+    read = _read_tasks(
+        [(file, entry.suite) for entry, file, _, cached in found if cached is None], registry
+    )
+    for entry, file, key, record in found:
+        spec = None
+        fresh = record is None
+        if record is None:
+            record, spec, failure = read[(file, entry.suite)]
+            if failure is not None:  # a validator bug: listed, never cached
+                broken.append(_broken(file, None, entry, failure))
                 continue
-            summary = _summary(record, file) if spec is None else TaskSummary.of(spec)
-            if record.has_document():  # else (a date in it, say) read again next time
-                records[key] = record
-                changed |= fresh
-            if summary.name in summaries:
-                other = summaries[summary.name].file
-                problem = f"{file}: name: task {summary.name!r} is already defined in {other}"
-                broken.append(_broken(file, summary, entry, (problem,)))
-                continue
-            summaries[summary.name] = summary
-            origins[summary.name] = entry.plugin
-            documents[summary.name] = record
-            if spec is not None:
-                built[summary.name] = spec
+        if record.problems is not None:
+            records[key] = record
+            changed |= fresh
+            broken.append(_broken(file, None, entry, tuple(record.problems)))
+            continue
+        summary = _summary(record, file) if spec is None else TaskSummary.of(spec)
+        if record.has_document():  # else (a date in it, say) read again next time
+            records[key] = record
+            changed |= fresh
+        if summary.name in summaries:
+            other = summaries[summary.name].file
+            problem = f"{file}: name: task {summary.name!r} is already defined in {other}"
+            broken.append(_broken(file, summary, entry, (problem,)))
+            continue
+        summaries[summary.name] = summary
+        origins[summary.name] = entry.plugin
+        documents[summary.name] = record
+        if spec is not None:
+            built[summary.name] = spec
     if cache is not None and (changed or records.keys() != cache.records.keys()):
         cache.write(records, built_ns)
 
@@ -277,6 +284,84 @@ def build_task_index(
         return _spec_from_record(documents[name], summaries[name], registry)
 
     return TaskIndex(LazyTasks(summaries, built, build), tuple(broken), origins, summaries)
+
+
+def _read_tasks(
+    files: list[tuple[str, str | None]], registry: Registry
+) -> dict[tuple[str, str | None], _Read]:
+    """:func:`_read_task` of each ``(file, default suite)``: here, or in worker processes when
+    there are many (see :func:`_workers`)."""
+    if not files:
+        return {}
+    workers = _workers(len(files))
+    if workers > 1:
+        try:
+            return _read_in_parallel(files, registry, workers)
+        except Exception:  # no processes to be had (or one died): read them here
+            pass
+    return dict(zip(files, _read_chunk(files, registry), strict=True))
+
+
+#: below this many task files to read, they are read in this process; from it on, shared
+#: among worker processes (forking and collecting costs about what reading 1,000 saves)
+PARALLEL_MIN_FILES = 2000
+#: the most worker processes a task index build starts
+MAX_WORKERS = 8
+
+
+def _workers(count: int) -> int:
+    """How many processes read ``count`` task files: 1 (this one) unless there are at least
+    :data:`PARALLEL_MIN_FILES`, several CPUs, fork, and no other thread (forking a process
+    with threads can copy a lock another thread holds)."""
+    import threading
+
+    if count < PARALLEL_MIN_FILES or threading.active_count() > 1 or not hasattr(os, "fork"):
+        return 1
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, MAX_WORKERS, count // (PARALLEL_MIN_FILES // 2)))
+
+
+_Read = tuple[index_cache.Record, TaskSpec | None, tuple[str, ...] | None]
+
+
+def _read_chunk(files: list[tuple[str, str | None]], registry: Registry) -> list[_Read]:
+    """:func:`_read_task` of each ``(file, default suite)``, reading shared bases once."""
+    from seebench.tasks.yaml_loader import shared_includes
+
+    with shared_includes():
+        return [_read_task(Path(f), registry, suite) for f, suite in files]
+
+
+_worker_registry: list[Registry] = []  # what forked workers read the tasks against
+
+
+def _read_in_worker(files: list[tuple[str, str | None]]) -> list[_Read]:
+    """A worker's share: the records only (specs are built on first use, from them)."""
+    return [
+        (record, None, failure) for record, _, failure in _read_chunk(files, _worker_registry[0])
+    ]
+
+
+def _read_in_parallel(
+    files: list[tuple[str, str | None]], registry: Registry, workers: int
+) -> dict[tuple[str, str | None], _Read]:
+    """:func:`_read_chunk` shared among ``workers`` forked processes, in order."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    size = -(-len(files) // (workers * 4))
+    chunks = [files[start : start + size] for start in range(0, len(files), size)]
+    _worker_registry[:] = [registry]
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            results = [read for chunk in pool.map(_read_in_worker, chunks) for read in chunk]
+    finally:
+        _worker_registry.clear()
+    return dict(zip(files, results, strict=True))
 
 
 def _read_task(

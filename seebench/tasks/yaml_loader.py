@@ -13,9 +13,12 @@ JSON and validated by a JSON Schema, whose objects only have string keys.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import os
+import stat as stat_module
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -158,13 +161,16 @@ def load_yaml_strict(path: Path) -> Any:
     """Parse one YAML file; raise :class:`TaskSpecError` on syntax errors or duplicate keys.
 
     Results are cached by (path, size, mtime), so a base file included by many tasks is
-    parsed once; callers get a deep copy.
+    parsed once; callers get a deep copy. Within :func:`shared_includes` (a task index
+    build, which reads each file once) the file is parsed afresh and nothing is cached.
     """
     file = str(path)
     try:
         stat = path.stat()
     except OSError as exc:
         raise TaskSpecError(file, [f"{file}: cannot read file: {exc.strerror or exc}"]) from None
+    if _memo is not None:  # a build reads each file once (a base through its memo): no copy
+        return _load_cached.__wrapped__(file, stat.st_size, stat.st_mtime_ns)
     return _copy_document(_load_cached(file, stat.st_size, stat.st_mtime_ns))
 
 
@@ -183,12 +189,114 @@ def _copy_document(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
+try:  # libyaml's event parser, when available
+    from yaml.cyaml import CParser as _Parser
+except ImportError:  # pragma: no cover - PyYAML without libyaml
+    _Parser = None
+_SCALAR_CONSTRUCTORS = {
+    tag: yaml.constructor.SafeConstructor.yaml_constructors[tag]
+    for tag in (f"tag:yaml.org,2002:{name}" for name in _TAG_NAMES)
+}
+_NOT_PLAIN = object()
+
+
+def _load_plain(text: str) -> Any:
+    """The mapping of a plain YAML document, in one pass over libyaml's events; or
+    :data:`_NOT_PLAIN` for anything else, which :func:`_load_cached`'s full path then reads.
+
+    Plain: one document whose root is a mapping; no anchors, aliases or explicit tags; every
+    key a string scalar used once per mapping; nested at most :data:`MAX_DEPTH` deep with at
+    most :data:`MAX_NODES` nodes; every scalar of a type the safe loader builds. Such a file
+    gives what the full path (bounds pass, composition, key walk, construction) gives, in
+    about a third of the time: nearly every task file is plain, and a task index build reads
+    thousands. Anything unusual, including every error, takes the full path and its messages.
+    """
+    if _Parser is None:
+        return _NOT_PLAIN
+    parser = _Parser(text)
+    get = parser.get_event
+    resolve = _resolver.resolve
+    scalar_node = yaml.ScalarNode
+    root: dict[str, Any] = {}
+    # one frame per open collection: [container, key awaiting its value (maps only)]
+    frames: list[list[Any]] = []
+    try:
+        if type(get()) is not yaml.StreamStartEvent or type(get()) is not yaml.DocumentStartEvent:
+            return _NOT_PLAIN
+        event = get()
+        if type(event) is not yaml.MappingStartEvent or event.anchor or event.tag:
+            return _NOT_PLAIN
+        frames.append([root, _NOT_PLAIN])
+        nodes = 1
+        while frames:
+            event = get()
+            kind = type(event)
+            if kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+                frames.pop()
+                continue
+            if event.anchor is not None or getattr(event, "tag", None) is not None:
+                return _NOT_PLAIN  # (an alias has an anchor: its name)
+            opens = False
+            is_string = False
+            if kind is yaml.ScalarEvent:
+                value = event.value
+                if not event.implicit[0]:  # quoted or block style: a string
+                    is_string = True
+                else:  # plain style: the resolver decides its type
+                    tag = resolve(scalar_node, value, (True, False))
+                    if tag == _STR_TAG:
+                        is_string = True
+                    else:
+                        construct = _SCALAR_CONSTRUCTORS.get(tag)
+                        if construct is None:
+                            return _NOT_PLAIN
+                        value = construct(_constructor, scalar_node(tag, value))
+            elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+                if len(frames) >= MAX_DEPTH:
+                    return _NOT_PLAIN
+                value = {} if kind is yaml.MappingStartEvent else []
+                opens = True
+            else:  # anything unexpected
+                return _NOT_PLAIN
+            nodes += 1
+            if nodes > MAX_NODES:
+                return _NOT_PLAIN
+            frame = frames[-1]
+            container = frame[0]
+            if type(container) is list:
+                container.append(value)
+            elif frame[1] is _NOT_PLAIN:  # a key
+                if not is_string or value in container:
+                    return _NOT_PLAIN
+                frame[1] = value
+                continue
+            else:
+                container[frame[1]] = value
+                frame[1] = _NOT_PLAIN
+            if opens:
+                frames.append([value, _NOT_PLAIN])
+        if type(get()) is not yaml.DocumentEndEvent or type(get()) is not yaml.StreamEndEvent:
+            return _NOT_PLAIN
+    except Exception:  # a syntax error, a value the constructor refuses...: the full path
+        return _NOT_PLAIN
+    finally:
+        parser.dispose()
+    return root
+
+
+_resolver = yaml.resolver.Resolver()
+_constructor = yaml.constructor.SafeConstructor()
+
+
 @functools.lru_cache(maxsize=512)
 def _load_cached(file: str, size: int, mtime_ns: int) -> Any:
     try:
         text = safe_files.read_text(file, TASK_FILE_MAX_BYTES)
     except (OSError, UnicodeDecodeError) as exc:
         raise TaskSpecError(file, [f"{file}: cannot read file: {exc}"]) from None
+    document = _load_plain(text)
+    if document is not _NOT_PLAIN:
+        return document
     try:
         check_bounds(text, file)
     except yaml.YAMLError as exc:
@@ -233,12 +341,84 @@ def _includable(target: Path, folder: Path) -> bool:
     """An include must be a YAML file (links resolved) inside the including task's folder,
     seebench's own package or its shipped task definitions (``task_configs/``): never an
     arbitrary file whose content could reach a model."""
+    memo = _memo
+    if memo is not None:
+        key = (str(target), str(folder))
+        answer = memo.includable.get(key)
+        if answer is None:
+            answer = memo.includable[key] = _check_includable(target, folder, memo)
+        return answer
+    return _check_includable(target, folder, None)
+
+
+def _check_includable(target: Path, folder: Path, memo: SharedIncludes | None) -> bool:
     import seebench
     from seebench.tasks.configs import task_configs_root
 
-    if target.exists() and target.resolve().suffix not in (".yaml", ".yml"):
+    if memo is None:
+        if target.exists() and target.resolve().suffix not in (".yaml", ".yml"):
+            return False
+        return safe_files.inside(
+            target, folder, Path(seebench.__file__).parent, task_configs_root()
+        )
+    try:
+        real = memo.real(target)
+    except (OSError, RuntimeError):  # a link loop
         return False
-    return safe_files.inside(target, folder, Path(seebench.__file__).parent, task_configs_root())
+    if os.path.exists(real) and real.suffix not in (".yaml", ".yml"):
+        return False
+    roots = (folder, Path(seebench.__file__).parent, task_configs_root())
+    try:
+        return any(real.is_relative_to(memo.real(root)) for root in roots)
+    except (OSError, RuntimeError):
+        return False
+
+
+class SharedIncludes:
+    """What the task files of one index build share: real paths, include checks and each
+    included base, merged and rebased, read once (see :func:`shared_includes`)."""
+
+    def __init__(self) -> None:
+        self.reals: dict[str, Path] = {}
+        self.includable: dict[tuple[str, str], bool] = {}
+        # (base file, including folder) -> (its merged, rebased document; the files it read)
+        self.bases: dict[tuple[str, str], tuple[dict[str, Any], list[Path]]] = {}
+
+    def real(self, path: Path) -> Path:
+        """``path.resolve()``, its folder resolved once per build: a file that is not a link
+        is its resolved folder plus its name."""
+        key = str(path)
+        real = self.reals.get(key)
+        if real is None:
+            name = path.name
+            parent = path.parent
+            if name in ("", ".", "..") or parent == path:
+                real = path.resolve()
+            else:
+                try:
+                    is_link = stat_module.S_ISLNK(os.lstat(path).st_mode)
+                except OSError:
+                    is_link = False
+                real = path.resolve() if is_link else self.real(parent) / name
+            self.reals[key] = real
+        return real
+
+
+_memo: SharedIncludes | None = None
+
+
+@contextlib.contextmanager
+def shared_includes() -> Iterator[SharedIncludes]:
+    """Within this block, :func:`load_task_document` reads an included base once for all
+    the tasks that include it (from the same folder) and resolves each folder once: for a
+    task index build, which reads thousands of tasks sharing a few bases. Only for a span
+    in which the files do not change (a build; its cache distrusts files modified since)."""
+    global _memo
+    previous, _memo = _memo, SharedIncludes()
+    try:
+        yield _memo
+    finally:
+        _memo = previous
 
 
 def load_task_document(
@@ -251,7 +431,8 @@ def load_task_document(
     the task index keys its cache by them.
     """
     file = str(path)
-    key = path.resolve()
+    memo = _memo
+    key = path.resolve() if memo is None else memo.real(path)
     if files is not None:
         files.append(path)
     if key in _stack:
@@ -286,8 +467,22 @@ def load_task_document(
                 files.append(base_path)
             where = "include" if len(includes) == 1 else f"include[{index}]"
             raise TaskSpecError(file, [f"{file}: {where}: included file {name!r} not found"])
-        base = load_task_document(base_path, (*_stack, key), files)
-        merged = deep_merge(merged, rebase_paths(base, base_path.parent, path.parent))
+        shared = None if memo is None else memo.bases.get((str(base_path), str(path.parent)))
+        if shared is None:
+            read: list[Path] = []
+            try:
+                base = load_task_document(base_path, (*_stack, key), read)
+            finally:
+                if files is not None:
+                    files += read
+            rebased = rebase_paths(base, base_path.parent, path.parent)
+            if memo is not None:  # a base that loads once loads for every includer
+                memo.bases[(str(base_path), str(path.parent))] = (_copy_document(rebased), read)
+        else:
+            rebased = _copy_document(shared[0])
+            if files is not None:
+                files += shared[1]
+        merged = deep_merge(merged, rebased)
     return deep_merge(merged, document)
 
 
@@ -295,13 +490,14 @@ def rebase_paths(document: dict[str, Any], origin: Path, target: Path) -> dict[s
     """Rewrite the relative file paths of an included document (``data.sources[*].path`` and
     ``files``, ``split.split_file.path``), written relative to the included file in
     ``origin``, so that they resolve from the including file's folder ``target``."""
-    if origin.resolve() == target.resolve():
+    real = Path.resolve if _memo is None else _memo.real
+    if real(origin) == real(target):
         return document
 
     def rebase(value: Any) -> Any:
         if not isinstance(value, str) or Path(value).is_absolute():
             return value
-        return os.path.relpath((origin / value).resolve(), target.resolve())
+        return os.path.relpath((origin / value).resolve(), real(target))
 
     data = document.get("data")
     if isinstance(data, dict) and isinstance(data.get("sources"), list):
