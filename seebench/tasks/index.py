@@ -321,7 +321,7 @@ def _workers(count: int) -> int:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cpus = os.cpu_count() or 1
-    return max(1, min(cpus, MAX_WORKERS, count // (PARALLEL_MIN_FILES // 2)))
+    return max(1, min(cpus, MAX_WORKERS, count // max(1, PARALLEL_MIN_FILES // 2)))
 
 
 _Read = tuple[index_cache.Record, TaskSpec | None, tuple[str, ...] | None]
