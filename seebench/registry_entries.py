@@ -4,6 +4,7 @@ plugin that registered it, and :func:`load_object` for lazily imported ``"module
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -148,14 +149,31 @@ def _applies(
     return type_name in types or (kind is not None and kind in kinds)
 
 
+_compiled_options: dict[str, Any] = {}
+
+
+def _surely_valid(schema: Any, value: Any) -> bool:
+    """True when the compiled validator (jsonschema-rs, built once per distinct schema)
+    accepts ``value``; ``False`` when it does not or cannot tell: :mod:`jsonschema` then
+    decides, and writes the message. A task index build checks the options of every task."""
+    try:
+        import jsonschema_rs
+
+        key = json.dumps(schema, sort_keys=True)
+        validator = _compiled_options.get(key)
+        if validator is None:
+            validator = _compiled_options[key] = jsonschema_rs.validator_for(schema)
+        return bool(validator.is_valid(value))
+    except Exception:
+        return False
+
+
 def option_problems(
     schema: dict[str, Any] | None, options: dict[str, Any], owner: str
 ) -> list[str]:
     """One line per unknown or ill-typed option (``schema``: JSON Schema ``properties``)."""
     if schema is None:
         return []
-    import jsonschema
-
     problems = []
     for key, value in options.items():
         if key not in schema:
@@ -164,6 +182,10 @@ def option_problems(
                 f"{owner}: unknown option {key!r}{did_you_mean(key, schema)}; allowed: {allowed}"
             )
             continue
+        if _surely_valid(schema[key], value):
+            continue
+        import jsonschema  # slow to import: only for an option that may be invalid
+
         validator = jsonschema.validators.validator_for(schema[key])(schema[key])
         error = next(iter(validator.iter_errors(value)), None)
         if error is not None:

@@ -10,15 +10,17 @@ import functools
 import json
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
 import jsonschema_rs
 
 from seebench.errors import TaskSpecError, did_you_mean
 from seebench.registry import Registry
 from seebench.tasks.spec import TaskSpec
 from seebench.tasks.yaml_loader import format_path, load_task_document
+
+if TYPE_CHECKING:  # jsonschema (slow to import) only writes the messages of invalid tasks
+    import jsonschema
 
 
 @functools.cache
@@ -44,6 +46,8 @@ _fast_validators: dict[tuple[int, str], Any] = {}
 
 
 def _validator(registry: Registry, type_name: str) -> jsonschema.protocols.Validator:
+    import jsonschema
+
     key = (id(registry), type_name)
     if key not in _validators:
         schema = schema_for_type(registry, type_name)
@@ -66,22 +70,32 @@ def _fast_validator(registry: Registry, type_name: str) -> Any:
     return _fast_validators[key]
 
 
-_step_validator_cache: dict[int, tuple[Any, Any, Any]] = {}
+_step_validator_cache: dict[int, tuple[Any, Any]] = {}
+_slow_step_validators: dict[int, tuple[Any, jsonschema.protocols.Validator]] = {}
 
 
-def _step_validators(entry: Any) -> tuple[jsonschema.protocols.Validator, Any]:
-    """The (jsonschema, compiled or ``None``) validators of a preparation step's schema, built
-    once per registered step rather than once per step of every task file."""
+def _step_fast_validator(entry: Any) -> Any:
+    """The compiled validator (or ``None``) of a preparation step's schema, built once per
+    registered step rather than once per step of every task file."""
     cached = _step_validator_cache.get(id(entry))
     if cached is None or cached[0] is not entry:
-        schema = entry.schema
-        slow = jsonschema.validators.validator_for(schema)(schema)
         try:
-            fast = jsonschema_rs.validator_for(schema)
+            fast = jsonschema_rs.validator_for(entry.schema)
         except Exception:
             fast = None
-        cached = _step_validator_cache[id(entry)] = (entry, slow, fast)
-    return cached[1], cached[2]
+        cached = _step_validator_cache[id(entry)] = (entry, fast)
+    return cached[1]
+
+
+def _step_slow_validator(entry: Any) -> jsonschema.protocols.Validator:
+    """The :mod:`jsonschema` validator of a preparation step's schema (for the messages)."""
+    import jsonschema
+
+    cached = _slow_step_validators.get(id(entry))
+    if cached is None or cached[0] is not entry:
+        slow = jsonschema.validators.validator_for(entry.schema)(entry.schema)
+        cached = _slow_step_validators[id(entry)] = (entry, slow)
+    return cached[1]
 
 
 def _accepts(fast: Any, value: Any) -> bool:
@@ -114,6 +128,8 @@ def _describe(error: jsonschema.ValidationError) -> tuple[str, str]:
             f"unknown task type {error.instance!r}; known: {', '.join(error.validator_value)}",
         )
     if error.validator in ("oneOf", "anyOf") and error.context:
+        import jsonschema
+
         best = jsonschema.exceptions.best_match(error.context)
         return format_path(path), best.message
     message = error.message
@@ -232,10 +248,10 @@ def registry_problems(document: dict[str, Any], registry: Registry, file: str) -
                 continue
             if entry.schema:
                 options = {k: v for k, v in step.items() if k != "step"}
-                step_validator, fast = _step_validators(entry)
+                fast = _step_fast_validator(entry)
                 if fast is not None and _accepts(fast, options):
                     continue
-                for error in step_validator.iter_errors(options):
+                for error in _step_slow_validator(entry).iter_errors(options):
                     path, reason = _describe(error)
                     problems.append(f"{file}: {where}.{path}: {reason}")
     labels = document.get("labels")

@@ -21,8 +21,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from seebench.data.dataset import DataError
 from seebench.suites.annotation.layouts import LAYOUTS, read_ratings
 from seebench.suites.annotation.ratings import RatingData, sample_items
@@ -72,6 +70,8 @@ RATINGS_STEP_SCHEMA: dict[str, Any] = {
 
 def check_ratings_block(block: Any, *, task: str) -> None:
     """Raise DataError with one line naming the first problem of a ``ratings`` block."""
+    import jsonschema  # slow to import; the task index only needs the step's schema
+
     errors = sorted(
         jsonschema.Draft202012Validator(RATINGS_STEP_SCHEMA).iter_errors(block),
         key=lambda e: list(e.path),
