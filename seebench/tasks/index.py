@@ -233,6 +233,7 @@ def build_task_index(
         else None
     )
     stats: dict[str, index_cache.Stat] = {}
+    digests: dict[str, str | None] = {}
     records: dict[str, index_cache.Record] = {}
     changed = False
     summaries: dict[str, TaskSummary] = {}
@@ -244,9 +245,9 @@ def build_task_index(
     for entry in entries:
         for file in _task_files(entry.path):
             key = index_cache.record_key(file, entry.suite)
-            found.append(
-                (entry, file, key, cache.lookup(key, stats) if cache is not None else None)
-            )
+            record = cache.lookup(key, stats, digests) if cache is not None else None
+            changed |= record is not None and record.refreshed
+            found.append((entry, file, key, record))
     read = _read_tasks(
         [(file, entry.suite) for entry, file, _, cached in found if cached is None], registry
     )
@@ -331,8 +332,8 @@ def _read_chunk(files: list[tuple[str, str | None]], registry: Registry) -> list
     """:func:`_read_task` of each ``(file, default suite)``, reading shared bases once."""
     from seebench.tasks.yaml_loader import shared_includes
 
-    with shared_includes():
-        return [_read_task(Path(f), registry, suite) for f, suite in files]
+    with shared_includes() as shared:
+        return [_read_task(Path(f), registry, suite, shared.digests) for f, suite in files]
 
 
 _worker_registry: list[Registry] = []  # what forked workers read the tasks against
@@ -365,10 +366,11 @@ def _read_in_parallel(
 
 
 def _read_task(
-    path: Path, registry: Registry, default_suite: str | None
+    path: Path, registry: Registry, default_suite: str | None, digests: dict[str, str]
 ) -> tuple[index_cache.Record, TaskSpec | None, tuple[str, ...] | None]:
     """Parse and validate one task file: its record, its spec if valid, or an unexpected
-    failure (a validator bug, which must not hide the other tasks)."""
+    failure (a validator bug, which must not hide the other tasks). ``digests`` holds the
+    content digest of each file as parsed (:func:`~seebench.tasks.yaml_loader.shared_includes`)."""
     from seebench.tasks.validate import load_task  # jsonschema: only imported when needed
 
     files: list[Path] = []
@@ -376,7 +378,7 @@ def _read_task(
     try:
         spec = load_task(path, registry, default_suite=default_suite, files=files)
     except TaskSpecError as exc:
-        deps = _deps(files or [path], stats)
+        deps = _deps(files or [path], stats, digests)
         return index_cache.Record(deps, problems=list(exc.problems)), None, None
     except Exception as exc:
         problem = f"{path}: could not be loaded: {type(exc).__name__}: {exc}".replace("\n", " ")
@@ -384,7 +386,7 @@ def _read_task(
     document = index_cache.document_json(spec.raw)
     summary = TaskSummary.of(spec)
     record = index_cache.Record(
-        _deps(files, stats),
+        _deps(files, stats, digests),
         summary=(
             summary.name,
             summary.suite,
@@ -400,11 +402,16 @@ def _read_task(
     return record, spec, None
 
 
-def _deps(files: list[Path], stats: dict[str, index_cache.Stat]) -> list[tuple[str, int, int]]:
+def _deps(
+    files: list[Path], stats: dict[str, index_cache.Stat], digests: dict[str, str]
+) -> list[tuple[str, int, int, str]]:
+    """``(path, size, mtime_ns, digest)`` of each file a task was read from; the digest is
+    that of the bytes parsed (``""`` for a file not parsed: a missing include, say)."""
     deps = {}
     for file in files:
-        deps[str(file)] = index_cache.file_stat(str(file), stats)
-    return [(path, size, mtime) for path, (size, mtime) in deps.items()]
+        name = str(file)
+        deps[name] = (*index_cache.file_stat(name, stats), digests.get(name, ""))
+    return [(path, size, mtime, digest) for path, (size, mtime, digest) in deps.items()]
 
 
 def _broken(

@@ -4,12 +4,16 @@ One cache file per plugin configuration lives in ``$SEEBENCH_HOME/cache/tasks/``
 fingerprint of everything a task's validity depends on besides its own files: the seebench
 version, the task schema, the installed plugins and their versions, what they registered (task
 types with their schemas, metrics, scorers, methods, readers, steps) and the task directories
-scanned. Each record is keyed by a task file's path and default suite, and stores the path,
-size and ``mtime_ns`` of every file the task was read from (itself and its ``include:`` chain).
+scanned (the modules by their content, so reinstalling the same version keeps the cache).
+Each record is keyed by a task file's path and default suite, and stores the path, size,
+``mtime_ns`` and content digest of every file the task was read from (itself and its
+``include:`` chain).
 
-A record is reused only when all those files are unchanged and were last modified well before
-the cache was built (a file rewritten within the same clock tick as it was read could otherwise
-keep its old mtime: git's "racy" entries). A valid task's record carries the summary that
+A record is reused when all those files are unchanged: a file with the size and mtime it had,
+last modified well before the cache was built (a file rewritten within the same clock tick as it
+was read could otherwise keep its old mtime: git's "racy" entries), is taken as unchanged; any
+other file (touched, checked out or reinstalled again, or too recent) is read and compared by
+its digest, so only files whose content changed are parsed and validated again. A valid task's record carries the summary that
 ``seebench tasks list`` prints and, separately, its merged document as JSON with a digest,
 decoded only when the full :class:`~seebench.tasks.spec.TaskSpec` is asked for. A broken task's
 record carries its problems.
@@ -36,7 +40,7 @@ from typing import Any
 from seebench import safe_files
 from seebench.registry import Registry
 
-MAGIC = "SEEBENCH-TASK-INDEX 1\n"
+MAGIC = "SEEBENCH-TASK-INDEX 2\n"
 #: files modified less than this before a build are re-read by the next one
 RACY_NS = 1_000_000_000
 #: cache files kept (one per plugin configuration); the least recently written go first
@@ -46,6 +50,23 @@ SUMMARY_FIELDS = ("name", "suite", "type", "version", "metric", "family", "activ
 MISSING = (-1, -1)  # (size, mtime_ns) of a dependency that did not exist
 
 Stat = tuple[int, int]
+#: the most bytes of a task file read to compare its digest (as the task loader reads)
+DIGEST_MAX_BYTES = 16 * 1024 * 1024
+
+
+def content_digest(data: bytes) -> str:
+    """The digest a record keeps of a file's content."""
+    return hashlib.sha256(data).hexdigest()[:32]
+
+
+def file_digest(path: str, memo: dict[str, str | None]) -> str | None:
+    """:func:`content_digest` of the file at ``path`` now (``None`` if unreadable), memoised."""
+    if path not in memo:
+        try:
+            memo[path] = content_digest(safe_files.read_bytes(path, DIGEST_MAX_BYTES))
+        except OSError:
+            memo[path] = None
+    return memo[path]
 
 
 def cache_dir() -> Path:
@@ -85,17 +106,17 @@ def _describe(value: Any, modules: set[str]) -> Any:
     return f"{module}:{getattr(target, '__qualname__', repr(target))}"
 
 
-def _source_stats(modules: Iterable[str]) -> list[tuple[str, int, int]]:
-    """``(file, size, mtime_ns)`` of the task loading code and of the loaded modules that
+def _source_digests(modules: Iterable[str]) -> list[tuple[str, str | None]]:
+    """``(file, content digest)`` of the task loading code and of the loaded modules that
     define registered objects: editing a plugin module (or seebench itself) without a new
-    version still invalidates the cache."""
+    version still invalidates the cache; reinstalling the same files does not."""
     files = {str(p) for p in Path(__file__).parent.glob("*.py")}
     for name in modules:
         file = getattr(sys.modules.get(name), "__file__", None)
         if isinstance(file, str):
             files.add(file)
-    stats: dict[str, Stat] = {}
-    return [(f, *file_stat(f, stats)) for f in sorted(files)]
+    digests: dict[str, str | None] = {}
+    return [(f, file_digest(f, digests)) for f in sorted(files)]
 
 
 def fingerprint(registry: Registry, directories: Iterable[tuple[str, str | None]]) -> str:
@@ -119,7 +140,7 @@ def fingerprint(registry: Registry, directories: Iterable[tuple[str, str | None]
             "schema": hashlib.sha256(schema).hexdigest(),
             "distributions": sorted(registry.distributions.items()),
             "registry": tables,
-            "sources": _source_stats(modules),
+            "sources": _source_digests(modules),
             "directories": [list(d) for d in directories],
         },
         sort_keys=True,
@@ -132,7 +153,7 @@ def fingerprint(registry: Registry, directories: Iterable[tuple[str, str | None]
 class Record:
     """What the cache knows about one task file."""
 
-    deps: list[tuple[str, int, int]]  # (path, size, mtime_ns) of each file read
+    deps: list[tuple[str, int, int, str]]  # (path, size, mtime_ns, digest) of each file read
     problems: list[str] | None = None  # a broken task's problems
     summary: tuple[Any, ...] | None = None  # a valid task's SUMMARY_FIELDS, in that order
     document: str | None = None  # a valid task's merged document, JSON...
@@ -141,6 +162,7 @@ class Record:
     source: str = ""
     offset: int = 0
     length: int = 0
+    refreshed: bool = False  # reused by content: its files' new stats are worth writing
 
     def has_document(self) -> bool:
         """Whether the record keeps a document (else the task is read again each time)."""
@@ -182,7 +204,7 @@ def digest(document: str) -> str:
 
 def _parse_record(raw: list[Any], files: list[str], blob: str) -> Record | None:
     """One header record ``[key, deps, problems | summary, offset, length, digest]`` (each
-    dependency ``[index in files, size, mtime_ns]``), checked: ``None`` unless every field has
+    dependency ``[index in files, size, mtime_ns, content digest or ""]``), checked: ``None`` unless every field has
     the expected type and the document lies inside ``blob``."""
     if len(raw) != 6:
         return None
@@ -191,14 +213,14 @@ def _parse_record(raw: list[Any], files: list[str], blob: str) -> Record | None:
         return None
     checked = []
     for dep in deps:
-        if type(dep) is not list or len(dep) != 3:
+        if type(dep) is not list or len(dep) != 4:
             return None
-        index, size, mtime_ns = dep
+        index, size, mtime_ns, content = dep
         if type(index) is not int or type(size) is not int or type(mtime_ns) is not int:
             return None
-        if not 0 <= index < len(files):
+        if not 0 <= index < len(files) or type(content) is not str:
             return None
-        checked.append((files[index], size, mtime_ns))
+        checked.append((files[index], size, mtime_ns, content))
     if type(offset) is not int or type(length) is not int or type(doc_digest) is not str:
         return None
     if not doc_digest:  # broken: the payload lists its problems
@@ -289,18 +311,27 @@ class IndexCache:
             if type(raw) is list and raw and type(raw[0]) is str:
                 self.records[raw[0]] = raw
 
-    def lookup(self, key: str, stats: dict[str, Stat]) -> Record | None:
-        """The record of ``key`` if every file it was read from is unchanged and not racy."""
+    def lookup(
+        self, key: str, stats: dict[str, Stat], digests: dict[str, str | None]
+    ) -> Record | None:
+        """The record of ``key`` if every file it was read from is unchanged: by its size
+        and mtime when those are the same and not racy, else by its content digest (the
+        record is then ``refreshed`` with the files' new stats)."""
         raw = self.records.get(key)
         record = None if raw is None else _parse_record(raw, self._files, self._blob)
         if record is None:
             return None
         trusted_before = self.built_ns - RACY_NS
-        for path, size, mtime_ns in record.deps:
-            if file_stat(path, stats) != (size, mtime_ns):
+        for i, (path, size, mtime_ns, content) in enumerate(record.deps):
+            now = file_stat(path, stats)
+            if now == (size, mtime_ns) and (now == MISSING or mtime_ns < trusted_before):
+                continue
+            if now == MISSING or (size, mtime_ns) == MISSING or now[0] != size or not content:
                 return None
-            if (size, mtime_ns) != MISSING and mtime_ns >= trusted_before:
+            if file_digest(path, digests) != content:
                 return None
+            record.deps[i] = (path, *now, content)
+            record.refreshed = True
         return record
 
     def write(self, records: dict[str, Record], built_ns: int) -> None:
@@ -312,7 +343,7 @@ class IndexCache:
         size = 0
         entries = []
         for key, record in records.items():
-            deps = [[files.setdefault(path, len(files)), *stat] for path, *stat in record.deps]
+            deps = [[files.setdefault(path, len(files)), *rest] for path, *rest in record.deps]
             if record.problems is not None:
                 entries.append([key, deps, record.problems, 0, 0, ""])
                 continue

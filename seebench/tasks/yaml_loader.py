@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import functools
+import hashlib
 import os
 import stat as stat_module
 from collections.abc import Iterator
@@ -216,6 +217,7 @@ def _load_plain(text: str) -> Any:
     parser = _Parser(text)
     get = parser.get_event
     resolve = _resolver.resolve
+    tags = _plain_tags
     scalar_node = yaml.ScalarNode
     root: dict[str, Any] = {}
     # one frame per open collection: [container, key awaiting its value (maps only)]
@@ -242,8 +244,12 @@ def _load_plain(text: str) -> Any:
                 value = event.value
                 if not event.implicit[0]:  # quoted or block style: a string
                     is_string = True
-                else:  # plain style: the resolver decides its type
-                    tag = resolve(scalar_node, value, (True, False))
+                else:  # plain style: the resolver decides its type (by the text alone)
+                    tag = tags.get(value)
+                    if tag is None:
+                        tag = resolve(scalar_node, value, (True, False))
+                        if len(tags) < _PLAIN_TAGS_MAX:
+                            tags[value] = tag
                     if tag == _STR_TAG:
                         is_string = True
                     else:
@@ -285,13 +291,20 @@ def _load_plain(text: str) -> Any:
 
 
 _resolver = yaml.resolver.Resolver()
+#: the tag the resolver gives each plain scalar's text (keys and common values repeat across
+#: thousands of task files), up to this many texts
+_PLAIN_TAGS_MAX = 20_000
+_plain_tags: dict[str, str] = {}
 _constructor = yaml.constructor.SafeConstructor()
 
 
 @functools.lru_cache(maxsize=512)
 def _load_cached(file: str, size: int, mtime_ns: int) -> Any:
     try:
-        text = safe_files.read_text(file, TASK_FILE_MAX_BYTES)
+        data = safe_files.read_bytes(file, TASK_FILE_MAX_BYTES)
+        if _memo is not None:  # what the task index keeps to tell a changed file later
+            _memo.digests[file] = hashlib.sha256(data).hexdigest()[:32]
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise TaskSpecError(file, [f"{file}: cannot read file: {exc}"]) from None
     document = _load_plain(text)
@@ -383,6 +396,8 @@ class SharedIncludes:
         self.includable: dict[tuple[str, str], bool] = {}
         # (base file, including folder) -> (its merged, rebased document; the files it read)
         self.bases: dict[tuple[str, str], tuple[dict[str, Any], list[Path]]] = {}
+        # file -> the digest of the bytes parsed (index_cache.content_digest)
+        self.digests: dict[str, str] = {}
 
     def real(self, path: Path) -> Path:
         """``path.resolve()``, its folder resolved once per build: a file that is not a link

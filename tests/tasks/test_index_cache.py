@@ -91,6 +91,12 @@ def build(directory: Path, registry: Registry | None = None):
     return build_task_index(registry or get_registry(), [directory])
 
 
+def listing_of(index) -> tuple:
+    """What ``tasks list`` shows of an index, and each valid task's full document."""
+    raws = {name: index.tasks[name].raw for name in index.summaries}
+    return index.summaries, [(b.name, b.problems) for b in index.broken], raws
+
+
 def cache_files() -> list[Path]:
     return sorted(index_cache.cache_dir().glob("index-*.bin"))
 
@@ -122,15 +128,73 @@ def test_specs_are_built_only_when_asked_for(tasks_dir) -> None:
     assert set(index.tasks._built) == {"first"}  # type: ignore[attr-defined]
 
 
-def test_touching_one_file_parses_only_it_again(tasks_dir, parsed) -> None:
+def test_changing_one_file_parses_only_it_again(tasks_dir, parsed) -> None:
     build(tasks_dir)
+    write_task(tasks_dir, "second", (INCLUDER % "second") + "description: changed\n")
     age(tasks_dir / "second.yaml", seconds=60)
     parsed.clear()
-    build(tasks_dir)
+    index = build(tasks_dir)
     assert parsed == ["second"]
+    assert index.tasks["second"].description == "changed"
     parsed.clear()
     build(tasks_dir)
     assert parsed == []
+
+
+def test_a_touched_file_with_the_same_content_is_not_parsed_again(tasks_dir, parsed) -> None:
+    """A checkout, copy or reinstall gives files new mtimes: only their content counts."""
+    first = build(tasks_dir)
+    (cache,) = cache_files()
+    age(cache, seconds=7200)  # (so that a rewrite shows)
+    before = cache.stat().st_mtime_ns
+    for path in tasks_dir.iterdir():
+        age(path, seconds=60)
+    parsed.clear()
+    again = build(tasks_dir)
+    assert parsed == []
+    assert listing_of(again) == listing_of(first)
+    assert cache.stat().st_mtime_ns != before  # the new stats are written
+    written = cache.stat().st_mtime_ns
+    build(tasks_dir)
+    assert parsed == [] and cache.stat().st_mtime_ns == written  # trusted by stat again
+
+
+def test_a_file_changed_within_a_build_is_read_again_by_content(tasks_dir, parsed) -> None:
+    write_task(tasks_dir, "fresh", INCLUDER % "fresh")  # mtime: now, so racy at first
+    build(tasks_dir)
+    write_task(tasks_dir, "fresh", (INCLUDER % "fresh") + "description: edited\n")
+    parsed.clear()
+    index = build(tasks_dir)
+    assert parsed == ["fresh"]
+    assert index.tasks["fresh"].description == "edited"
+
+
+def test_a_seebench_version_change_parses_everything_again(tasks_dir, parsed, monkeypatch) -> None:
+    import seebench
+
+    build(tasks_dir)
+    monkeypatch.setattr(seebench, "__version__", seebench.__version__ + ".post1")
+    parsed.clear()
+    build(tasks_dir)
+    assert {"first", "second", "standalone", "broken_one"} <= set(parsed)
+
+
+def test_a_damaged_record_is_parsed_again_and_the_others_kept(tasks_dir, parsed) -> None:
+    first = build(tasks_dir)
+    (cache,) = cache_files()
+    magic, header, documents = cache.read_text().split("\n", 2)
+    data = json.loads(header)
+    damaged = 0
+    for record in data["records"]:
+        if record[0].endswith("second.yaml"):
+            record[1][0][3] = 42  # a digest that is not a string
+            damaged += 1
+    assert damaged == 1
+    cache.write_text(magic + "\n" + json.dumps(data) + "\n" + documents)
+    parsed.clear()
+    again = build(tasks_dir)
+    assert parsed == ["second"]
+    assert listing_of(again) == listing_of(first)
 
 
 def test_changing_an_included_base_parses_its_includers_again(tasks_dir, parsed) -> None:
@@ -201,7 +265,7 @@ def _corrupt(kind: str, path: Path) -> None:
     elif kind == "empty":
         path.write_text("")
     elif kind == "foreign_version":
-        path.write_text(magic.replace(" 1", " 99") + "\n" + header + "\n" + documents)
+        path.write_text(magic.rsplit(" ", 1)[0] + " 99\n" + header + "\n" + documents)
     elif kind == "bad_header_json":
         path.write_text(magic + "\n{" + header + "\n" + documents)
     elif kind == "wrong_types":
@@ -245,12 +309,18 @@ def test_a_tampered_document_is_read_from_its_yaml_again(tasks_dir, parsed) -> N
     assert "first" in parsed  # its document failed its digest: read from the YAML
 
 
-def test_a_file_modified_just_before_a_build_is_read_again(tasks_dir, parsed) -> None:
+def test_a_file_modified_just_before_a_build_is_checked_by_content(
+    tasks_dir, parsed, monkeypatch
+) -> None:
     write_task(tasks_dir, "fresh", INCLUDER % "fresh")  # mtime: now
     build(tasks_dir)
+    read: list[str] = []
+    real = index_cache.file_digest
+    monkeypatch.setattr(index_cache, "file_digest", lambda p, m: read.append(p) or real(p, m))
     parsed.clear()
     build(tasks_dir)
-    assert parsed == ["fresh"]  # same-tick rewrites could keep their mtime: not trusted yet
+    # same-tick rewrites could keep their mtime: not trusted by it, but by its content
+    assert parsed == [] and [Path(p).name for p in read if p.endswith(".yaml")] == ["fresh.yaml"]
 
 
 def test_no_cache_env_reads_everything(tasks_dir, parsed, monkeypatch) -> None:
@@ -299,6 +369,9 @@ def test_editing_a_registered_plugin_module_parses_everything_again(
     extended = dataclasses.replace(registry, metrics={**registry.metrics, "edited": metric})
     build(tasks_dir, extended)
     parsed.clear()
+    build(tasks_dir, extended)
+    assert parsed == []
+    age(module, seconds=120)  # reinstalled unchanged: a new mtime, the same content
     build(tasks_dir, extended)
     assert parsed == []
     module.write_text("def score(y_true, y_pred):\n    return 0.0\n")
