@@ -151,14 +151,35 @@ def read_doc_cases(files: Any, *, language: str | None = None) -> list[dict[str,
     order, only those in ``language`` when given. A case whose JSON or file is unusable is
     kept with an ``excluded`` reason naming it.
 
-    Each distinct source file (the data cache stores equal files once) is read and parsed
-    once for all the cases that point into it, and the parse of each case's file without its
-    doc is kept for scoring (:mod:`.trees`)."""
+    The records are kept by content (:mod:`.prepared`) and read back on the next load.
+    Otherwise each distinct source file (the data cache stores equal files once) is read and
+    parsed once for all the cases that point into it, and the parse of each case's file
+    without its doc is kept for scoring (:mod:`.trees`)."""
     from seebench.data.file_sets import FileSet
+    from seebench.suites.copilot.doc import prepared
 
     if not isinstance(files, FileSet):
         raise ValueError("the copilot_doc reader reads a file set (a source with 'files:')")
     wanted = canonical_language(language) if language else None
+    key = prepared.cache_key(files, wanted)
+    records = prepared.load(key) if key else None
+    if records is None:
+        records = _prepare(files, wanted)
+        if key:
+            prepared.store(key, records)
+    return [
+        {
+            "case_id": record["case_id"],
+            "language": record["language"],
+            "input": prompt_input(record),
+            "target": record,
+        }
+        for record in records
+    ]
+
+
+def _prepare(files: Any, wanted: str | None) -> list[dict[str, Any]]:
+    """The records of the cases in ``files`` (in ``wanted`` only, when given), in case order."""
     names = sorted((n for n in files if CASE_JSON.search(n)), key=_case_number)
     records: dict[str, dict[str, Any] | None] = {}
     by_file: dict[tuple[Any, str], list[tuple[str, dict[str, Any], str]]] = {}
@@ -184,20 +205,7 @@ def read_doc_cases(files: Any, *, language: str | None = None) -> list[dict[str,
                 records[name] = build_case(case, source, tree, keep=True)
             except (ValueError, KeyError, TypeError, SeebenchError) as exc:
                 records[name] = _excluded(name, case_language, exc)
-    rows = []
-    for name in names:
-        record = records.get(name)
-        if record is None:
-            continue
-        rows.append(
-            {
-                "case_id": record["case_id"],
-                "language": record["language"],
-                "input": prompt_input(record),
-                "target": record,
-            }
-        )
-    return rows
+    return [record for name in names if (record := records.get(name)) is not None]
 
 
 def _excluded(name: str, language: str, exc: Exception) -> dict[str, Any]:
