@@ -62,7 +62,8 @@ def read_file_list(path: Path) -> list[Member]:
         if match is None:
             raise SeebenchError(f"{path}:{number}: expected '<sha256>  <path>', got {line[:80]!r}")
         digest, name = match.groups()
-        if any(part in ("", ".", "..") for part in name.split("/")):
+        parts = name.split("/")
+        if "" in parts or "." in parts or ".." in parts:
             raise SeebenchError(f"{path}:{number}: {name!r} is not a clean relative path")
         if name in seen:
             raise SeebenchError(f"{path}:{number}: {name!r} is listed twice")
