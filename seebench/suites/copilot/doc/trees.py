@@ -13,6 +13,7 @@ text, oldest dropped first) and lives only in this process.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,7 @@ KEPT_BYTES = 32 * 1024 * 1024
 
 _kept: OrderedDict[tuple[str, str], tuple[bytes, tree_sitter.Tree]] = OrderedDict()
 _kept_bytes = 0
+_lock = threading.Lock()
 
 
 def keep(language: str, text: str, data: bytes, tree: tree_sitter.Tree) -> None:
@@ -33,14 +35,15 @@ def keep(language: str, text: str, data: bytes, tree: tree_sitter.Tree) -> None:
     edit of it (an answer inserted)."""
     global _kept_bytes
     key = (language, text)
-    if key in _kept:
-        _kept.move_to_end(key)
-        return
-    _kept[key] = (data, tree)
-    _kept_bytes += len(data)
-    while _kept_bytes > KEPT_BYTES and len(_kept) > 1:
-        _, (dropped, _) = _kept.popitem(last=False)
-        _kept_bytes -= len(dropped)
+    with _lock:
+        if key in _kept:
+            _kept.move_to_end(key)
+            return
+        _kept[key] = (data, tree)
+        _kept_bytes += len(data)
+        while _kept_bytes > KEPT_BYTES and len(_kept) > 1:
+            _, (dropped, _) = _kept.popitem(last=False)
+            _kept_bytes -= len(dropped)
 
 
 def kept(language: str, text: str) -> tuple[bytes, tree_sitter.Tree] | None:
@@ -51,8 +54,9 @@ def kept(language: str, text: str) -> tuple[bytes, tree_sitter.Tree] | None:
 def clear() -> None:
     """Forget every kept tree."""
     global _kept_bytes
-    _kept.clear()
-    _kept_bytes = 0
+    with _lock:
+        _kept.clear()
+        _kept_bytes = 0
 
 
 def _point(data: bytes, offset: int) -> tuple[int, int]:
