@@ -33,11 +33,16 @@ MODULES = ("cases.py", "checks.py", "comments.py", "functions.py", "lines.py", "
 
 
 @cache
-def _code_and_versions() -> str:
+def _code_and_versions() -> str | None:
+    """A digest of the code and versions records depend on (``None``: the code cannot be
+    read, so nothing is cached)."""
     digest = hashlib.sha256()
     here = Path(__file__).parent
     for name in (*MODULES, "../languages.py"):
-        digest.update((here / name).read_bytes())
+        try:
+            digest.update((here / name).read_bytes())
+        except OSError:
+            return None
     for package in ["tree-sitter", *sorted({m.replace("_", "-") for m, _ in GRAMMARS.values()})]:
         try:
             digest.update(f"{package}=={metadata.version(package)}\n".encode())
@@ -50,9 +55,10 @@ def cache_key(files: Any, language: str | None) -> str | None:
     """The key of a file set's records in ``language`` (all languages: ``None``), or ``None``
     when the file set does not know its members' checksums."""
     digests = getattr(files, "digests", None)
-    if not digests:
+    code = _code_and_versions()
+    if not digests or code is None:
         return None
-    digest = hashlib.sha256(f"{FORMAT} {_code_and_versions()} {language or '*'}\n".encode())
+    digest = hashlib.sha256(f"{FORMAT} {code} {language or '*'}\n".encode())
     digest.update("".join(f"{digests[name]}  {name}\n" for name in sorted(digests)).encode())
     return digest.hexdigest()
 
