@@ -62,7 +62,8 @@ def read_file_list(path: Path) -> list[Member]:
         if match is None:
             raise SeebenchError(f"{path}:{number}: expected '<sha256>  <path>', got {line[:80]!r}")
         digest, name = match.groups()
-        if any(part in ("", ".", "..") for part in name.split("/")):
+        parts = name.split("/")
+        if "" in parts or "." in parts or ".." in parts:
             raise SeebenchError(f"{path}:{number}: {name!r} is not a clean relative path")
         if name in seen:
             raise SeebenchError(f"{path}:{number}: {name!r} is listed twice")
@@ -97,10 +98,13 @@ def member_sources(source: Source) -> list[Source]:
 
 @dataclass(frozen=True)
 class FileSet(Mapping[str, Path]):
-    """The files of a file-set source: upstream path -> the verified cached file."""
+    """The files of a file-set source: upstream path -> the verified cached file, and, when
+    known, upstream path -> the file's sha256 (``digests``: what a reader may key a cache of
+    its own work by)."""
 
     list_path: Path
     paths: dict[str, Path]
+    digests: dict[str, str] | None = None
 
     def __getitem__(self, name: str) -> Path:
         return self.paths[name]
@@ -223,4 +227,5 @@ def open_file_set(source: Source) -> FileSet:
             f"'seebench data import DIR' on a copy of the upstream data"
             + (f" ({source.url})" if source.url else "")
         )
-    return FileSet(source.files, paths)
+    # a cached file lies in the folder named by its (verified) sha256
+    return FileSet(source.files, paths, {name: path.parent.name for name, path in paths.items()})

@@ -114,3 +114,18 @@ def test_a_path_listed_twice_is_an_error(tmp_path):
     listing.write_text(f"{'b' * 64}  same.json\n{'c' * 64}  same.json\n")
     with pytest.raises(SeebenchError, match="listed twice"):
         read_file_list(listing)
+
+
+def test_an_opened_file_set_knows_each_member_s_checksum(tmp_path, monkeypatch):
+    from seebench.data.file_sets import open_file_set
+    from seebench.data.sources import task_sources
+
+    monkeypatch.setenv("SEEBENCH_HOME", str(tmp_path / "home"))
+    upstream = tmp_path / "upstream"
+    contents = _upstream(upstream)
+    task = load_task(_task(tmp_path, contents), get_registry())
+    import_directory(upstream, [task])
+    files = open_file_set(task_sources(task)[0])
+    assert files.digests == {
+        name: hashlib.sha256(data).hexdigest() for name, data in contents.items()
+    }

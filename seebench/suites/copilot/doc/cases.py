@@ -14,13 +14,17 @@ from __future__ import annotations
 import json
 import re
 from pathlib import PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from seebench.errors import SeebenchError
+from seebench.suites.copilot.doc import trees
 from seebench.suites.copilot.doc.comments import find_doc
 from seebench.suites.copilot.doc.functions import function_at, function_name
 from seebench.suites.copilot.doc.lines import split_lines, split_margin
 from seebench.suites.copilot.languages import canonical_language, parser
+
+if TYPE_CHECKING:
+    import tree_sitter
 
 CASE_JSON = re.compile(r"(?:^|/)(case-\d+)/\1\.json$")
 #: the fence name of each language in prompts and answers
@@ -42,8 +46,18 @@ def _whole_lines(source: bytes, start: int, end: int) -> bool:
     return not source[line_start:start].strip() and not source[end:line_end].strip()
 
 
-def build_case(case: dict[str, Any], source: str) -> dict[str, Any]:
-    """The target record of one case from its JSON and its file's text (see the module doc)."""
+def build_case(
+    case: dict[str, Any],
+    source: str,
+    tree: tree_sitter.Tree | None = None,
+    *,
+    keep: bool = False,
+) -> dict[str, Any]:
+    """The target record of one case from its JSON and its file's text (see the module doc).
+
+    ``tree`` is the parse of ``source`` when the caller has it (one parse per file, however
+    many cases point into it); the file without the doc comment is re-parsed from it, only
+    the removed lines. With ``keep`` that parse is kept for scoring (:mod:`.trees`)."""
     from seebench.suites.copilot.doc.checks import reference_facts
 
     language = canonical_language(str(case["language"]))
@@ -57,7 +71,8 @@ def build_case(case: dict[str, Any], source: str) -> dict[str, Any]:
         "oracle": None,
     }
     data = source.encode("utf-8")
-    tree = parser(language).parse(data)
+    if tree is None:
+        tree = parser(language).parse(data)
     function = function_at(tree.root_node, language, first, last)
     if function is None:
         return {**record, "excluded": f"no function spans lines {first + 1}-{last + 1}"}
@@ -79,9 +94,14 @@ def build_case(case: dict[str, Any], source: str) -> dict[str, Any]:
         else:
             end = last - count
     margin, function_lines = split_margin(stripped[start : end + 1])
-    stripped_source = "\n".join(stripped)
-    stripped_data = stripped_source.encode("utf-8")
-    check = parser(language).parse(stripped_data)
+    if removed is None:
+        stripped_source, stripped_data, check = source, data, tree
+    else:
+        stripped_source = "\n".join(stripped)
+        stripped_data = stripped_source.encode("utf-8")
+        check = trees.reparse(language, data, tree, stripped_data)
+    if keep:
+        trees.keep(language, stripped_source, stripped_data, check)
     again = function_at(check.root_node, language, start, end)
     if again is None or function_name(again, language) != name:
         return {**record, "excluded": "the function without its doc comment does not parse"}
@@ -129,32 +149,83 @@ def _case_number(name: str) -> int:
 def read_doc_cases(files: Any, *, language: str | None = None) -> list[dict[str, Any]]:
     """Rows ``{case_id, language, input, target}`` of the doc cases in a file set, in case
     order, only those in ``language`` when given. A case whose JSON or file is unusable is
-    kept with an ``excluded`` reason naming it."""
+    kept with an ``excluded`` reason naming it.
+
+    The records are kept by content (:mod:`.prepared`) and read back on the next load.
+    Otherwise each distinct source file (the data cache stores equal files once) is read and
+    parsed once for all the cases that point into it, and the parse of each case's file
+    without its doc is kept for scoring (:mod:`.trees`)."""
     from seebench.data.file_sets import FileSet
+    from seebench.suites.copilot.doc import prepared
 
     if not isinstance(files, FileSet):
         raise ValueError("the copilot_doc reader reads a file set (a source with 'files:')")
     wanted = canonical_language(language) if language else None
-    rows = []
-    for name in sorted((n for n in files if CASE_JSON.search(n)), key=_case_number):
-        record = _read_case(files, name, wanted)
-        if record is None:
+    key = prepared.cache_key(files, wanted)
+    records = prepared.load(key) if key else None
+    if records is None:
+        records = _prepare(files, wanted)
+        if key:
+            prepared.store(key, records)
+    return [
+        {
+            "case_id": record["case_id"],
+            "language": record["language"],
+            "input": prompt_input(record),
+            "target": record,
+        }
+        for record in records
+    ]
+
+
+def _prepare(files: Any, wanted: str | None) -> list[dict[str, Any]]:
+    """The records of the cases in ``files`` (in ``wanted`` only, when given), in case order."""
+    names = sorted((n for n in files if CASE_JSON.search(n)), key=_case_number)
+    records: dict[str, dict[str, Any] | None] = {}
+    by_file: dict[tuple[Any, str], list[tuple[str, dict[str, Any], str]]] = {}
+    for name in names:
+        read = _read_case_json(files, name, wanted)
+        if isinstance(read, tuple):
+            case, source_name, case_language = read
+            by_file.setdefault((files[source_name], case_language), []).append(
+                (name, case, source_name)
+            )
+        else:
+            records[name] = read
+    for (_, case_language), group in by_file.items():
+        try:
+            source = files.read_text(group[0][2])
+            tree = parser(case_language).parse(source.encode("utf-8"))
+        except (UnicodeDecodeError, SeebenchError) as exc:
+            for name, _, _ in group:
+                records[name] = _excluded(name, case_language, exc)
             continue
-        rows.append(
-            {
-                "case_id": record["case_id"],
-                "language": record["language"],
-                "input": prompt_input(record),
-                "target": record,
-            }
-        )
-    return rows
+        for name, case, _ in group:
+            try:
+                records[name] = build_case(case, source, tree, keep=True)
+            except (ValueError, KeyError, TypeError, SeebenchError) as exc:
+                records[name] = _excluded(name, case_language, exc)
+    return [record for name in names if (record := records.get(name)) is not None]
 
 
-def _read_case(files: Any, name: str, wanted: str | None) -> dict[str, Any] | None:
-    """One case's record; ``None`` when it is in another language. A case whose language
+def _excluded(name: str, language: str, exc: Exception) -> dict[str, Any]:
+    """The record of a case left unscored because of ``exc``, naming its JSON."""
+    reason = str(exc) if isinstance(exc, SeebenchError) else f"{type(exc).__name__}: {exc}"
+    return {
+        "case_id": CASE_JSON.search(name).group(1),  # type: ignore[union-attr]
+        "language": language,
+        "file_name": name,
+        "excluded": f"{name}: {reason}",
+        "oracle": None,
+    }
+
+
+def _read_case_json(
+    files: Any, name: str, wanted: str | None
+) -> tuple[dict[str, Any], str, str] | dict[str, Any] | None:
+    """One case's JSON, its source file's member name and its language; ``None`` when it is
+    in another language; the excluded record when it is unusable. A case whose language
     cannot be read is kept (excluded) in every language's task, so it is never lost."""
-    case_id = CASE_JSON.search(name).group(1)  # type: ignore[union-attr]
     language = "unknown"
     try:
         case = json.loads(files.read_text(name))
@@ -174,13 +245,6 @@ def _read_case(files: Any, name: str, wanted: str | None) -> dict[str, Any] | No
         source_name = str(PurePosixPath(name).parent / str(case["file_path"]))
         if source_name not in files:
             raise ValueError(f"its file {case['file_path']!r} is not in the file set")
-        return build_case(case, files.read_text(source_name))
+        return case, source_name, language
     except (ValueError, KeyError, TypeError, UnicodeDecodeError, SeebenchError) as exc:
-        reason = str(exc) if isinstance(exc, SeebenchError) else f"{type(exc).__name__}: {exc}"
-        return {
-            "case_id": case_id,
-            "language": language,
-            "file_name": name,
-            "excluded": f"{name}: {reason}",
-            "oracle": None,
-        }
+        return _excluded(name, language, exc)

@@ -26,6 +26,7 @@ from typing import Any
 
 import tree_sitter
 
+from seebench.suites.copilot.doc import trees
 from seebench.suites.copilot.doc.comments import CONVENTIONS, DocComment, find_doc, read_doc
 from seebench.suites.copilot.doc.functions import (
     COMMENT_TYPES,
@@ -93,7 +94,8 @@ COMMENT_SEXP = re.compile(r"\s*\((?:" + "|".join(sorted(COMMENT_TYPES)) + r")\)"
 
 
 def _sexp(node: tree_sitter.Node) -> str:
-    return COMMENT_SEXP.sub("", str(node))
+    tree = str(node)
+    return COMMENT_SEXP.sub("", tree) if "comment" in tree else tree
 
 
 def code_digest(
@@ -174,14 +176,24 @@ def _documented(facts: Any, expected: list[Any]) -> tuple[bool, str]:
     return True, ""
 
 
-def check_answer(target: dict[str, Any], answer: Any) -> Verdict:
-    """Every check of ``answer`` for the case ``target`` (a record of :mod:`.cases`)."""
+def check_answer(target: dict[str, Any], answer: Any, *, reuse: bool = True) -> Verdict:
+    """Every check of ``answer`` for the case ``target`` (a record of :mod:`.cases`).
+
+    With ``reuse``, when the parse of the case's file was kept at load time (:mod:`.trees`),
+    only the answer's lines are re-parsed; the verdict is the same either way."""
     if not isinstance(answer, str) or not answer.strip():
         return _fail_all("no answer")
     language, name, facts = target["language"], target["name"], target["reference"]
     edited, first, last = insert_answer(target, answer)
     data = edited.encode("utf-8")
-    root = parser(language).parse(data).root_node
+    base = trees.kept(language, target["file"]) if reuse else None
+    if base is None:
+        tree = parser(language).parse(data)
+        if reuse:
+            trees.keep(language, target["file"], data, tree)
+    else:
+        tree = trees.reparse(language, *base, data)
+    root = tree.root_node
     checks = dict.fromkeys(CHECKS, False)
     problems: dict[str, str] = {}
     verdict = Verdict(checks, problems, edited)

@@ -70,6 +70,8 @@ def test_null_and_oracle_run_end_to_end(tmp_path, monkeypatch):
         code, stdout, stderr = run_cli(["eval", "--model", model, *common], env=env)
         assert code == 0, stdout + stderr
         results[model] = json.loads((out / model / model / "doc_mini.json").read_text())
+    # the second run read the cases back from the prepared-case cache (one file, by content)
+    assert len(list((tmp_path / "home/data/prepared/copilot_doc").glob("*.json"))) == 1
     assert results["null"]["metrics"]["doc_syntax_rate"] == 1.0
     assert results["null"]["metrics"]["doc_format_rate"] == 0.0
     assert results["null"]["metrics"]["doc_unchanged_rate"] == 1.0
