@@ -4,8 +4,11 @@ Both sides train the same model on the same task's training split for the same n
 optimiser steps with the same batch size, learning rate, schedule and truncation length, in
 one process, one after the other:
 
-- seebench: ``seebench.methods.finetune.train.finetune`` (dynamic padding to the longest sequence
-  of each batch, rounded up to a multiple of 8, and length-grouped batches);
+- seebench: ``seebench.methods.finetune.train.finetune`` with its defaults: length-grouped
+  batches, packed into one padding-free token stream with per-sequence attention (BERT
+  encoders), the last layer computed for the pooled first token only, the input embedding
+  cut to the task's tokens, and fused AdamW (``-o packing=false -o compact_vocabulary=false``
+  gives dynamic padding to a multiple of 8 instead);
 - reference: ``transformers.Trainer`` with ``AutoModelForSequenceClassification`` in the
   recipe its documentation recommends for variable-length text: the dataset tokenised without
   padding, ``DataCollatorWithPadding(pad_to_multiple_of=8)`` (dynamic padding) and

@@ -42,6 +42,8 @@ class TrainConfig:
     max_length: int | None = None  # None: the model's maximum
     group_by_length: bool = True
     pad_to_multiple_of: int | None = 8
+    packing: bool = True  # BERT encoders, sequence/token heads: padding-free training batches
+    compact_vocabulary: bool = True  # embed only the task's tokens (same results, less work)
     mlm_probability: float = 0.5  # SELU masks POS verbs with probability 0.5 while training
     peft: str | None = None  # None or "lora"
     lora_r: int = 8
@@ -134,7 +136,7 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
     text = value.strip()
     if text.lower() in ("none", "null", ""):
         return None
-    if isinstance(default, bool) or name in ("group_by_length",):
+    if isinstance(default, bool) or name in ("group_by_length", "packing", "compact_vocabulary"):
         return text.lower() in ("1", "true", "yes", "on")
     try:
         number = float(text)

@@ -137,6 +137,7 @@ class TaskCodec:
         if self.target_kind == TAG_SEQUENCE:
             self.label_names = ner_tags(task, train)
         self.index = {name: i for i, name in enumerate(self.label_names)}
+        self.pad_id = tokenizer.pad_token_id  # renumbered by :meth:`renumber`
 
     @property
     def n_outputs(self) -> int:
@@ -249,7 +250,7 @@ class TaskCodec:
                 if width >= self.max_length
                 else int(math.ceil(width / pad_to_multiple_of) * pad_to_multiple_of)
             )
-        pad = self.tokenizer.pad_token_id
+        pad = self.pad_id
         input_ids = torch.full((len(rows), width), pad, dtype=torch.long)
         mask = torch.zeros((len(rows), width), dtype=torch.long)
         for i, row in enumerate(rows):
@@ -258,16 +259,46 @@ class TaskCodec:
         batch = {"input_ids": input_ids, "attention_mask": mask}
         if labels[0] is None:
             return batch
+        batch["labels"] = self._label_tensor(labels, width)
+        return batch
+
+    def collate_packed(self, items: list[Encoded]) -> dict[str, Any]:
+        """A padding-free batch (:func:`~seebench.methods.finetune.packed.pack`) of sequence
+        or token tasks; token labels follow the flat token stream."""
+        from seebench.methods.finetune.packed import pack
+
+        if self.kind == "mlm":
+            raise SeebenchError("finetune: packed batches do not support MLM")
+        batch = pack([it.input_ids for it in items])
+        labels = [it.label for it in items]
+        if labels[0] is not None:
+            if self.kind == "token":
+                labels = [[value for row in labels for value in row]]
+            batch["labels"] = self._label_tensor(labels, None)
+            if self.kind == "token":
+                batch["labels"] = batch["labels"][0]
+        return batch
+
+    def renumber(self, items: list[list[Encoded]], keep: list[int]) -> None:
+        """Map token ids to positions in ``keep`` (a compacted vocabulary), in place."""
+        new = {old: i for i, old in enumerate(keep)}
+        for group in items:
+            for item in group:
+                item.input_ids = [new[t] for t in item.input_ids]
+        self.pad_id = new.get(self.pad_id, 0)
+
+    def _label_tensor(self, labels: list[Any], width: int | None):
+        import torch
+
         if self.kind in ("token", "mlm"):
-            tensor = torch.full((len(rows), width), IGNORE, dtype=torch.long)
+            width = width or max(len(row) for row in labels)
+            tensor = torch.full((len(labels), width), IGNORE, dtype=torch.long)
             for i, row in enumerate(labels):
                 tensor[i, : len(row)] = torch.tensor(row, dtype=torch.long)
-            batch["labels"] = tensor
-        elif self.target_kind in (LABEL_SET, NUMBER):
-            batch["labels"] = torch.tensor(labels, dtype=torch.float32)
-        else:
-            batch["labels"] = torch.tensor(labels, dtype=torch.long)
-        return batch
+            return tensor
+        if self.target_kind in (LABEL_SET, NUMBER):
+            return torch.tensor(labels, dtype=torch.float32)
+        return torch.tensor(labels, dtype=torch.long)
 
     def _mlm_row(
         self, item: Encoded, training: bool, rng: random.Random

@@ -79,6 +79,13 @@ class SequenceHeadModel(nn.Module):
             pooled = pool(out.last_hidden_state, attention_mask, self.family)
         return self.head(self.dropout(pooled))
 
+    def forward_packed(self, batch: dict[str, Any]) -> torch.Tensor:
+        """Logits ``[sequences, outputs]`` of a :func:`~seebench.methods.finetune.packed.pack`
+        batch (encoder family: the first token is pooled)."""
+        from seebench.methods.finetune.packed import packed_hidden
+
+        return self.head(self.dropout(packed_hidden(self.backbone, batch, first_only=True)))
+
 
 class TokenHeadModel(nn.Module):
     """Encoder states + dropout + linear: one output vector per sub-token (NER)."""
@@ -99,6 +106,13 @@ class TokenHeadModel(nn.Module):
                 input_ids=input_ids, attention_mask=attention_mask
             ).last_hidden_state
         return self.head(self.dropout(hidden))
+
+    def forward_packed(self, batch: dict[str, Any]) -> torch.Tensor:
+        """Logits ``[tokens, outputs]`` of a :func:`~seebench.methods.finetune.packed.pack`
+        batch, in stream order."""
+        from seebench.methods.finetune.packed import packed_hidden
+
+        return self.head(self.dropout(packed_hidden(self.backbone, batch, first_only=False)))
 
 
 class MaskedLMModel(nn.Module):

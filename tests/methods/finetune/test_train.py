@@ -114,7 +114,15 @@ def test_out_of_memory_halves_the_per_device_batch(tiny_models, tmp_path, monkey
             raise RuntimeError("CUDA out of memory (simulated)")
         return original(self, input_ids, attention_mask)
 
+    original_packed = heads.SequenceHeadModel.forward_packed
+
+    def forward_packed(self, batch):
+        if self.training and batch["starts"].numel() > 4:
+            raise RuntimeError("CUDA out of memory (simulated)")
+        return original_packed(self, batch)
+
     monkeypatch.setattr(heads.SequenceHeadModel, "forward", forward)
+    monkeypatch.setattr(heads.SequenceHeadModel, "forward_packed", forward_packed)
     _, output = _run(tiny_models, "bert", "binary", tmp_path, max_steps=2, eval_fraction=0.5)
     config = output.info["train_config"]
     assert config["per_device_batch"] == 16 and config["per_device_batch_final"] == 4
