@@ -86,11 +86,17 @@ class AnalysisRunner:
         self.ran = 0  # files actually analysed (not from the cache)
 
     def analyse(self, files: Sequence[tuple[str, str]]) -> list[Analysis]:
-        """The analysis of each ``(file name, content)``, in order."""
+        """The analysis of each ``(file name, content)``, in order; a file given several
+        times (the same name and content: cases sharing a file, an answer that changes
+        nothing) is analysed once and its result shared."""
         results: list[Analysis | None] = [None] * len(files)
         todo: list[int] = []
         keys = [entry_key(name, content) for name, content in files]
+        first: dict[str, int] = {}  # key -> the position that stands for it
         for position, key in enumerate(keys):
+            if key in first:
+                continue
+            first[key] = position
             cached = self._cached(key) if self.use_cache else None
             if cached is None:
                 todo.append(position)
@@ -106,6 +112,8 @@ class AnalysisRunner:
                     results[position] = analysis
                     if analysis.ok and self.use_cache:
                         _write_entry(self._path(keys[position]), keys[position], analysis)
+        for position, key in enumerate(keys):
+            results[position] = results[first[key]]
         return [r if r is not None else Analysis(error="not analysed") for r in results]
 
     def _path(self, key: str) -> Path:

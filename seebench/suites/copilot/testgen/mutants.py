@@ -212,8 +212,17 @@ class MutantStore:
         self.root = root
 
     @staticmethod
-    def key(target: dict[str, Any], seed: int, limit: int, candidates: int) -> dict[str, Any]:
-        return {
+    def key(
+        target: dict[str, Any],
+        seed: int,
+        limit: int,
+        candidates: int,
+        judge: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """What a kept set depends on: the item, the draw, and ``judge`` (how candidates are
+        run against the hidden tests: the filter program, per-test time limit, compat
+        prelude, Python version), so a set filtered under other settings is not reused."""
+        key = {
             "solution_sha256": sha256(target["solution"]),
             "tests_sha256": sha256(target["tests"]),
             "entry_point": target["entry_point"],
@@ -221,6 +230,7 @@ class MutantStore:
             "max_mutants": limit,
             "max_candidates": candidates,
         }
+        return key if judge is None else {**key, "judge": judge}
 
     def path(self, key: dict[str, Any]) -> Path:
         digest = sha256(json.dumps(key, sort_keys=True))[:32]

@@ -144,6 +144,16 @@ class GeneratedTestScorer:
             self.store = mutants.default_store()
         return self.store
 
+    def _filter_judge(self) -> dict[str, Any]:
+        """What decides which candidates the hidden tests notice (part of the store's key)."""
+        return {
+            "filter_sha256": stable_hash(driver.FILTER, 16),
+            "test_timeout_s": self.test_timeout_s,
+            "limits": self.limits.as_dict(),
+            "prelude_sha256": stable_hash(self.prelude, 16),
+            "python": platform.python_version(),
+        }
+
     def mutant_sets(self, targets: dict[str, dict[str, Any]]) -> dict[str, Any]:
         """``{sample id: MutantSet}`` (or a reason string when none could be made), drawing and
         filtering the missing sets with every item's candidates in one sandbox batch."""
@@ -153,7 +163,9 @@ class GeneratedTestScorer:
         store, out = self._store(), {}
         todo: dict[str, tuple[dict[str, Any], list[mutants.Mutant]]] = {}
         for sid, target in targets.items():
-            key = store.key(target, self.seed, self.max_mutants, self.max_candidates)
+            key = store.key(
+                target, self.seed, self.max_mutants, self.max_candidates, self._filter_judge()
+            )
             found = store.load(key)
             if found is not None:
                 out[sid] = found

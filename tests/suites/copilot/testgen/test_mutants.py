@@ -70,3 +70,32 @@ def test_the_store_reads_back_what_it_wrote_and_ignores_a_damaged_file(tmp_path)
     assert store.load(key) is None
     path.write_text("{torn")
     assert store.load(key) is None
+
+
+def test_a_set_filtered_under_other_judging_settings_is_not_reused(tmp_path):
+    store = MutantStore(tmp_path)
+    target = {"solution": SOLUTION, "tests": "assert clamp(3) == 3\n", "entry_point": "clamp"}
+    judge = {"test_timeout_s": 5.0, "python": "3.11.7"}
+    key = store.key(target, seed=0, limit=2, candidates=5, judge=judge)
+    made = MutantSet([Mutant("m01", "Lt->LtE", 10, "x = 1\n")], tried=5, discarded=4)
+    store.save(key, made)
+    assert store.load(store.key(target, 0, 2, 5, judge=dict(judge))) == made
+    other = store.key(target, 0, 2, 5, judge={**judge, "test_timeout_s": 1.0})
+    assert store.path(other) != store.path(key) and store.load(other) is None
+    assert store.load(store.key(target, 0, 2, 5)) is None
+
+
+def test_the_scorer_keys_its_sets_by_its_time_limit_and_compat_prelude(tmp_path):
+    from seebench.suites.copilot.generate.compat import PRELUDES
+    from seebench.suites.copilot.testgen.scorer import GeneratedTestScorer
+
+    target = {"solution": SOLUTION, "tests": "assert clamp(3) == 3\n", "entry_point": "clamp"}
+
+    def key_of(scorer: GeneratedTestScorer) -> dict:
+        return scorer._store().key(target, 0, 10, 30, scorer._filter_judge())
+
+    store = MutantStore(tmp_path)
+    base = key_of(GeneratedTestScorer(store=store))
+    assert key_of(GeneratedTestScorer(store=store)) == base
+    assert key_of(GeneratedTestScorer(store=store, test_timeout_s=1.0)) != base
+    assert key_of(GeneratedTestScorer(store=store, compat=sorted(PRELUDES)[:1])) != base
