@@ -121,7 +121,9 @@ def _play(base_url: str, count: int, profile: Path) -> list[dict[str, Any]]:
         for index in range(count):
             editor.send_keys(Keys.ENTER, "    " + LINES[index % len(LINES)], Keys.ENTER)
             editor.send_keys(Keys.CONTROL, Keys.ENTER)
-            wait.until(lambda d, n=index + 1: d.execute_script("return window.__suggest.length") >= n)
+            wait.until(
+                lambda d, n=index + 1: d.execute_script("return window.__suggest.length") >= n
+            )
             if driver.find_elements(By.CSS_SELECTOR, ".cm-ghost"):
                 editor.send_keys(Keys.ESCAPE)
                 wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, ".cm-ghost"))
