@@ -121,3 +121,10 @@ def test_a_server_that_dies_is_started_again_on_the_next_request(
     assert len(errors) == 1 and "exited" in errors[0]["data"]["error"]
     study.stop()
     assert not running_servers()
+
+
+def test_a_managed_server_needs_no_key_variable(served_study, rhe_tasks, monkeypatch):
+    from seebench_study.cli import model_warnings
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    assert model_warnings(load_study(str(served_study))) == []  # it gets a random key
