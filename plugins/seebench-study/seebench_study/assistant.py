@@ -4,16 +4,25 @@ One :class:`Assistant` per condition with a model. Requests to an API model run 
 up to the condition's ``concurrency`` option (default 4); a local model answers one request at
 a time (it is not thread-safe). No key or model option is ever sent to the browser: it gets
 the suggestion or reply text only.
+
+A managed server (``llamacpp:``, ``vllm:``, ``sglang:`` model specs, see
+:mod:`seebench.models.servers`) is started once, at start-up (:meth:`Assistant.warm_up`) or on
+the first request, and kept for the app's life; conditions on the same model and server
+options share it, for suggestions and chat alike. Requests to it run up to its parallel slots
+at once. A server that dies is started again on the next request (a failed start is retried
+after :data:`RESTART_AFTER_S`); :meth:`Assistant.close` stops it when the app shuts down.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 import time
 from typing import Any
 
 from seebench.errors import SeebenchError
+from seebench.models.servers import is_served
 from seebench_study.definition import Condition
 
 #: Prompts written for seebench. A chat model is asked for the code at the cursor; small models
@@ -30,6 +39,9 @@ CHAT_SYSTEM = (
 _FENCED = re.compile(r"```[A-Za-z0-9_+-]*[ \t]*\n(.*?)(?:```|$)", re.S)
 #: The longest prefix/suffix sent to the model (characters nearest the cursor).
 CONTEXT_CHARS = 6000
+log = logging.getLogger("seebench.study")
+#: Seconds a managed server that failed to start is not tried again (requests fail at once).
+RESTART_AFTER_S = 30.0
 #: Model client options of a study condition unless it sets them, by kind: a participant must
 #: not wait a minute for a model that is down (a suggestion is useless after 10 s; a chat reply
 #: of 512 tokens may take longer).
@@ -96,6 +108,9 @@ class Assistant:
         self._completion: Any = None
         self._build_lock = threading.Lock()
         self._slots: threading.Semaphore | None = None
+        self._server_lock = threading.Lock()
+        self._server: Any = None  # the managed server this assistant started or joined
+        self._start_failed: tuple[float, str] | None = None  # (when, why) of a failed start
 
     @property
     def options(self) -> dict[str, Any]:
@@ -110,7 +125,12 @@ class Assistant:
 
                 model, _ = resolve_model(str(self.condition.model))
                 client = ModelClient(model, self.options)
-                width = int(self.options.get("concurrency", 4)) if model.kind == "openai" else 1
+                if is_served(model):  # the server's parallel slots, or the concurrency option
+                    width = client.max_in_flight()
+                elif model.kind == "openai":
+                    width = int(self.options.get("concurrency", 4))
+                else:
+                    width = 1
                 self._slots = threading.BoundedSemaphore(max(1, width))
                 self._client = client
             return self._client
@@ -131,11 +151,54 @@ class Assistant:
                 self._slots = threading.BoundedSemaphore(max(1, width))
             return self._completion
 
+    def served(self) -> bool:
+        """Whether the condition's model runs on a server that seebench manages."""
+        return not self.condition.completion and is_served(self.client().model)
+
+    def ensure_server(self) -> Any:
+        """The condition's managed server, started now if it does not run (``None`` for a
+        model that is not served). A server that died is replaced; a start that failed less
+        than :data:`RESTART_AFTER_S` ago raises its error again without a new try."""
+        if not self.served():
+            return None
+        from seebench.models.servers.process import ServerError, get_server, release
+
+        client = self.client()
+        with self._server_lock:
+            if self._server is not None and self._server.alive():
+                return self._server
+            if self._server is not None:  # it died: the next request gets a new one
+                reason = self._server.died_message("while serving")
+                release(self._server)
+                self._server = None
+                log.warning("study %s: %s; starting it again", self.condition.id, reason)
+            if self._start_failed is not None:
+                failed_at, reason = self._start_failed
+                if time.monotonic() - failed_at < RESTART_AFTER_S:
+                    raise SeebenchError(reason)
+            try:
+                self._server = get_server(client.model, client.options)
+            except ServerError as exc:
+                self._start_failed = (time.monotonic(), str(exc))
+                raise
+            self._start_failed = None
+            return self._server
+
+    def close(self) -> None:
+        """Stop the managed server this assistant started or joined (at app shutdown)."""
+        with self._server_lock:
+            server, self._server = self._server, None
+        if server is not None:
+            from seebench.models.servers.process import release
+
+            release(server)
+
     def _generate(
         self, messages: list[dict[str, str]], max_tokens: int, temperature: float
     ) -> tuple[str, int]:
         started = time.monotonic()
         client = self.client()
+        self.ensure_server()
         assert self._slots is not None
         with self._slots:
             generation = client.chat(
@@ -164,12 +227,16 @@ class Assistant:
     def warm_up(self) -> None:
         """Load the model now (a local model takes seconds), so participants do not wait.
 
-        A local model generates one token to load its weights; an API model is not called.
+        A local model generates one token to load its weights; a managed server is started
+        (and kept until :meth:`close`); an API model is not called.
         """
         if self.condition.completion:
             self.completion_model()
             return
         client = self.client()
+        if self.served():
+            self.ensure_server()
+            return
         if client.model.kind == "hf":
             assert self._slots is not None
             with self._slots:

@@ -110,7 +110,10 @@ def serve_command(
         click.echo(f"admin: {base}/admin?token=<${TOKEN_ENV}>")
     else:
         click.echo(f"admin: {base}/admin?token={token}")
-    uvicorn.run(create_app(state), host=LOOPBACK, port=port, log_level="warning")
+    try:
+        uvicorn.run(create_app(state), host=LOOPBACK, port=port, log_level="warning")
+    finally:
+        state.close_models()  # the app's shutdown did it, unless uvicorn never started it
 
 
 def ensure_port_free(port: int) -> None:
@@ -131,6 +134,7 @@ def model_warnings(study: Any) -> list[str]:
     """Every condition's model must resolve (else :class:`SeebenchError`); lines for API
     models whose key variable is not set."""
     from seebench.models import resolve_model
+    from seebench.models.servers import is_served
 
     lines = []
     for condition in study.conditions:
@@ -141,7 +145,7 @@ def model_warnings(study: Any) -> list[str]:
                 model, _ = resolve_model(condition.model)
             except SeebenchError as exc:
                 raise SeebenchError(f"{study.path}: condition {condition.id}: {exc}") from None
-            if model.kind != "openai":
+            if model.kind != "openai" or is_served(model):  # a managed server: its own key
                 continue
         key_env = str(condition.options.get("api_key_env") or "OPENAI_API_KEY")
         if not os.environ.get(key_env):

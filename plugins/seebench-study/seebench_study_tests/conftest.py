@@ -55,10 +55,16 @@ def fake_model() -> Iterator[FakeModelServer]:
 
 
 def write_test_study(
-    folder: Path, base_url: str, conditions: tuple[str, ...] = ("ac", "chat"), **overrides: str
+    folder: Path,
+    base_url: str,
+    conditions: tuple[str, ...] = ("ac", "chat"),
+    *,
+    served: str | None = None,
+    **overrides: str,
 ) -> Path:
     """A two-task RealHumanEval study with an autocomplete (``ac``) and a chat condition on
-    the fake model; ``overrides`` change the timing keys."""
+    the fake model (or both on the managed-server model spec ``served``, with no options);
+    ``overrides`` change the timing keys."""
     settings = {
         "session_minutes": "35",
         "skip_after_minutes": "0",
@@ -74,6 +80,9 @@ def write_test_study(
         " completion: {format: codellama}}",
         "none": "{id: none, kind: none}",
     }
+    if served is not None:
+        arms["ac"] = f'{{id: ac, kind: autocomplete, model: "{served}"}}'
+        arms["chat"] = f'{{id: chat, kind: chat, model: "{served}"}}'
     condition_lines = "\n".join(f"      - {arms[c]}" for c in conditions)
     shipped = read_document(find_study("realhumaneval"))  # its texts, for the screenshots
     text = f"""
@@ -111,6 +120,14 @@ class RunningStudy:
     db: Path
     token: str
     state: object
+    server: object = None
+    thread: threading.Thread | None = None
+
+    def stop(self) -> None:
+        """Shut the app down as uvicorn does on Ctrl-C (its lifespan's shutdown runs)."""
+        self.server.should_exit = True  # type: ignore[attr-defined]
+        if self.thread is not None:
+            self.thread.join(timeout=30)
 
 
 @pytest.fixture
@@ -137,7 +154,9 @@ def serve(tmp_path, monkeypatch):
         while not server.started and time.monotonic() < deadline:
             time.sleep(0.05)
         servers.append((server, thread))
-        return RunningStudy(f"http://127.0.0.1:{port}", store.path, "admin-token-x", state)
+        return RunningStudy(
+            f"http://127.0.0.1:{port}", store.path, "admin-token-x", state, server, thread
+        )
 
     yield start
     for server, thread in servers:

@@ -1,8 +1,8 @@
 """Starting, watching and stopping one managed model server.
 
 :func:`get_server` starts a server the first time a (model, server options) pair is needed and
-hands the same running server to every later caller in the process; :func:`stop_all` stops
-them all (it runs at interpreter exit, after Ctrl-C and after errors). Each server listens on
+hands the same running server to every later caller in the process; :func:`release` stops one
+and forgets it; :func:`stop_all` stops them all (it runs at interpreter exit, after Ctrl-C and after errors). Each server listens on
 127.0.0.1 on a free port with a random API key (registered as a secret, so it is scrubbed
 from everything seebench writes), under :mod:`~seebench.models.servers.supervise`, which stops
 it when seebench is gone even after ``kill -9``. Its output goes to a log file under
@@ -233,6 +233,17 @@ def get_server(model: ModelRef, options: dict[str, Any]) -> ManagedServer:
                     raise
         _servers[key] = server
         return server
+
+
+def release(server: ManagedServer) -> None:
+    """Stop ``server`` and forget it, so that the next :func:`get_server` for its model and
+    options starts a new one (a long-lived caller, such as the study app, restarts a server
+    that died, and stops its own at shutdown without touching the others)."""
+    with _lock:
+        for key, known in list(_servers.items()):
+            if known is server:
+                del _servers[key]
+    server.stop()
 
 
 def running_servers() -> list[ManagedServer]:

@@ -1,4 +1,5 @@
-"""Fixtures: a tiny model directory, and stand-in ``vllm`` / ``sglang`` installations."""
+"""Fixtures: a tiny model directory, and stand-in ``vllm`` / ``sglang`` / ``llama_cpp.server``
+installations."""
 
 from __future__ import annotations
 
@@ -56,6 +57,29 @@ def stand_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(process, "STOP_GRACE_S", 2.0)
     yield folder
     process.stop_all()
+
+
+@pytest.fixture
+def fake_llama_cpp(tmp_path, monkeypatch, stand_in):
+    """An importable ``llama_cpp.server`` (with metadata) that runs the stand-in server."""
+    packages = tmp_path / "llama-site"
+    (packages / "llama_cpp" / "server").mkdir(parents=True)
+    (packages / "llama_cpp" / "__init__.py").write_text("")
+    (packages / "llama_cpp" / "server" / "__init__.py").write_text("")
+    (packages / "llama_cpp" / "server" / "__main__.py").write_text(
+        "import runpy, sys\n"
+        f"sys.argv = [{str(STAND_IN)!r}] + sys.argv[1:]\n"
+        f"runpy.run_path({str(STAND_IN)!r}, run_name='__main__')\n"
+    )
+    info = packages / "llama_cpp_python-0.0.2.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: llama_cpp_python\nVersion: 0.0.2\n"
+    )
+    monkeypatch.setenv("PYTHONPATH", f"{packages}{os.pathsep}{os.environ['PYTHONPATH']}")
+    monkeypatch.syspath_prepend(str(packages))
+    monkeypatch.setattr("seebench.models.servers.kinds.LlamaCppServer.server_modules", ())
+    return stand_in
 
 
 def pid_alive(pid: int) -> bool:

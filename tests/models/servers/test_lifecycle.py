@@ -198,3 +198,17 @@ def test_a_port_taken_before_the_server_binds_it_is_retried(stand_in, model_dir,
         assert server.port != taken and server.alive()
     finally:
         blocker.close()
+
+
+def test_release_stops_one_server_and_the_next_request_starts_a_new_one(stand_in, model_dir):
+    model, _ = resolve_model(f"vllm:{model_dir}")
+    first = get_server(model, {})
+    first_pid = read_pid(stand_in)
+    other = get_server(model, {"parallel": 2})  # other options: another server
+    process.release(first)
+    assert not first.alive() and not pid_alive(first_pid) and other.alive()
+    assert running_servers() == [other]
+    second = get_server(model, {})
+    assert second is not first and second.alive() and read_pid(stand_in) != first_pid
+    process.release(first)  # releasing twice does nothing
+    assert len(running_servers()) == 2

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import time
 
 import pytest
@@ -12,30 +11,7 @@ import pytest
 from seebench.models import resolve_model
 from seebench.models.client import ModelClient
 from seebench.models.servers.process import running_servers, stop_all
-from tests.models.servers.conftest import STAND_IN, pid_alive
-
-
-@pytest.fixture
-def fake_llama_cpp(tmp_path, monkeypatch, stand_in):
-    """An importable ``llama_cpp.server`` (with metadata) that runs the stand-in server."""
-    packages = tmp_path / "llama-site"
-    (packages / "llama_cpp" / "server").mkdir(parents=True)
-    (packages / "llama_cpp" / "__init__.py").write_text("")
-    (packages / "llama_cpp" / "server" / "__init__.py").write_text("")
-    (packages / "llama_cpp" / "server" / "__main__.py").write_text(
-        "import runpy, sys\n"
-        f"sys.argv = [{str(STAND_IN)!r}] + sys.argv[1:]\n"
-        f"runpy.run_path({str(STAND_IN)!r}, run_name='__main__')\n"
-    )
-    info = packages / "llama_cpp_python-0.0.2.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(
-        "Metadata-Version: 2.1\nName: llama_cpp_python\nVersion: 0.0.2\n"
-    )
-    monkeypatch.setenv("PYTHONPATH", f"{packages}{os.pathsep}{os.environ['PYTHONPATH']}")
-    monkeypatch.syspath_prepend(str(packages))
-    monkeypatch.setattr("seebench.models.servers.kinds.LlamaCppServer.server_modules", ())
-    return stand_in
+from tests.models.servers.conftest import pid_alive
 
 
 def test_llamacpp_command_line_and_key_in_the_environment(fake_llama_cpp, tmp_path):
