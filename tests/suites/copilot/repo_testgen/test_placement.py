@@ -1,11 +1,7 @@
 from __future__ import annotations
 
 from seebench.suites.copilot.repo_testgen import placement
-from seebench.suites.copilot.repo_testgen.oracle import (
-    choose_module,
-    covering_tests,
-    rebase_relative,
-)
+from seebench.suites.copilot.repo_testgen.oracle import choose_module, covering_tests, js_oracle
 
 
 def test_python_paths_sit_next_to_the_focal_file(target):
@@ -61,9 +57,9 @@ def test_the_oracle_module_holds_most_covering_tests_and_is_never_the_focal_file
     assert choose_module(["b.py::x", "a.py::y"], "f.py", frozenset({"a.py::z"})) == "b.py"
 
 
-def test_relative_requires_are_rebased_onto_the_focal_folder():
-    text = "const a = require('../../lib/a');\nimport b from './helpers/b';\nrequire('chai');\n"
-    moved = rebase_relative(text, "test/unit/x.test.js", "lib/a.js")
-    assert "require('./a')" in moved
-    assert "from '../test/unit/helpers/b'" in moved
-    assert "require('chai')" in moved
+def test_the_js_oracle_loads_the_test_module_from_the_focal_file():
+    assert js_oracle("test/unit/x.test.js", "lib/a.js", "javascript").endswith(
+        '\nrequire("../test/unit/x.test.js");\n'
+    )
+    assert js_oracle("src/a.spec.ts", "src/a.ts", "typescript").endswith('\nimport "./a.spec";\n')
+    assert 'import "./__tests__/b.test"' in js_oracle("__tests__/b.test.tsx", "b.ts", "typescript")
