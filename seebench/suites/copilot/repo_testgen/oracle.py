@@ -25,6 +25,7 @@ from seebench import safe_files
 from seebench.suites.copilot.repo_testgen.backend import Backend, default_backend, staged_repo
 from seebench.suites.copilot.repo_testgen.oracle_shim import python_oracle
 from seebench.suites.copilot.repo_testgen.placement import body_lines
+from seebench.suites.copilot.repos.envs import BASELINE_TIMEOUT_S
 from seebench.suites.copilot.repos.staging import repos_dir, source_tree
 
 
@@ -56,7 +57,7 @@ def baseline_coverage(env: Any, backend: Backend) -> dict[str, dict[int, frozens
             }
     except (OSError, ValueError):
         pass
-    run = backend.run_tests(env, coverage=True)
+    run = backend.run_tests(env, coverage=True, timeout_s=BASELINE_TIMEOUT_S)
     if run.coverage is None:
         return None
     record = {f: {str(n): sorted(t) for n, t in lines.items()} for f, lines in run.coverage.items()}

@@ -208,10 +208,10 @@ def _build(repo: StagedRepo, tree: Path, kind: str, manifest: str, folder: Path)
         return built
     # until the baseline has run, the record says so (a build killed meanwhile is not ready)
     write_record(replace(built, status="failed", reason=BASELINE_UNFINISHED), settings)
-    runs = [run_tests(built)]
+    runs = [run_tests(built, timeout_s=BASELINE_TIMEOUT_S)]
     # more runs only while some test passes in every run so far: they tell flaky tests apart
     while len(runs) < BASELINE_RUNS and baseline_verdict(runs).passing:
-        runs.append(run_tests(built))
+        runs.append(run_tests(built, timeout_s=BASELINE_TIMEOUT_S))
     unavailable = [run for run in runs if run.verdict == "sandbox_unavailable"]
     if unavailable:
         shutil.rmtree(folder, ignore_errors=True)  # not the repository's fault: not cached
@@ -234,6 +234,10 @@ def _build(repo: StagedRepo, tree: Path, kind: str, manifest: str, folder: Path)
 
 #: how many times the baseline suite runs (when the first run passes any test)
 BASELINE_RUNS = 2
+#: wall seconds of one baseline run: twice a scoring run's, so a slow suite (harelba/q runs
+#: its program 228 times: 262 s on a loaded machine) finishes instead of being cut at a point
+#: that depends on the machine's load
+BASELINE_TIMEOUT_S = 600.0
 
 
 @dataclass(frozen=True)

@@ -76,6 +76,7 @@ def test_the_build_runs_the_baseline_twice_and_records_the_stable_tests(tmp_path
     monkeypatch.setattr("seebench.suites.copilot.repos.testrun.run_tests", fake_run_tests)
     env = envs.ensure_env(repo)
     assert len(calls) == envs.BASELINE_RUNS == 2
+    assert all(call["timeout_s"] == envs.BASELINE_TIMEOUT_S for call in calls)
     assert env.status == "ready" and env.reason == ""
     assert env.passing == {"t.py::a"} and env.failing == {"t.py::b", "t.py::c"}
     record = json.loads((env.root / "record.json").read_text())
