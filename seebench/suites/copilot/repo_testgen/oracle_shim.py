@@ -129,12 +129,19 @@ finally:
 _seebench_share(_seebench_module)
 for _seebench_dotted, _seebench_found in _seebench_loaded:
     _seebench_share(_seebench_found)
-for _seebench_key, _seebench_inner in _SEEBENCH_TESTS.items():
-    _seebench_value = getattr(_seebench_module, _seebench_key)
-    if _seebench_inner is None:
-        globals()[_seebench_key] = _seebench_function(_seebench_value)
-    else:
-        globals()[_seebench_key] = _seebench_class(_seebench_value, _seebench_inner)
+
+
+def _seebench_install():
+    # in a function: a module-level name holding an original class would be collected too
+    for key, inner in _SEEBENCH_TESTS.items():
+        value = getattr(_seebench_module, key)
+        if inner is None:
+            globals()[key] = _seebench_function(value)
+        else:
+            globals()[key] = _seebench_class(value, inner)
+
+
+_seebench_install()
 '''
 
 

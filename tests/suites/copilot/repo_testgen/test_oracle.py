@@ -125,3 +125,26 @@ def test_a_test_that_does_not_call_the_method_is_not_credited(
     assert "'test_other': None" in answer
     score = _score(answer, target, tiny_repo, staged, monkeypatch, tmp_path, fake)
     assert score.value == 0.0 and score.metadata["passed"] is True
+
+
+def test_a_unittest_class_runs_only_its_covering_test(
+    tiny_repo, staged, target, monkeypatch, tmp_path
+):
+    (tiny_repo / "tests" / "test_calc.py").write_text(
+        "import unittest\n\nfrom pkg.calc import add\n\n\n"
+        "class CalcTests(unittest.TestCase):\n"
+        "    def setUp(self):\n        self.two = 2\n\n"
+        "    def test_add(self):\n        self.assertEqual(add(1, self.two), 3)\n\n"
+        "    def test_broken(self):\n        self.fail('not covering')\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("SEEBENCH_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(oracle, "staged_repo", lambda t: (staged, ""))
+    monkeypatch.setattr(oracle, "source_tree", lambda repo: tiny_repo)
+    fake = FakeEnvs({staged.slug: tiny_repo})
+    fake.coverage = {"pkg/calc.py": {6: frozenset({"tests/test_calc.py::CalcTests::test_add"})}}
+    fake.passing = frozenset(fake.coverage["pkg/calc.py"][6])
+    answer = oracle_test(target, fake.backend())
+    score = _score(answer, target, tiny_repo, staged, monkeypatch, tmp_path, fake)
+    assert score.value == 1.0, score.explanation
+    assert score.metadata["tests_passed"] == 1 and score.metadata["tests_failed"] == 0
