@@ -24,7 +24,7 @@ from typing import Any
 from seebench import safe_files
 from seebench.suites.copilot.repo_testgen.backend import Backend, default_backend, staged_repo
 from seebench.suites.copilot.repo_testgen.oracle_shim import python_oracle
-from seebench.suites.copilot.repo_testgen.placement import body_lines
+from seebench.suites.copilot.repo_testgen.placement import body_lines, jest_environment
 from seebench.suites.copilot.repos.envs import BASELINE_TIMEOUT_S
 from seebench.suites.copilot.repos.staging import repos_dir, source_tree
 
@@ -123,18 +123,26 @@ def oracle_test(target: dict[str, Any], backend: Backend | None = None) -> str |
         return None
     if target["language"] == "python":
         return python_oracle(module, tests, target["file_path"], tree)
-    return js_oracle(module, target["file_path"], target["language"])
+    try:
+        head = (tree / module).read_text(encoding="utf-8", errors="replace")[:4000]
+    except OSError:
+        head = ""
+    return js_oracle(module, target["file_path"], target["language"], jest_environment(head))
 
 
-def js_oracle(module: str, focal_file: str, language: str) -> str:
+def js_oracle(module: str, focal_file: str, language: str, environment: str | None = None) -> str:
     """The JS/TS oracle: the covering test module loaded, where it is, from the end of the
     focal file (its tests register in the focal file's suite: jest and mocha collect the
     ``describe``/``it`` calls made while a test file loads). TypeScript uses a side-effect
-    ``import`` (valid without Node's type declarations), JavaScript ``require``."""
+    ``import`` (valid without Node's type declarations), JavaScript ``require``. A jest
+    ``environment`` the module declares in its docblock opens the answer, so the placement
+    gives the focal file the same one."""
     spec = posixpath.relpath(module, posixpath.dirname(focal_file) or ".")
     if not spec.startswith("."):
         spec = f"./{spec}"
     note = "// seebench oracle: the repository's own tests that cover the focal method"
+    if environment:
+        note = f"/** @jest-environment {environment} */\n{note}"
     if language == "typescript":
         spec = re.sub(r"\.(tsx?|mts|cts)$", "", spec)
         return f"{note}\nimport {json.dumps(spec)};\n"

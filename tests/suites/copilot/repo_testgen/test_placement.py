@@ -63,3 +63,20 @@ def test_the_js_oracle_loads_the_test_module_from_the_focal_file():
     )
     assert js_oracle("src/a.spec.ts", "src/a.ts", "typescript").endswith('\nimport "./a.spec";\n')
     assert 'import "./__tests__/b.test"' in js_oracle("__tests__/b.test.tsx", "b.ts", "typescript")
+
+
+def test_a_jest_environment_pragma_of_the_answer_opens_the_focal_file_on_its_first_line():
+    target = {"file_path": "src/a.ts"}
+    focal = "export const a = 1;\nexport function f() {\n  return a;\n}\n"
+    answer = "/**\n * @jest-environment jsdom\n */\nimport './a.spec';\n"
+    text = placement.js_placement(target, answer, focal).changes["src/a.ts"]
+    lines = text.splitlines()
+    assert lines[0] == "/** @jest-environment jsdom */ export const a = 1;"
+    assert lines[1:4] == focal.splitlines()[1:4]  # the focal lines do not move
+    assert text.endswith(answer.strip() + "\n")
+    plain = placement.js_placement(target, "import './a.spec';", focal).changes["src/a.ts"]
+    assert plain.startswith(focal)
+    assert placement.jest_environment("// x\n/** @jest-environment jsdom */") is None
+    assert js_oracle("test/a.spec.ts", "src/a.ts", "typescript", "jsdom").startswith(
+        "/** @jest-environment jsdom */\n"
+    )
