@@ -127,16 +127,49 @@ def oracle_test(target: dict[str, Any], backend: Backend | None = None) -> str |
         head = (tree / module).read_text(encoding="utf-8", errors="replace")[:4000]
     except OSError:
         head = ""
-    return js_oracle(module, target["file_path"], target["language"], jest_environment(head))
+    prefix = f"{module}::"
+    skip = sorted(t[len(prefix) :] for t in env.failing if t.startswith(prefix))
+    return js_oracle(module, target["file_path"], target["language"], jest_environment(head), skip)
 
 
-def js_oracle(module: str, focal_file: str, language: str, environment: str | None = None) -> str:
+#: appended after the JS/TS oracle's import: jest-circus's registered tests whose titles failed
+#: at baseline are switched to ``skip`` (plain JS that is also valid strict TypeScript; a no-op
+#: without jest-circus)
+JEST_SKIP = """;(() => {
+  const skip = new Set(__TITLES__);
+  const sym = Object.getOwnPropertySymbols(globalThis).find(
+    (s) => String(s) === 'Symbol(JEST_STATE_SYMBOL)',
+  );
+  const state = sym ? Reflect.get(globalThis, sym) : undefined;
+  const stack = state ? [{ block: state.rootDescribeBlock, path: '' }] : [];
+  while (stack.length) {
+    const item = stack.pop();
+    if (!item) break;
+    for (const child of (item.block.children || []).concat(item.block.tests || [])) {
+      const path = item.path ? item.path + ' > ' + child.name : child.name;
+      if (child.type === 'describeBlock') stack.push({ block: child, path: path });
+      else if (skip.has(path)) child.mode = 'skip';
+    }
+  }
+})();
+"""
+
+
+def js_oracle(
+    module: str,
+    focal_file: str,
+    language: str,
+    environment: str | None = None,
+    skip: list[str] | None = None,
+) -> str:
     """The JS/TS oracle: the covering test module loaded, where it is, from the end of the
     focal file (its tests register in the focal file's suite: jest and mocha collect the
     ``describe``/``it`` calls made while a test file loads). TypeScript uses a side-effect
     ``import`` (valid without Node's type declarations), JavaScript ``require``. A jest
     ``environment`` the module declares in its docblock opens the answer, so the placement
-    gives the focal file the same one."""
+    gives the focal file the same one. The module's tests that failed at baseline (``skip``:
+    their titles, ``A > B > test``) are switched off under jest-circus (:data:`JEST_SKIP`), so
+    the answer holds the module's passing tests only."""
     spec = posixpath.relpath(module, posixpath.dirname(focal_file) or ".")
     if not spec.startswith("."):
         spec = f"./{spec}"
@@ -145,5 +178,8 @@ def js_oracle(module: str, focal_file: str, language: str, environment: str | No
         note = f"/** @jest-environment {environment} */\n{note}"
     if language == "typescript":
         spec = re.sub(r"\.(tsx?|mts|cts)$", "", spec)
-        return f"{note}\nimport {json.dumps(spec)};\n"
-    return f"{note}\nrequire({json.dumps(spec)});\n"
+        loader = f"import {json.dumps(spec)};\n"
+    else:
+        loader = f"require({json.dumps(spec)});\n"
+    tail = JEST_SKIP.replace("__TITLES__", json.dumps(skip)) if skip else ""
+    return f"{note}\n{loader}{tail}"

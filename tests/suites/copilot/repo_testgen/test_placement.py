@@ -80,3 +80,10 @@ def test_a_jest_environment_pragma_of_the_answer_opens_the_focal_file_on_its_fir
     assert js_oracle("test/a.spec.ts", "src/a.ts", "typescript", "jsdom").startswith(
         "/** @jest-environment jsdom */\n"
     )
+
+
+def test_the_js_oracle_switches_off_the_tests_that_failed_at_baseline():
+    answer = js_oracle("test/a.test.js", "lib/a.js", "javascript", skip=["A > b"])
+    loader, rest = answer.split('require("../test/a.test.js");\n', 1)
+    assert 'new Set(["A > b"])' in rest and "child.mode = 'skip'" in rest  # after the load
+    assert "Set(" not in js_oracle("test/a.test.js", "lib/a.js", "javascript", skip=[])
