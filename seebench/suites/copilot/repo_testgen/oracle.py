@@ -4,9 +4,12 @@ The repository's whole suite is run once with per-test coverage (repo-envs' ``ru
 coverage=True)``); the map is cached beside the environments, keyed by the environment's
 manifest hash. A test *covers* the focal method when it executed one of the method's body
 lines (:func:`.placement.body_lines`) and passed in the environment's baseline run. The oracle
-is the test module holding the most covering tests (ties: the first by path), placed as a
-generated test is: Python, as a new file next to the focal file; JS/TS, appended to the focal
-file with its relative ``require``/``import`` paths rebased onto the focal file's folder.
+is the test module holding the most covering tests (preferring modules without a baseline
+failure; ties: the first by path), and the answer runs those tests *where they are*, from
+where a generated test goes, so the ceiling is not lowered by moving them: Python, a new test
+file next to the focal file that imports the module as pytest does and wraps its covering
+tests (:mod:`.oracle_shim`); JS/TS, a line appended to the focal file that loads the test
+module, whose tests then register in the focal file's suite.
 """
 
 from __future__ import annotations
@@ -20,38 +23,10 @@ from typing import Any
 
 from seebench import safe_files
 from seebench.suites.copilot.repo_testgen.backend import Backend, default_backend, staged_repo
-from seebench.suites.copilot.repo_testgen.placement import body_lines
+from seebench.suites.copilot.repo_testgen.oracle_shim import python_oracle
+from seebench.suites.copilot.repo_testgen.placement import body_lines, jest_environment
+from seebench.suites.copilot.repos.envs import BASELINE_TIMEOUT_S
 from seebench.suites.copilot.repos.staging import repos_dir, source_tree
-
-RELATIVE_IMPORT = re.compile(
-    r"^(?P<indent>[ \t]*)from[ \t]+(?P<dots>\.+)(?P<rest>[\w.]*)[ \t]+import\b", re.M
-)
-CONFTEST_LOADER = """
-
-# --- added by seebench (oracle): the fixtures of this test's own conftest files ---
-def _seebench_conftest_names(relative):
-    import importlib.util
-    import os
-
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), relative)
-    name = "_seebench_conftest_" + relative.replace("/", "_").replace(".", "_")
-    try:
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    except Exception:
-        return {}
-    return {k: v for k, v in vars(module).items() if not k.startswith(("pytest_", "_"))}
-
-
-for _seebench_relative in __CONFTESTS__:
-    for _seebench_key, _seebench_value in _seebench_conftest_names(_seebench_relative).items():
-        globals().setdefault(_seebench_key, _seebench_value)
-"""
-RELATIVE_SPEC = re.compile(
-    r"""(?P<head>\b(?:require|jest\.mock|jest\.requireActual|import)\s*\(\s*|\bfrom\s+|\bimport\s+)"""
-    r"""(?P<quote>['"])(?P<spec>\.{1,2}/[^'"\n]*)(?P=quote)"""
-)
 
 
 def coverage_path(env: Any) -> Path:
@@ -82,7 +57,7 @@ def baseline_coverage(env: Any, backend: Backend) -> dict[str, dict[int, frozens
             }
     except (OSError, ValueError):
         pass
-    run = backend.run_tests(env, coverage=True)
+    run = backend.run_tests(env, coverage=True, timeout_s=BASELINE_TIMEOUT_S)
     if run.coverage is None:
         return None
     record = {f: {str(n): sorted(t) for n, t in lines.items()} for f, lines in run.coverage.items()}
@@ -111,23 +86,6 @@ def test_module(test_id: str) -> str:
     return test_id.split("::", 1)[0]
 
 
-def rebase_relative(text: str, from_file: str, to_file: str) -> str:
-    """``text`` (a JS/TS module at ``from_file``) with its relative module specifiers
-    rewritten to name the same files from ``to_file``'s folder."""
-    source, target = posixpath.dirname(from_file), posixpath.dirname(to_file)
-
-    def rebase(match: re.Match[str]) -> str:
-        resolved = posixpath.normpath(posixpath.join(source, match["spec"]))
-        moved = posixpath.relpath(resolved, target or ".")
-        if not moved.startswith("."):
-            moved = f"./{moved}"
-        if match["spec"].endswith("/") and not moved.endswith("/"):
-            moved += "/"
-        return f"{match['head']}{match['quote']}{moved}{match['quote']}"
-
-    return RELATIVE_SPEC.sub(rebase, text)
-
-
 def choose_module(
     tests: list[str], focal_file: str, failing: frozenset[str] = frozenset()
 ) -> str | None:
@@ -138,48 +96,6 @@ def choose_module(
         return None
     broken = {test_module(t) for t in failing}
     return min(counts, key=lambda name: (name in broken, -counts[name], name))
-
-
-def _package(path: str, tree: Path) -> list[str]:
-    """The package of the Python file ``path`` (its folders upward holding ``__init__.py``)."""
-    folders = path.split("/")[:-1]
-    start = len(folders)
-    while start > 0 and (tree.joinpath(*folders[:start]) / "__init__.py").is_file():
-        start -= 1
-    return folders[start:]
-
-
-def portable_python_test(text: str, module: str, focal_file: str, tree: Path) -> str:
-    """The test module at ``module`` made to work from the focal file's folder: relative
-    imports made absolute (from the module's package), and the fixtures of the conftest files
-    above it that are not above the focal file loaded into it by path."""
-    package = _package(module, tree)
-
-    def absolute(match: re.Match[str]) -> str:
-        up = len(match["dots"]) - 1
-        if up > len(package) or (not package):
-            return match[0]
-        base = package[: len(package) - up]
-        name = ".".join([*base, match["rest"]] if match["rest"] else base)
-        return f"{match['indent']}from {name} import" if name else match[0]
-
-    text = RELATIVE_IMPORT.sub(absolute, text)
-    focal_dirs = {"/".join(focal_file.split("/")[:n]) for n in range(len(focal_file.split("/")))}
-    test_parts = module.split("/")[:-1]
-    conftests = []
-    for n in range(len(test_parts), -1, -1):
-        folder = "/".join(test_parts[:n])
-        if folder in focal_dirs or not (tree / folder / "conftest.py").is_file():
-            continue
-        conftests.append(
-            posixpath.relpath(
-                f"{folder}/conftest.py" if folder else "conftest.py",
-                posixpath.dirname(focal_file) or ".",
-            )
-        )
-    if conftests:
-        text = text.rstrip("\n") + "\n" + CONFTEST_LOADER.replace("__CONFTESTS__", repr(conftests))
-    return text
 
 
 def oracle_test(target: dict[str, Any], backend: Backend | None = None) -> str | None:
@@ -202,10 +118,68 @@ def oracle_test(target: dict[str, Any], backend: Backend | None = None) -> str |
     module = choose_module(tests, target["file_path"], env.failing)
     if module is None:
         return None
-    try:
-        text = (source_tree(repo) / module).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+    tree = source_tree(repo)
+    if not (tree / module).is_file():
         return None
     if target["language"] == "python":
-        return portable_python_test(text, module, target["file_path"], source_tree(repo))
-    return rebase_relative(text, module, target["file_path"])
+        return python_oracle(module, tests, target["file_path"], tree)
+    try:
+        head = (tree / module).read_text(encoding="utf-8", errors="replace")[:4000]
+    except OSError:
+        head = ""
+    prefix = f"{module}::"
+    skip = sorted(t[len(prefix) :] for t in env.failing if t.startswith(prefix))
+    return js_oracle(module, target["file_path"], target["language"], jest_environment(head), skip)
+
+
+#: appended after the JS/TS oracle's import: jest-circus's registered tests whose titles failed
+#: at baseline are switched to ``skip`` (plain JS that is also valid strict TypeScript; a no-op
+#: without jest-circus)
+JEST_SKIP = """;(() => {
+  const skip = new Set(__TITLES__);
+  const sym = Object.getOwnPropertySymbols(globalThis).find(
+    (s) => String(s) === 'Symbol(JEST_STATE_SYMBOL)',
+  );
+  const state = sym ? Reflect.get(globalThis, sym) : undefined;
+  const stack = state ? [{ block: state.rootDescribeBlock, path: '' }] : [];
+  while (stack.length) {
+    const item = stack.pop();
+    if (!item) break;
+    for (const child of (item.block.children || []).concat(item.block.tests || [])) {
+      const path = item.path ? item.path + ' > ' + child.name : child.name;
+      if (child.type === 'describeBlock') stack.push({ block: child, path: path });
+      else if (skip.has(path)) child.mode = 'skip';
+    }
+  }
+})();
+"""
+
+
+def js_oracle(
+    module: str,
+    focal_file: str,
+    language: str,
+    environment: str | None = None,
+    skip: list[str] | None = None,
+) -> str:
+    """The JS/TS oracle: the covering test module loaded, where it is, from the end of the
+    focal file (its tests register in the focal file's suite: jest and mocha collect the
+    ``describe``/``it`` calls made while a test file loads). TypeScript uses a side-effect
+    ``import`` (valid without Node's type declarations), JavaScript ``require``. A jest
+    ``environment`` the module declares in its docblock opens the answer, so the placement
+    gives the focal file the same one. The module's tests that failed at baseline (``skip``:
+    their titles, ``A > B > test``) are switched off under jest-circus (:data:`JEST_SKIP`), so
+    the answer holds the module's passing tests only."""
+    spec = posixpath.relpath(module, posixpath.dirname(focal_file) or ".")
+    if not spec.startswith("."):
+        spec = f"./{spec}"
+    note = "// seebench oracle: the repository's own tests that cover the focal method"
+    if environment:
+        note = f"/** @jest-environment {environment} */\n{note}"
+    if language == "typescript":
+        spec = re.sub(r"\.(tsx?|mts|cts)$", "", spec)
+        loader = f"import {json.dumps(spec)};\n"
+    else:
+        loader = f"require({json.dumps(spec)});\n"
+    tail = JEST_SKIP.replace("__TITLES__", json.dumps(skip)) if skip else ""
+    return f"{note}\n{loader}{tail}"

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -167,11 +168,28 @@ def python_placement(
     return Placement({test_file: answer, conftest_path(path): conftest}, test_file, traced=True)
 
 
+#: a jest environment pragma in the leading block comment of a test (``@jest-environment jsdom``)
+JEST_ENVIRONMENT = re.compile(r"\A\s*/\*\*?(?:(?!\*/).)*?@jest-environment\s+([^\s*]+)", re.S)
+
+
+def jest_environment(text: str) -> str | None:
+    """The jest environment named by ``text``'s leading docblock (``@jest-environment X``)."""
+    match = JEST_ENVIRONMENT.match(text)
+    return match.group(1) if match else None
+
+
 def js_placement(target: dict, answer: str, focal_text: str, *, trivial: bool = False) -> Placement:
-    """The changes for a JS/TS run: the focal file with the test (or a trivial one) appended."""
+    """The changes for a JS/TS run: the focal file with the test (or a trivial one) appended.
+
+    jest reads a file's test environment from the docblock at its very top, so an answer
+    that opens with ``/** @jest-environment X */`` (a test needing ``jsdom``) gets that pragma
+    put in front of the focal file's first line (same line: the focal lines do not move)."""
     path = target["file_path"]
     text = focal_text if focal_text.endswith("\n") else focal_text + "\n"
     added = TRIVIAL_JS if trivial else f"\n\n{answer.strip()}\n"
+    environment = None if trivial else jest_environment(answer)
+    if environment:
+        text = f"/** @jest-environment {environment} */ {text}"
     return Placement({path: text + added}, path)
 
 

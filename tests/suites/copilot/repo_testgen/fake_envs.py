@@ -28,6 +28,7 @@ class FakeEnvs:
         self.status = status
         self.runs: list[dict] = []
         self.coverage: dict | None = None
+        self.passing = frozenset({"tests/test_calc.py::test_add", "tests/test_calc.py::test_other"})
 
     def backend(self) -> Backend:
         return Backend(self.ensure_env, self.run_tests, self.open_repo_sandbox)
@@ -42,7 +43,7 @@ class FakeEnvs:
             status=self.status,
             reason=reason,
             runner="pytest",
-            passing=frozenset({"tests/test_calc.py::test_add", "tests/test_calc.py::test_other"}),
+            passing=self.passing,
             manifest_sha256="0" * 64,
         )
 

@@ -1,11 +1,7 @@
 from __future__ import annotations
 
 from seebench.suites.copilot.repo_testgen import placement
-from seebench.suites.copilot.repo_testgen.oracle import (
-    choose_module,
-    covering_tests,
-    rebase_relative,
-)
+from seebench.suites.copilot.repo_testgen.oracle import choose_module, covering_tests, js_oracle
 
 
 def test_python_paths_sit_next_to_the_focal_file(target):
@@ -61,9 +57,33 @@ def test_the_oracle_module_holds_most_covering_tests_and_is_never_the_focal_file
     assert choose_module(["b.py::x", "a.py::y"], "f.py", frozenset({"a.py::z"})) == "b.py"
 
 
-def test_relative_requires_are_rebased_onto_the_focal_folder():
-    text = "const a = require('../../lib/a');\nimport b from './helpers/b';\nrequire('chai');\n"
-    moved = rebase_relative(text, "test/unit/x.test.js", "lib/a.js")
-    assert "require('./a')" in moved
-    assert "from '../test/unit/helpers/b'" in moved
-    assert "require('chai')" in moved
+def test_the_js_oracle_loads_the_test_module_from_the_focal_file():
+    assert js_oracle("test/unit/x.test.js", "lib/a.js", "javascript").endswith(
+        '\nrequire("../test/unit/x.test.js");\n'
+    )
+    assert js_oracle("src/a.spec.ts", "src/a.ts", "typescript").endswith('\nimport "./a.spec";\n')
+    assert 'import "./__tests__/b.test"' in js_oracle("__tests__/b.test.tsx", "b.ts", "typescript")
+
+
+def test_a_jest_environment_pragma_of_the_answer_opens_the_focal_file_on_its_first_line():
+    target = {"file_path": "src/a.ts"}
+    focal = "export const a = 1;\nexport function f() {\n  return a;\n}\n"
+    answer = "/**\n * @jest-environment jsdom\n */\nimport './a.spec';\n"
+    text = placement.js_placement(target, answer, focal).changes["src/a.ts"]
+    lines = text.splitlines()
+    assert lines[0] == "/** @jest-environment jsdom */ export const a = 1;"
+    assert lines[1:4] == focal.splitlines()[1:4]  # the focal lines do not move
+    assert text.endswith(answer.strip() + "\n")
+    plain = placement.js_placement(target, "import './a.spec';", focal).changes["src/a.ts"]
+    assert plain.startswith(focal)
+    assert placement.jest_environment("// x\n/** @jest-environment jsdom */") is None
+    assert js_oracle("test/a.spec.ts", "src/a.ts", "typescript", "jsdom").startswith(
+        "/** @jest-environment jsdom */\n"
+    )
+
+
+def test_the_js_oracle_switches_off_the_tests_that_failed_at_baseline():
+    answer = js_oracle("test/a.test.js", "lib/a.js", "javascript", skip=["A > b"])
+    loader, rest = answer.split('require("../test/a.test.js");\n', 1)
+    assert 'new Set(["A > b"])' in rest and "child.mode = 'skip'" in rest  # after the load
+    assert "Set(" not in js_oracle("test/a.test.js", "lib/a.js", "javascript", skip=[])

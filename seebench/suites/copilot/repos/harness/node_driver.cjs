@@ -66,6 +66,9 @@ function runOnce(files, coverageDir, selectBy = 'testMatch') {
         ? files.map((f) => `--testMatch=**/${f}`)
         : [`--testRegex=(${files.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`];
       args.push(...select, '--runTestsByPath', ...files);
+      // jest never instruments a file that is a test (it matches testMatch), so a source file
+      // run as a test (tests appended to it) would report no coverage of its own lines
+      if (coverageDir) args.push(...files.map((f) => `--forceCoverageMatch=**/${f}`));
     } else args.push(...specs);
   } else if (config.runner === 'mocha') {
     args.push('--reporter', path.join(runDir, '.seebench', 'mocha_reporter.cjs'), ...config.options, ...specs);

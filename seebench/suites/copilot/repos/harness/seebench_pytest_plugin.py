@@ -3,7 +3,11 @@
 It records one outcome per test node id (``passed``, ``failed``, ``error``, ``skipped``) and
 a collection error as ``error`` of the module's node id, appending each as a JSON line
 ``[node id, outcome]`` to the file named by ``SEEBENCH_OUTCOMES`` as soon as it is known
-(the last line of an id wins), so a run stopped at its time limit keeps what finished; under ``coverage run`` it switches coverage.py's dynamic
+(the last line of an id wins), so a run stopped at its time limit keeps what finished. The
+file is opened, and the functions that write it bound, when the plugin loads: a test that
+replaces ``os.environ``, ``open`` or ``json.dumps`` (thefuck's ``os_environ`` fixture sets
+``os.environ`` to a dict without the variable) cannot lose the outcomes recorded after
+it. Under ``coverage run`` it switches coverage.py's dynamic
 context to the running test's node id, so each covered line knows the tests that ran it.
 Standard library, pytest and coverage only: it runs with the repository's versions.
 """
@@ -14,16 +18,18 @@ import os
 import pytest
 
 _outcomes = {}
+_PATH = os.environ.get("SEEBENCH_OUTCOMES")
+_FD = os.open(_PATH, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644) if _PATH else None
+_write = os.write
+_dumps = json.dumps
 
 
 def _set(nodeid, outcome):
     if _outcomes.get(nodeid) == outcome:
         return
     _outcomes[nodeid] = outcome
-    path = os.environ.get("SEEBENCH_OUTCOMES")
-    if path:
-        with open(path, "a", encoding="utf-8") as handle:
-            handle.write(json.dumps([nodeid, outcome]) + "\n")
+    if _FD is not None:
+        _write(_FD, (_dumps([nodeid, outcome]) + "\n").encode("utf-8"))
 
 
 def _coverage():
