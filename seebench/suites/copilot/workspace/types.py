@@ -168,8 +168,8 @@ class WorkspaceType(ScenarioType):
             "Answer",
             "answer",
             "code search and question answering",
-            "First line, in this shape with each <...> replaced by a bracketed number from the "
-            f"snippets above: {RANKING_TEMPLATE} List only the snippets that help answer the "
+            "First line, in this shape with each <...> replaced by the bracketed number of one of "
+            f"the numbered snippets: {RANKING_TEMPLATE} List only the snippets that help answer the "
             "question, the most useful first; a reply that keeps the <...> words is not an "
             "answer. Then answer the question in a few sentences, naming the functions, classes "
             "and files involved.",
