@@ -28,6 +28,14 @@ if TYPE_CHECKING:
 
 TARGET_KEYS = ("gold", "keywords", "candidates", "excluded")
 RANKING = re.compile(r"ranking\s*[:=\-]\s*([^\n]*)", re.IGNORECASE)
+#: the shape of the ranking line shown in the instruction: placeholders, no number, so that a
+#: reply copying it holds no ranking (small models copied a concrete example, ``3, 1, 4``,
+#: in 7 of 10 replies)
+RANKING_TEMPLATE = "Ranking: <number of the most useful snippet>, <number of the next one>, ..."
+#: a placeholder of the template left in a reply's ranking line (angle brackets, no digit)
+PLACEHOLDER = re.compile(r"<[^<>\d\n]*>")
+#: why a reply that repeats the template is not an answer
+COPIED_TEMPLATE = "the ranking line repeats the instruction's template instead of snippet numbers"
 
 
 def read_workspace_queries(
@@ -116,10 +124,14 @@ def workspace_candidates(
 
 def parse_workspace_reply(text: str) -> ParsedAnswer:
     """``{ranking, answer}`` from a reply: the numbers on its ``Ranking:`` line (empty when
-    there is none) and the rest of the text as the answer."""
+    there is none) and the rest of the text as the answer. A ranking line that still holds a
+    placeholder of :data:`RANKING_TEMPLATE` (``<...>`` without a digit) is not an answer: the
+    reply copied the instruction (invalid, scored 0)."""
     match = RANKING.search(text)
     ranking: list[int] = []
     answer = text
+    if match and PLACEHOLDER.search(match.group(1)):
+        return ParsedAnswer(None, error=COPIED_TEMPLATE)
     if match:
         seen = set()
         for number in re.findall(r"\d+", match.group(1)):
@@ -156,10 +168,11 @@ class WorkspaceType(ScenarioType):
             "Answer",
             "answer",
             "code search and question answering",
-            "Start with one line 'Ranking:' followed by the numbers of the snippets shown above "
-            "that help answer the question, separated by commas, most useful first (only "
-            "numbers of snippets you read; no example order). Then answer the question in a "
-            "few sentences, naming the functions, classes and files involved.",
+            "First line, in this shape with each <...> replaced by the bracketed number of one of "
+            f"the numbered snippets: {RANKING_TEMPLATE} List only the snippets that help answer the "
+            "question, the most useful first; a reply that keeps the <...> words is not an "
+            "answer. Then answer the question in a few sentences, naming the functions, classes "
+            "and files involved.",
             256,
         )
 

@@ -66,3 +66,38 @@ def test_bad_list_lines_are_one_clear_error_naming_file_line_and_key(tmp_path):
     path.write_text("{not json\n")
     with pytest.raises(ValueError, match="items.jsonl:1: invalid JSON"):
         read_items(path)
+
+
+TS_MODULE = """export class Clock {
+  private ticks = 0;
+
+  /**
+   * Advance the clock by `n` ticks and return the new count.
+   */
+  advance(n: number): number {
+    this.ticks += n;
+    return this.ticks;
+  }
+}
+"""
+
+
+def test_a_typescript_item_shows_a_typescript_block_and_its_body_restores_the_file():
+    """The TypeScript task reads items like the JavaScript one: a ``//`` placeholder in a
+    ``typescript`` block, and the original body put back gives the file again."""
+    from seebench.suites.copilot.repo_generate.assembly import place_answer
+
+    method = next(m for m in documented_methods(TS_MODULE, "src/clock.ts"))
+    record = item(
+        id="tiny/clock:src/clock.ts:Clock.advance", language="typescript", file="src/clock.ts",
+        name=method.name, start_line=method.start_line, body_start=method.body_start,
+        body_end=method.body_end, file_sha256=file_digest(TS_MODULE),
+        tests=["test/clock.test.ts::Clock advances"],
+    )  # fmt: skip
+    row = item_row(record, TS_MODULE, "tiny/clock", 12000)
+    target = row["target"]
+    assert method.name == "Clock.advance" and target["excluded"] is None
+    assert "```typescript\n" in row["input"] and row["input"].rstrip("`\n").endswith(
+        "advance(n: number): number {\n    // Your code here"
+    )
+    assert place_answer(target, target["reference"]).source == TS_MODULE

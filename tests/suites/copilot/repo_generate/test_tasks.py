@@ -14,7 +14,7 @@ from seebench.suites.copilot.repo_generate.items import (
 from seebench.suites.copilot.repo_generate.listing import pin_tasks
 from seebench.tasks.index import build_task_index
 
-TASKS = [f"copilot_repo_generate_{language}" for language in ("python", "javascript")]
+TASKS = [f"copilot_repo_generate_{language}" for language in ("python", "javascript", "typescript")]
 
 
 @pytest.fixture(scope="module")

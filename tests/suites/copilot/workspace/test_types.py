@@ -44,11 +44,38 @@ def test_prompting_methods_apply_to_workspace_tasks():
     assert not registry.method("finetune").applies_to("copilot_workspace", WorkspaceType())
 
 
-def test_the_instruction_shows_no_ranking_a_small_model_could_copy():
-    """SmolLM2 copied the old example ('Ranking: 3, 1, 4') in 7 of 10 replies."""
+def test_the_instruction_shows_a_ranking_shape_that_holds_no_number():
+    """SmolLM2 copied the old example ('Ranking: 3, 1, 4') in 7 of 10 replies: the shape shown
+    now has placeholders only, so a copy of it cannot pass for a ranking."""
     import re
 
-    from seebench.suites.copilot.workspace.types import WorkspaceType
+    from seebench.suites.copilot.workspace.types import RANKING_TEMPLATE
 
     instruction = WorkspaceType().answer_format(None).instruction
-    assert "Ranking:" in instruction and not re.search(r"Ranking: ?\d", instruction)
+    assert RANKING_TEMPLATE in instruction
+    assert not re.search(r"\d", instruction)
+
+
+def test_a_reply_that_copies_the_template_is_not_an_answer():
+    from seebench.suites.copilot.workspace.types import COPIED_TEMPLATE, RANKING_TEMPLATE
+
+    copied = parse_workspace_reply(RANKING_TEMPLATE + "\nThe scheduler runs jobs.")
+    assert not copied.valid and copied.error == COPIED_TEMPLATE and copied.value is None
+    half = parse_workspace_reply("Ranking: 2, <number of the next one>\nIn run().")
+    assert not half.valid
+    # angle brackets that hold code are not a placeholder
+    generic = parse_workspace_reply("Ranking: 2, 5\nIt returns List<Job> from <3 places>.")
+    assert generic.valid and generic.value["ranking"] == [2, 5]
+
+
+def test_a_copied_template_scores_zero_not_the_retrievers_order(tmp_path):
+    """An invalid reply reaches the scorer as no prediction: 0, whereas an empty ranking keeps
+    the candidates' order."""
+    from seebench.suites.copilot.workspace.scorer import WorkspaceScorer
+
+    gold = {"file": "a.py", "start": 1, "end": 3}
+    target = {"gold": [gold], "keywords": [["run"]], "candidates": [gold], "excluded": None}
+    sample = type("S", (), {"target": target})()
+    scorer = WorkspaceScorer()
+    assert scorer.score(sample, None).value == 0.0
+    assert scorer.score(sample, {"ranking": [], "answer": ""}).value == 1.0
