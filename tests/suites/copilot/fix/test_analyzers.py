@@ -119,6 +119,40 @@ def test_files_are_analysed_alone_and_cached(analyzers_ok, tmp_path):
     )
 
 
+def test_a_files_pylint_diagnostics_do_not_depend_on_the_files_before_it(analyzers_ok):
+    """The pylint driver keeps standard-library trees between files, nothing else: a file
+    that shadows a standard module or imports relatively does not change what the next file
+    gets, and each file's diagnostics are those it gets alone."""
+    from seebench.suites.copilot.fix.analyzers import folder_name
+
+    tool = analyzer("pylint")
+    files = [
+        ("helper.py", "VALUE = 1\n"),
+        ("os.py", "import sys\n\nSEP = sys.platform\n"),
+        ("rel.py", "from . import sibling\n\nprint(sibling.VALUE)\n"),
+        ("main.py", "import os\nimport helper\n\nprint(os.SEP, os.sep, helper.VALUE, nope)\n"),
+    ]
+
+    def analyse(chosen: list[tuple[str, str]]) -> dict[str, list]:
+        batch = {folder_name(i, name): text for i, (name, text) in enumerate(chosen)}
+        (result,) = sandbox.run_many([tool.request(batch)])
+        parsed = tool.parse(result.stdout, list(batch))
+        return {name.rsplit("/", 1)[-1]: parsed[name] for name in batch}
+
+    sandbox = LazySandbox(tool, workers=1)
+    try:
+        together = analyse(files)
+        alone = {name: analyse([(name, text)])[name] for name, text in files}
+    finally:
+        sandbox.close()
+    assert together == alone
+    main = together["main.py"]
+    assert any(d.rule == "undefined-variable" and "nope" in d.message for d in main)
+    assert any(d.rule == "import-error" and "helper" in d.message for d in main)
+    # the standard os, not the os.py analysed before it
+    assert any(d.rule == "no-member" and "SEP" in d.message for d in main)
+
+
 def test_a_missing_tool_leaves_samples_unscored_with_the_reason(tmp_path, monkeypatch):
     monkeypatch.setenv("SEEBENCH_COPILOT_TOOLS", str(tmp_path / "no-tools"))
     sample = _sample("eslint")
