@@ -36,6 +36,18 @@ def needs_gpu(resources: Resources, have: float) -> float:
     return 1.0 if resources.gpu_if_available and have >= 1 else 0.0
 
 
+def end_with_the_driver() -> None:
+    """In a worker process: be sent SIGTERM when the process that started it dies (Linux's
+    ``PR_SET_PDEATHSIG``), so a driver killed with SIGTERM or SIGKILL leaves no worker behind."""
+    import contextlib
+    import ctypes
+    import signal
+
+    # not Linux: the pool's own clean-up is all there is
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+
+
 class LocalExecutor(Executor):
     """Serial in the driver's process (``workers == 1``) or on a pool of local processes."""
 
@@ -72,11 +84,7 @@ class LocalExecutor(Executor):
                     "on the CPU (-o device=cpu)"
                 )
         if self.workers > 1:
-            import multiprocessing
-
-            self._pool = futures.ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn")
-            )
+            self._pool = self._new_pool()
 
     def fits(self, unit: Unit, busy: list[Resources]) -> bool:
         if not busy:
@@ -132,14 +140,19 @@ class LocalExecutor(Executor):
             self._restart_pool()
         return reports
 
-    def _restart_pool(self) -> None:
+    def _new_pool(self) -> futures.ProcessPoolExecutor:
         import multiprocessing
 
+        return futures.ProcessPoolExecutor(
+            self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=end_with_the_driver,
+        )
+
+    def _restart_pool(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
-        self._pool = futures.ProcessPoolExecutor(
-            self.workers, mp_context=multiprocessing.get_context("spawn")
-        )
+        self._pool = self._new_pool()
 
     def cancel(self) -> None:
         self._queue.clear()

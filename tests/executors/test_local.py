@@ -145,3 +145,50 @@ def test_a_lost_worker_process_is_retried(sweep_env):
     assert [o.status for o in result.outcomes] == ["ok", "ok"]
     recorded = result_of(sweep_env.out, "xecho-crash-1", "alpha")["attempts"]
     assert recorded and "worker process lost" in recorded[0]["reason"]
+
+
+def test_workers_do_not_outlive_a_killed_driver(tmp_path):
+    """A driver killed with SIGKILL (no clean-up runs) takes its worker processes with it."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "driver.py"
+    script.write_text(
+        "import os, time\n"
+        "from seebench.executors.base import ExecutorOptions\n"
+        "from seebench.executors.local import LocalExecutor\n"
+        "if __name__ == '__main__':\n"
+        "    executor = LocalExecutor(ExecutorOptions(workers=2))\n"
+        "    executor.start([])\n"
+        "    jobs = [executor._pool.submit(time.sleep, 0.5) for _ in range(2)]\n"
+        "    pids = {executor._pool.submit(os.getpid).result() for _ in range(8)}\n"
+        "    print(' '.join(map(str, sorted(pids))), flush=True)\n"
+        "    time.sleep(600)\n"
+    )
+    driver = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        workers = [int(pid) for pid in driver.stdout.readline().split()]
+        assert workers and driver.pid not in workers
+        driver.send_signal(signal.SIGKILL)
+        driver.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        alive = workers
+        while alive and time.monotonic() < deadline:
+            time.sleep(0.1)
+            alive = [pid for pid in alive if _alive(pid)]
+        assert not alive, f"worker processes {alive} outlived the driver"
+    finally:
+        if driver.poll() is None:
+            os.kill(driver.pid, signal.SIGKILL)
+
+
+def _alive(pid: int) -> bool:
+    """True while ``pid`` exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().split(") ", 1)[1][0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False
