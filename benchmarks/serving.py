@@ -3,7 +3,8 @@
 Part 1, prompting: the test items of a SELU task (default functional_requirement, 191 items),
 zero-shot, greedy, SmolLM2-135M-Instruct, response cache off, through the same model client
 that ``seebench eval`` uses: ``smollm2`` (transformers, batched) and ``llamacpp:smollm2`` (the
-GGUF the transformers weights are converted from, served by llama-cpp-python). Prints items/s
+GGUF the transformers weights are converted from, served by llama-cpp-python; add
+``llamaserver:smollm2`` to ``--backends`` for llama.cpp's own server). Prints items/s
 of each (generation only, and with loading/start-up), their ratio, how often the two parsed
 answers agree (and how often the replies are identical), and each backend's metrics.
 
@@ -15,6 +16,7 @@ Usage::
 
     SEEBENCH_HOME=... python benchmarks/serving.py [--task functional_requirement] [--n N]
         [--judge-n 20] [--backends llamacpp:smollm2,smollm2] [--skip-judge]
+        [--judge-model llamaserver:smollm2]
         [--llamacpp-options 'n_threads=2;server_args=--logits_all False']
         [--json OUT.json] [--previous EARLIER.json]
 
@@ -100,20 +102,25 @@ def _prompting(args: argparse.Namespace) -> dict[str, Any]:
         )
     summary: dict[str, Any] = {"task": task.name, "items": len(prompts), "max_new_tokens": tokens}
     summary["runs"] = runs
-    if len(runs) == 2:
-        fast, slow = runs["llamacpp:smollm2"], runs["smollm2"]
+    slow = runs.get("smollm2")
+    for spec, fast in runs.items():
+        if slow is None or spec == "smollm2":
+            continue
         same_answer = sum(a == b for a, b in zip(fast["parsed"], slow["parsed"], strict=True))
         same_text = sum(a == b for a, b in zip(fast["texts"], slow["texts"], strict=True))
-        summary.update(
+        compared = dict(
             ratio=fast["items_per_s"] / slow["items_per_s"],
             ratio_with_start=fast["items_per_s_with_start"] / slow["items_per_s_with_start"],
             answer_agreement=same_answer / len(prompts),
             identical_replies=same_text / len(prompts),
         )
+        if spec == "llamacpp:smollm2":
+            summary.update(compared)  # the keys earlier --json files have
+        summary.setdefault("against_transformers", {})[spec] = compared
         print(
-            f"llamacpp / transformers: {summary['ratio']:.2f}x items/s "
-            f"({summary['ratio_with_start']:.2f}x with loading); parsed answers agree on "
-            f"{same_answer}/{len(prompts)} = {summary['answer_agreement']:.1%}, identical replies "
+            f"{spec} / transformers: {compared['ratio']:.2f}x items/s "
+            f"({compared['ratio_with_start']:.2f}x with loading); parsed answers agree on "
+            f"{same_answer}/{len(prompts)} = {compared['answer_agreement']:.1%}, identical replies "
             f"{same_text}/{len(prompts)}",
             flush=True,
         )
@@ -137,7 +144,7 @@ def _judge(args: argparse.Namespace) -> dict[str, Any]:
         Prompt(s.id, tuple(messages_for(judge_prompts.vanilla_prompt(kind, _judged_item(s)))))
         for s in data.test
     ]
-    model = resolve_model("llamacpp:smollm2")[0]
+    model = resolve_model(args.judge_model)[0]
     timings: dict[str, float] = {}
     replies: dict[int, list[str | None]] = {}
     for concurrency in (1, 4):
@@ -190,6 +197,11 @@ def main() -> None:
         "--previous", help="a --json file of an earlier run whose backends are compared too"
     )
     parser.add_argument("--skip-judge", action="store_true")
+    parser.add_argument(
+        "--judge-model",
+        default="llamacpp:smollm2",
+        help="the managed-server spec of the judge workload (e.g. llamaserver:smollm2)",
+    )
     parser.add_argument(
         "--llamacpp-options",
         type=_options,
