@@ -56,6 +56,23 @@ class ServerKind:
             f"pip install 'seebench[{self.extra}]' (or pip install {self.distribution})"
         )
 
+    def version_output(self, spec: str, executable: str | None) -> tuple[str, str]:
+        """What ``executable --version`` prints (stdout, stderr); one line when it is missing,
+        cannot run or fails."""
+        if executable is None:
+            raise ModelError(self.missing(spec))
+        try:
+            done = subprocess.run(
+                [executable, "--version"], capture_output=True, text=True, timeout=120
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise ModelError(f"model {spec!r}: '{executable} --version' failed: {exc}") from None
+        if done.returncode != 0:
+            raise ModelError(
+                f"model {spec!r}: '{executable} --version' failed (exit code {done.returncode})"
+            )
+        return done.stdout, done.stderr
+
     def weights(self, spec: str, target: str) -> tuple[Path, dict[str, Any]]:
         """The weights' path and identity for the part of the spec after the prefix."""
         raise NotImplementedError
@@ -192,20 +209,11 @@ class LlamaServerNative(ServerKind):
 
     def version(self, spec: str) -> str:
         executable = self.executable()
-        if executable is None:
-            raise ModelError(self.missing(spec))
-        try:
-            done = subprocess.run(
-                [executable, "--version"], capture_output=True, text=True, timeout=60
-            )
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            raise ModelError(f"model {spec!r}: '{executable} --version' failed: {exc}") from None
-        found = re.search(r"version:\s*(\S+)(?:\s*\((\w+)\))?", done.stdout + done.stderr)
-        if done.returncode != 0 or found is None:
-            raise ModelError(
-                f"model {spec!r}: '{executable} --version' printed no version "
-                f"(exit code {done.returncode})"
-            )
+        found = re.search(
+            r"version:\s*(\S+)(?:\s*\((\w+)\))?", "".join(self.version_output(spec, executable))
+        )
+        if found is None:
+            raise ModelError(f"model {spec!r}: '{executable} --version' printed no version")
         build = found.group(1) + (f" ({found.group(2)})" if found.group(2) else "")
         return f"llama-server {build}"
 
@@ -261,19 +269,10 @@ class VLLMServer(ServerKind):
         except metadata.PackageNotFoundError:
             pass
         executable = self.executable()
-        if executable is None:
-            raise ModelError(self.missing(spec))
-        try:
-            done = subprocess.run(
-                [executable, "--version"], capture_output=True, text=True, timeout=120
-            )
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            raise ModelError(f"model {spec!r}: '{executable} --version' failed: {exc}") from None
-        words = (done.stdout.strip().splitlines() or [""])[-1].split()
-        if done.returncode != 0 or not words:
-            raise ModelError(
-                f"model {spec!r}: '{executable} --version' failed (exit code {done.returncode})"
-            )
+        printed, _ = self.version_output(spec, executable)
+        words = (printed.strip().splitlines() or [""])[-1].split()
+        if not words:
+            raise ModelError(f"model {spec!r}: '{executable} --version' printed no version")
         return f"vllm {words[-1]}"
 
     def weights(self, spec: str, target: str) -> tuple[Path, dict[str, Any]]:
