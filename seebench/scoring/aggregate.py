@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,6 +69,59 @@ class _Resampler:
         )
 
 
+def item_ratio(per_score: Callable[[Score], tuple[float, float]]) -> Callable[[Any], Any]:
+    """Declare a ``scores`` metric a ratio of per-score sums, for fast bootstrap intervals.
+
+    ``per_score(score)`` gives the score's ``(numerator, denominator)`` contribution; the
+    metric must equal ``sum(numerators) / sum(denominators)`` (NaN when the denominators sum
+    to 0), as a rate over the scored samples does. The bootstrap then sums two arrays per
+    draw instead of calling the metric on every resample. Declare it only where the
+    contributions are whole numbers (counts): their sums are exact, so every resampled value is
+    the one the metric itself gives. The full-data value is still the metric's own, and a
+    metric whose declaration disagrees with it there is resampled the slow way.
+    """
+
+    def mark(func: Any) -> Any:
+        func.item_ratio = per_score
+        return func
+
+    return mark
+
+
+class _RatioDraws:
+    """One ratio metric's per-score numerators and denominators, per repeat."""
+
+    def __init__(
+        self, per_score: Callable[[Score], tuple[float, float]], repeats: list[list[Score]]
+    ):
+        pairs = [
+            np.array([per_score(s) for s in row], dtype=float).reshape(-1, 2) for row in repeats
+        ]
+        self.numerators = [p[:, 0] for p in pairs]
+        self.denominators = [p[:, 1] for p in pairs]
+
+    def value(self, items: np.ndarray | slice) -> float:
+        values = []
+        for numerator, denominator in zip(self.numerators, self.denominators, strict=True):
+            total = float(denominator[items].sum())
+            values.append(float(numerator[items].sum()) / total if total else math.nan)
+        return float(np.mean(values))
+
+
+def _ratio_draws(entry: MetricEntry, func: Any, data: UnitScores, primary_scorer: str, full: float):
+    """The fast resampler of a metric declared with :func:`item_ratio`, or None (not declared,
+    not a scores metric, or the declaration disagrees with the metric on all items)."""
+    per_score = getattr(func, "item_ratio", None)
+    scorer = entry.scorer or primary_scorer
+    if per_score is None or entry.inputs != "scores" or scorer not in data.scores:
+        return None
+    draws = _RatioDraws(per_score, data.scores[scorer])
+    same = draws.value(slice(None))
+    if not (same == full or (math.isnan(same) and math.isnan(full))):
+        return None
+    return draws
+
+
 def metric_value(
     entry: MetricEntry, func: Any, task: TaskSpec, data: UnitScores, primary_scorer: str
 ) -> float:
@@ -114,12 +167,24 @@ def compute_metrics(
     if bootstrap <= 0 or not data.n_items:
         return values, details
     rng = np.random.default_rng(seed)
-    resampler = _Resampler(data)
+    ratios = {
+        e.name: _ratio_draws(e, f, data, primary_scorer, values[e.name])
+        for e, f in zip(entries, funcs, strict=True)
+    }
+    slow = [(e, f) for e, f in zip(entries, funcs, strict=True) if ratios[e.name] is None]
+    resampler = _Resampler(data) if slow else None
     resampled: dict[str, list[float]] = {e.name: [] for e in entries}
     for _ in range(bootstrap):
-        sample = resampler.draw(rng.integers(0, data.n_items, data.n_items))
-        for entry, func in zip(entries, funcs, strict=True):
-            resampled[entry.name].append(metric_value(entry, func, task, sample, primary_scorer))
+        items = rng.integers(0, data.n_items, data.n_items)
+        for name, draws in ratios.items():
+            if draws is not None:
+                resampled[name].append(draws.value(items))
+        if resampler is not None:
+            sample = resampler.draw(items)
+            for entry, func in slow:
+                resampled[entry.name].append(
+                    metric_value(entry, func, task, sample, primary_scorer)
+                )
     for name, draws in resampled.items():
         finite = np.array(draws)[np.isfinite(draws)]
         if finite.size:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from seebench.scoring.aggregate import item_ratio
 from seebench.scoring.core import Score
 
 #: metric name -> (the check it counts, what it measures)
@@ -27,12 +28,22 @@ def check_rate(scores: Sequence[Score], check: str) -> float:
     scored = [s for s in scores if s.value is not None]
     if not scored:
         return math.nan
+    return sum(1 for s in scored if _passed(s, check)) / len(scored)
+
+
+def _passed(score: Score, check: str) -> bool:
     if not check:
-        return sum(1 for s in scored if s.value >= 1.0) / len(scored)
-    return sum(1 for s in scored if (s.metadata.get("checks") or {}).get(check)) / len(scored)
+        return score.value >= 1.0
+    return bool((score.metadata.get("checks") or {}).get(check))
 
 
 def _metric(check: str):
+    def counts(score: Score) -> tuple[int, int]:
+        if score.value is None:
+            return 0, 0
+        return int(_passed(score, check)), 1
+
+    @item_ratio(counts)
     def rate(scores: Sequence[Score]) -> float:
         return check_rate(scores, check)
 

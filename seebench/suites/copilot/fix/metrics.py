@@ -5,33 +5,42 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from seebench.scoring.aggregate import item_ratio
 from seebench.scoring.core import Score
 
 
+def _counted(score: Score, key: str) -> tuple[int, int]:
+    """(passed, counted) of one score: counted when scored and ``key`` was judged."""
+    if score.value is None or score.metadata.get(key) is None:
+        return 0, 0
+    return int(bool(score.metadata.get(key))), 1
+
+
 def _rate(scores: Sequence[Score], key: str) -> float:
-    values = [
-        bool(s.metadata.get(key))
-        for s in scores
-        if s.value is not None and s.metadata.get(key) is not None
-    ]
-    return sum(values) / len(values) if values else math.nan
+    counted = [_counted(s, key) for s in scores]
+    total = sum(c for _, c in counted)
+    return sum(p for p, _ in counted) / total if total else math.nan
 
 
+@item_ratio(lambda score: _counted(score, "fixed"))
 def fix_rate(scores: Sequence[Score]) -> float:
     """The paper's fix rate: edited file parses and has strictly fewer warnings."""
     return _rate(scores, "fixed")
 
 
+@item_ratio(lambda score: _counted(score, "target_fixed"))
 def fix_target_rate(scores: Sequence[Score]) -> float:
     """Share whose target warning is gone at its (diff-mapped) place, syntax intact."""
     return _rate(scores, "target_fixed")
 
 
+@item_ratio(lambda score: _counted(score, "syntax_ok"))
 def fix_syntax_rate(scores: Sequence[Score]) -> float:
     """Share of edited files that parse (tree-sitter)."""
     return _rate(scores, "syntax_ok")
 
 
+@item_ratio(lambda score: _counted(score, "new_warnings"))
 def fix_new_warning_rate(scores: Sequence[Score]) -> float:
     """Share of analysed edits that bring a warning the original did not have."""
     return _rate(scores, "new_warnings")
