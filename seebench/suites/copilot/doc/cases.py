@@ -145,9 +145,16 @@ def prompt_input(record: dict[str, Any]) -> str:
     return (
         f"\n```{fence}\n{record['function']}\n```\n\n"
         f"It is lines {record['start'] + 1}-{record['end'] + 1} of the file "
-        f"{PurePosixPath(record['file_name']).name}, shown whole for context:\n"
+        f"{_base_name(record['file_name'])}, shown whole for context:\n"
         f"```{fence}\n{record['file']}\n```"
     )
+
+
+def _base_name(path: str) -> str:
+    """``PurePosixPath(path).name``, without building the path for a plain file name."""
+    if "/" not in path and path != ".":
+        return path
+    return PurePosixPath(path).name
 
 
 def _case_number(name: str) -> int:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,7 +78,10 @@ def insert_answer(target: dict[str, Any], answer: str) -> tuple[str, int, int]:
 
 
 def region_nodes(root: tree_sitter.Node, first: int, last: int) -> list[tree_sitter.Node]:
-    """The largest nodes lying wholly within rows ``first..last``, in document order."""
+    """The largest nodes lying wholly within rows ``first..last``, in document order.
+
+    Siblings come in document order, their start and end rows never decreasing, so the
+    children touching the rows are found by halving, not each looked at."""
     out, stack = [], [root]
     while stack:
         node = stack.pop()
@@ -86,8 +90,19 @@ def region_nodes(root: tree_sitter.Node, first: int, last: int) -> list[tree_sit
         if node.start_point[0] >= first and node.end_point[0] <= last:
             out.append(node)
         else:
-            stack.extend(reversed(node.children))
+            children = node.children
+            low = bisect_left(children, first, key=_end_row)
+            high = bisect_right(children, last, lo=low, key=_start_row)
+            stack.extend(reversed(children[low:high]))
     return out
+
+
+def _end_row(node: tree_sitter.Node) -> int:
+    return node.end_point[0]
+
+
+def _start_row(node: tree_sitter.Node) -> int:
+    return node.start_point[0]
 
 
 COMMENT_SEXP = re.compile(r"\s*\((?:" + "|".join(sorted(COMMENT_TYPES)) + r")\)")
@@ -214,9 +229,12 @@ def check_answer(target: dict[str, Any], answer: Any, *, reuse: bool = True) -> 
     checks = dict.fromkeys(CHECKS, False)
     problems: dict[str, str] = {}
     verdict = Verdict(checks, problems, edited)
-    region = region_nodes(root, first, last)
+    # the file as it was, the function on the same rows: the same parse as the reference
+    # facts', so the same syntax errors and the same code
+    as_was = edited == target["file"] and (first, last) == (target["start"], target["end"])
+    region = None if as_was else region_nodes(root, first, last)
     scan = scan_rows(root, language, first, last)
-    if root.has_error:
+    if root.has_error and region is not None:
         in_file, in_region = error_count([root]), error_count(region)
         checks["syntax"] = (
             in_file <= facts["errors_in_file"] and in_region <= facts["errors_in_function"]
@@ -237,8 +255,13 @@ def check_answer(target: dict[str, Any], answer: Any, *, reuse: bool = True) -> 
     inside = doc is not None and data.count(b"\n", 0, doc.start_byte) >= first
     _judge_doc(verdict, doc if inside else None, function, language)
     skip = _docstring_node(function, doc) if language == "python" else None
-    digest = code_digest(region, language, data, skip, comments=scan.comments)
-    checks["unchanged"] = digest == facts["code_digest"]
+    if as_was and skip is None:
+        checks["unchanged"] = True
+    else:
+        if region is None:
+            region = region_nodes(root, first, last)
+        digest = code_digest(region, language, data, skip, comments=scan.comments)
+        checks["unchanged"] = digest == facts["code_digest"]
     if not checks["unchanged"]:
         plist = parameter_list(function, language)
         same = code_digest([plist] if plist else [], language, data) == facts["parameter_digest"]
