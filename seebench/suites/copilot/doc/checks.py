@@ -23,6 +23,7 @@ import hashlib
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import tree_sitter
@@ -71,10 +72,19 @@ def insert_answer(target: dict[str, Any], answer: str) -> tuple[str, int, int]:
     _, dedented = split_margin(answer_lines)
     indent = target["indent"]
     placed = [indent + line if line else line for line in dedented]
-    lines = split_lines(target["file"])
+    lines = _file_lines(target["file"])
     start, end = target["start"], target["end"]
-    edited = lines[:start] + placed + lines[end + 1 :]
+    if placed == list(lines[start : end + 1]):  # the function as it was: the file as it was
+        return target["file"], start, end
+    edited = [*lines[:start], *placed, *lines[end + 1 :]]
     return "\n".join(edited), start, start + len(placed) - 1
+
+
+@lru_cache(maxsize=8)
+def _file_lines(text: str) -> tuple[str, ...]:
+    """The lines of a case's file (the answers to one case, and the cases of one file, come
+    one after another)."""
+    return tuple(split_lines(text))
 
 
 def region_nodes(root: tree_sitter.Node, first: int, last: int) -> list[tree_sitter.Node]:
