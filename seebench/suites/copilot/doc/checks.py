@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -88,10 +87,7 @@ def _file_lines(text: str) -> tuple[str, ...]:
 
 
 def region_nodes(root: tree_sitter.Node, first: int, last: int) -> list[tree_sitter.Node]:
-    """The largest nodes lying wholly within rows ``first..last``, in document order.
-
-    Siblings come in document order, their start and end rows never decreasing, so the
-    children touching the rows are found by halving, not each looked at."""
+    """The largest nodes lying wholly within rows ``first..last``, in document order."""
     out, stack = [], [root]
     while stack:
         node = stack.pop()
@@ -100,21 +96,12 @@ def region_nodes(root: tree_sitter.Node, first: int, last: int) -> list[tree_sit
         if node.start_point[0] >= first and node.end_point[0] <= last:
             out.append(node)
         else:
-            children = node.children
-            low = bisect_left(children, first, key=_end_row)
-            high = bisect_right(children, last, lo=low, key=_start_row)
-            stack.extend(reversed(children[low:high]))
+            stack.extend(reversed(node.children))
     return out
 
 
-def _end_row(node: tree_sitter.Node) -> int:
-    return node.end_point[0]
-
-
-def _start_row(node: tree_sitter.Node) -> int:
-    return node.start_point[0]
-
-
+#: the bytes ``bytes.split()`` splits at
+ASCII_WHITESPACE = b" \t\n\r\x0b\x0c"
 COMMENT_SEXP = re.compile(r"\s*\((?:" + "|".join(sorted(COMMENT_TYPES)) + r")\)")
 
 
@@ -161,7 +148,8 @@ def code_digest(
             pieces.append(source[position : gap.start_byte])
             position = max(position, gap.end_byte)
         pieces.append(source[position : node.end_byte])
-        hasher.update(tree.encode() + b"\x00" + b"".join(b"".join(pieces).split()) + b"\x01")
+        code = b"".join(pieces).translate(None, ASCII_WHITESPACE)  # as bytes.split() drops it
+        hasher.update(tree.encode() + b"\x00" + code + b"\x01")
     return hasher.hexdigest()
 
 
