@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from seebench.errors import SeebenchError
 from seebench.suites.copilot.doc import trees
 from seebench.suites.copilot.doc.comments import find_doc
-from seebench.suites.copilot.doc.functions import function_at, function_name
+from seebench.suites.copilot.doc.functions import function_name, scan_rows, spanning
 from seebench.suites.copilot.doc.lines import split_lines, split_margin
 from seebench.suites.copilot.languages import canonical_language, parser
 
@@ -52,12 +52,14 @@ def build_case(
     tree: tree_sitter.Tree | None = None,
     *,
     keep: bool = False,
+    lines: list[str] | None = None,
 ) -> dict[str, Any]:
     """The target record of one case from its JSON and its file's text (see the module doc).
 
     ``tree`` is the parse of ``source`` when the caller has it (one parse per file, however
     many cases point into it); the file without the doc comment is re-parsed from it, only
-    the removed lines. With ``keep`` that parse is kept for scoring (:mod:`.trees`)."""
+    the removed lines. With ``keep`` that parse is kept for scoring (:mod:`.trees`).
+    ``lines`` are ``source``'s lines (:func:`.split_lines`) when the caller has them."""
     from seebench.suites.copilot.doc.checks import reference_facts
 
     language = canonical_language(str(case["language"]))
@@ -73,21 +75,23 @@ def build_case(
     data = source.encode("utf-8")
     if tree is None:
         tree = parser(language).parse(data)
-    function = function_at(tree.root_node, language, first, last)
+    scan = scan_rows(tree.root_node, language, first, last)
+    function = spanning(scan.functions, first, last)
     if function is None:
         return {**record, "excluded": f"no function spans lines {first + 1}-{last + 1}"}
     name = function_name(function, language)
-    lines = split_lines(source)
+    if lines is None:
+        lines = split_lines(source)
     doc = find_doc(function, language, data)
     removed: tuple[int, int] | None = None
     if doc is not None:
         if not _whole_lines(data, doc.start_byte, doc.end_byte):
             return {**record, "excluded": "the doc comment shares its lines with code"}
         removed = (_row(data, doc.start_byte), _row(data, doc.end_byte))
-    stripped = list(lines)
+    stripped = lines
     start, end = first, last
     if removed is not None:
-        del stripped[removed[0] : removed[1] + 1]
+        stripped = lines[: removed[0]] + lines[removed[1] + 1 :]
         count = removed[1] - removed[0] + 1
         if removed[0] < first:
             start, end = first - count, last - count
@@ -102,7 +106,10 @@ def build_case(
         check = trees.reparse(language, data, tree, stripped_data)
     if keep:
         trees.keep(language, stripped_source, stripped_data, check)
-    again = function_at(check.root_node, language, start, end)
+    if removed is not None:
+        scan = scan_rows(check.root_node, language, start, end)
+    # without a doc to take out, the file is unchanged: the same function, the same rows
+    again = function if removed is None else spanning(scan.functions, start, end)
     if again is None or function_name(again, language) != name:
         return {**record, "excluded": "the function without its doc comment does not parse"}
     if removed is not None:
@@ -120,7 +127,9 @@ def build_case(
         "indent": margin,
         "name": name,
         "function": "\n".join(function_lines),
-        "reference": reference_facts(check.root_node, again, language, stripped_data, start, end),
+        "reference": reference_facts(
+            check.root_node, again, language, stripped_data, start, end, scan.comments
+        ),
     }
 
 
@@ -136,9 +145,16 @@ def prompt_input(record: dict[str, Any]) -> str:
     return (
         f"\n```{fence}\n{record['function']}\n```\n\n"
         f"It is lines {record['start'] + 1}-{record['end'] + 1} of the file "
-        f"{PurePosixPath(record['file_name']).name}, shown whole for context:\n"
+        f"{_base_name(record['file_name'])}, shown whole for context:\n"
         f"```{fence}\n{record['file']}\n```"
     )
+
+
+def _base_name(path: str) -> str:
+    """``PurePosixPath(path).name``, without building the path for a plain file name."""
+    if "/" not in path and path != ".":
+        return path
+    return PurePosixPath(path).name
 
 
 def _case_number(name: str) -> int:
@@ -200,9 +216,10 @@ def _prepare(files: Any, wanted: str | None) -> list[dict[str, Any]]:
             for name, _, _ in group:
                 records[name] = _excluded(name, case_language, exc)
             continue
+        lines = split_lines(source)
         for name, case, _ in group:
             try:
-                records[name] = build_case(case, source, tree, keep=True)
+                records[name] = build_case(case, source, tree, keep=True, lines=lines)
             except (ValueError, KeyError, TypeError, SeebenchError) as exc:
                 records[name] = _excluded(name, case_language, exc)
     return [record for name in names if (record := records.get(name)) is not None]
@@ -218,6 +235,16 @@ def _excluded(name: str, language: str, exc: Exception) -> dict[str, Any]:
         "excluded": f"{name}: {reason}",
         "oracle": None,
     }
+
+
+def _member(case_json: str, file_path: str) -> str:
+    """The member name of ``file_path`` beside the member ``case_json``, as ``PurePosixPath``
+    joins them (a plain file name by concatenation, anything else through it)."""
+    folder, slash, _ = case_json.rpartition("/")
+    plain = file_path not in ("", ".", "..") and "/" not in file_path
+    if slash and plain and not {"", "."} & set(folder.split("/")):
+        return f"{folder}/{file_path}"
+    return str(PurePosixPath(case_json).parent / file_path)
 
 
 def _read_case_json(
@@ -242,7 +269,7 @@ def _read_case_json(
             and line_range[0] <= line_range[1]
         ):
             raise ValueError(f"line_range {line_range!r} is not [first, last]")
-        source_name = str(PurePosixPath(name).parent / str(case["file_path"]))
+        source_name = _member(name, str(case["file_path"]))
         if source_name not in files:
             raise ValueError(f"its file {case['file_path']!r} is not in the file set")
         return case, source_name, language

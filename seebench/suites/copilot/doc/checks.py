@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import tree_sitter
@@ -31,11 +32,11 @@ from seebench.suites.copilot.doc.comments import CONVENTIONS, DocComment, find_d
 from seebench.suites.copilot.doc.functions import (
     COMMENT_TYPES,
     function_name,
-    functions_in,
     kind,
     nodes_of,
     parameters,
     returns_value,
+    scan_rows,
 )
 from seebench.suites.copilot.doc.lines import split_lines, split_margin
 from seebench.suites.copilot.languages import parser
@@ -70,10 +71,19 @@ def insert_answer(target: dict[str, Any], answer: str) -> tuple[str, int, int]:
     _, dedented = split_margin(answer_lines)
     indent = target["indent"]
     placed = [indent + line if line else line for line in dedented]
-    lines = split_lines(target["file"])
+    lines = _file_lines(target["file"])
     start, end = target["start"], target["end"]
-    edited = lines[:start] + placed + lines[end + 1 :]
+    if placed == list(lines[start : end + 1]):  # the function as it was: the file as it was
+        return target["file"], start, end
+    edited = [*lines[:start], *placed, *lines[end + 1 :]]
     return "\n".join(edited), start, start + len(placed) - 1
+
+
+@lru_cache(maxsize=8)
+def _file_lines(text: str) -> tuple[str, ...]:
+    """The lines of a case's file (the answers to one case, and the cases of one file, come
+    one after another)."""
+    return tuple(split_lines(text))
 
 
 def region_nodes(root: tree_sitter.Node, first: int, last: int) -> list[tree_sitter.Node]:
@@ -90,6 +100,8 @@ def region_nodes(root: tree_sitter.Node, first: int, last: int) -> list[tree_sit
     return out
 
 
+#: the bytes ``bytes.split()`` splits at
+ASCII_WHITESPACE = b" \t\n\r\x0b\x0c"
 COMMENT_SEXP = re.compile(r"\s*\((?:" + "|".join(sorted(COMMENT_TYPES)) + r")\)")
 
 
@@ -103,14 +115,24 @@ def code_digest(
     language: str,
     source: bytes,
     skip: tree_sitter.Node | None = None,
+    comments: list[tree_sitter.Node] | None = None,
 ) -> str:
     """A digest of the code of ``nodes``: their syntax trees (node types and nesting) and
     their text without comments and whitespace, ``skip`` (a docstring) left out. Equal
-    digests mean the same code, however laid out and commented."""
+    digests mean the same code, however laid out and commented.
+
+    The comments taken out are those below the first node's parent touching the nodes'
+    rows; ``comments``, when given, are the comments of a range of rows holding every one
+    of ``nodes`` (a :func:`.scan_rows` of them), so that they are not looked up again."""
     if not nodes:
         return hashlib.sha256(b"").hexdigest()
-    first, last = nodes[0].start_point[0], nodes[-1].end_point[0]
-    cut = [c for c in nodes_of(nodes[0].parent or nodes[0], language, COMMENT_TYPES, first, last)]
+    holder = nodes[0].parent or nodes[0]
+    if comments is None:
+        first, last = nodes[0].start_point[0], nodes[-1].end_point[0]
+        cut = nodes_of(holder, language, COMMENT_TYPES, first, last)
+    else:  # the same comments: those inside the holder (its rows hold the nodes' rows)
+        low, high = holder.start_byte, holder.end_byte
+        cut = [c for c in comments if low <= c.start_byte and c.end_byte <= high]
     if skip is not None:
         cut.append(skip)
     hasher = hashlib.sha256()
@@ -126,7 +148,8 @@ def code_digest(
             pieces.append(source[position : gap.start_byte])
             position = max(position, gap.end_byte)
         pieces.append(source[position : node.end_byte])
-        hasher.update(tree.encode() + b"\x00" + b"".join(b"".join(pieces).split()) + b"\x01")
+        code = b"".join(pieces).translate(None, ASCII_WHITESPACE)  # as bytes.split() drops it
+        hasher.update(tree.encode() + b"\x00" + code + b"\x01")
     return hasher.hexdigest()
 
 
@@ -151,14 +174,21 @@ def reference_facts(
     source: bytes,
     first: int,
     last: int,
+    comments: list[tree_sitter.Node] | None = None,
 ) -> dict[str, Any]:
     """What answers are compared with, from the file without the function's doc: the code's
-    and the parameter list's digests, and the syntax errors in the file and in the range."""
+    and the parameter list's digests, and the syntax errors in the file and in the range.
+    ``function`` spans rows ``first..last``; ``comments`` are the comments touching them
+    when the caller has them (:func:`.scan_rows`)."""
     plist = parameter_list(function, language)
     region = region_nodes(root, first, last)
+    if comments is None:
+        comments = nodes_of(root, language, COMMENT_TYPES, first, last)
     return {
-        "code_digest": code_digest(region, language, source),
-        "parameter_digest": code_digest([plist] if plist else [], language, source),
+        "code_digest": code_digest(region, language, source, comments=comments),
+        "parameter_digest": code_digest(
+            [plist] if plist else [], language, source, comments=comments
+        ),
         "errors_in_file": error_count([root]) if root.has_error else 0,
         "errors_in_function": error_count(region) if root.has_error else 0,
     }
@@ -197,8 +227,12 @@ def check_answer(target: dict[str, Any], answer: Any, *, reuse: bool = True) -> 
     checks = dict.fromkeys(CHECKS, False)
     problems: dict[str, str] = {}
     verdict = Verdict(checks, problems, edited)
-    region = region_nodes(root, first, last)
-    if root.has_error:
+    # the file as it was, the function on the same rows: the same parse as the reference
+    # facts', so the same syntax errors and the same code
+    as_was = edited == target["file"] and (first, last) == (target["start"], target["end"])
+    region = None if as_was else region_nodes(root, first, last)
+    scan = scan_rows(root, language, first, last)
+    if root.has_error and region is not None:
         in_file, in_region = error_count([root]), error_count(region)
         checks["syntax"] = (
             in_file <= facts["errors_in_file"] and in_region <= facts["errors_in_function"]
@@ -208,11 +242,7 @@ def check_answer(target: dict[str, Any], answer: Any, *, reuse: bool = True) -> 
     if not checks["syntax"]:
         problems["syntax"] = "the answer adds a syntax error to the file"
     function = next(
-        (
-            f
-            for f in functions_in(root, language, first, last)
-            if function_name(f, language) == name
-        ),
+        (f for f in scan.functions if function_name(f, language) == name),
         None,
     )
     if function is None:
@@ -223,7 +253,13 @@ def check_answer(target: dict[str, Any], answer: Any, *, reuse: bool = True) -> 
     inside = doc is not None and data.count(b"\n", 0, doc.start_byte) >= first
     _judge_doc(verdict, doc if inside else None, function, language)
     skip = _docstring_node(function, doc) if language == "python" else None
-    checks["unchanged"] = code_digest(region, language, data, skip) == facts["code_digest"]
+    if as_was and skip is None:
+        checks["unchanged"] = True
+    else:
+        if region is None:
+            region = region_nodes(root, first, last)
+        digest = code_digest(region, language, data, skip, comments=scan.comments)
+        checks["unchanged"] = digest == facts["code_digest"]
     if not checks["unchanged"]:
         plist = parameter_list(function, language)
         same = code_digest([plist] if plist else [], language, data) == facts["parameter_digest"]

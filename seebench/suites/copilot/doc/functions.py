@@ -335,11 +335,57 @@ def functions_in(
     ]
 
 
+@dataclass(frozen=True)
+class RowScan:
+    """What one query finds in a range of rows: the function nodes starting within it
+    (as :func:`functions_in` lists them) and the comment nodes touching it (as
+    :func:`nodes_of` lists them)."""
+
+    functions: list[tree_sitter.Node]
+    comments: list[tree_sitter.Node]
+
+
+@cache
+def _scan_query(language: str) -> tree_sitter.Query:
+    from seebench.suites.copilot.languages import parser
+
+    grammar = parser(language).language
+
+    def group(kinds: Iterable[str], name: str) -> str:
+        known = [k for k in sorted(kinds) if grammar.id_for_node_kind(k, True)]
+        return "[" + " ".join(f"({k})" for k in known) + f"] @{name}"
+
+    return tree_sitter.Query(
+        grammar, group(RULES[language].types, "function") + " " + group(COMMENT_TYPES, "comment")
+    )
+
+
+def scan_rows(root: tree_sitter.Node, language: str, first_row: int, last_row: int) -> RowScan:
+    """The functions starting within rows ``first_row..last_row`` and the comments touching
+    them, found by one tree-sitter query (the same nodes as :func:`functions_in` and
+    :func:`nodes_of` with :data:`COMMENT_TYPES`, in the same order)."""
+    cursor = tree_sitter.QueryCursor(_scan_query(language))
+    cursor.set_point_range((first_row, 0), (last_row + 1, 0))
+    found = cursor.captures(root)
+    functions = sorted(found.get("function", []), key=lambda n: (n.start_byte, -n.end_byte))
+    comments = sorted(found.get("comment", []), key=lambda n: (n.start_byte, -n.end_byte))
+    return RowScan(
+        [node for node in functions if first_row <= node.start_point[0] <= last_row], comments
+    )
+
+
+def spanning(
+    functions: list[tree_sitter.Node], first_row: int, last_row: int
+) -> tree_sitter.Node | None:
+    """The first of ``functions`` that spans exactly rows ``first_row..last_row``."""
+    for node in functions:
+        if node.start_point[0] == first_row and node.end_point[0] == last_row:
+            return node
+    return None
+
+
 def function_at(
     root: tree_sitter.Node, language: str, first_row: int, last_row: int
 ) -> tree_sitter.Node | None:
     """The function that spans exactly rows ``first_row..last_row`` (a case's line range)."""
-    for node in functions_in(root, language, first_row, last_row):
-        if node.start_point[0] == first_row and node.end_point[0] == last_row:
-            return node
-    return None
+    return spanning(functions_in(root, language, first_row, last_row), first_row, last_row)

@@ -3,6 +3,8 @@ imports the other)."""
 
 from __future__ import annotations
 
+from os.path import commonprefix
+
 
 def split_lines(source: str) -> list[str]:
     """Lines as tree-sitter counts rows: split on ``\\n`` only (``\\r`` stays on the line)."""
@@ -11,9 +13,7 @@ def split_lines(source: str) -> list[str]:
 
 def split_margin(lines: list[str]) -> tuple[str, list[str]]:
     """The whitespace every non-blank line starts with, and the lines without it."""
-    margins = [line[: len(line) - len(line.lstrip())] for line in lines if line.strip()]
-    margin = margins[0] if margins else ""
-    for other in margins[1:]:
-        while not other.startswith(margin):
-            margin = margin[:-1]
-    return margin, [line[len(margin) :] if line.strip() else "" for line in lines]
+    margins = [line[: len(line) - len(rest)] for line in lines if (rest := line.lstrip())]
+    margin = commonprefix(margins) if margins else ""
+    cut = len(margin)
+    return margin, [line[cut:] if not line.isspace() else "" for line in lines]

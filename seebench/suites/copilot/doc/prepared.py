@@ -10,6 +10,10 @@ first line names its key and the sha256 of the rest; a file whose first line or 
 not match, or whose rest does not read as records, is not used: the records are computed
 again and the file rewritten. Nothing is cached for a file set that does not know its
 members' checksums.
+
+The rest is ``{"files": [...], "records": [...]}``: each distinct case file text (the file
+without the function's doc; the cases of one file without a doc share it) is written once,
+and a record's ``file`` is its index in ``files``.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from seebench.data.cache import DATA_MAX_BYTES, data_dir
 from seebench.suites.copilot.languages import GRAMMARS
 
 #: the layout of the cache file and of its records
-FORMAT = 1
+FORMAT = 2
 #: the modules whose code decides what a record holds
 MODULES = ("cases.py", "checks.py", "comments.py", "functions.py", "lines.py", "trees.py")
 
@@ -80,11 +84,26 @@ def load(key: str) -> list[dict[str, Any]] | None:
             return None
         if header.get("sha256") != hashlib.sha256(body).hexdigest():
             return None
-        records = json.loads(body)
+        kept = json.loads(body)
     except (ValueError, UnicodeDecodeError):
         return None
-    if not isinstance(records, list) or not all(_is_record(r) for r in records):
+    if not isinstance(kept, dict):
         return None
+    texts, records = kept.get("files"), kept.get("records")
+    if not isinstance(texts, list) or not isinstance(records, list):
+        return None
+    for record in records:
+        if not isinstance(record, dict):
+            return None
+        index = record.get("file")
+        if index is not None:
+            if not isinstance(index, int) or isinstance(index, bool):
+                return None
+            if not 0 <= index < len(texts) or not isinstance(texts[index], str):
+                return None
+            record["file"] = texts[index]
+        if not _is_record(record):
+            return None
     return records
 
 
@@ -100,7 +119,21 @@ def _is_record(record: Any) -> bool:
 
 def store(key: str, records: list[dict[str, Any]]) -> None:
     """Keep ``records`` under ``key`` (a read-only home keeps nothing, silently)."""
-    body = json.dumps(records, ensure_ascii=False, separators=(",", ":"))
+    texts: list[str] = []
+    index: dict[str, int] = {}
+    kept = []
+    for record in records:
+        text = record.get("file")
+        if isinstance(text, str):
+            number = index.get(text)
+            if number is None:
+                number = index[text] = len(texts)
+                texts.append(text)
+            record = {**record, "file": number}
+        kept.append(record)
+    # ASCII escapes: the file stays valid UTF-8 whatever the texts hold, and encoding them is
+    # faster than writing the characters themselves
+    body = json.dumps({"files": texts, "records": kept}, separators=(",", ":"))
     checksum = hashlib.sha256(body.encode("utf-8")).hexdigest()
     header = json.dumps({"key": key, "sha256": checksum, "format": FORMAT})
     with contextlib.suppress(OSError):

@@ -90,7 +90,11 @@ def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
 def reparse(language: str, old: bytes, old_tree: tree_sitter.Tree, new: bytes) -> tree_sitter.Tree:
     """The parse of ``new`` given ``old_tree``, the parse of ``old``: only the bytes between
     their common beginning and end are re-parsed; where the result holds a syntax error
-    (whose recovery may depend on the old tree) ``new`` is parsed again from scratch."""
+    (whose recovery may depend on the old tree) ``new`` is parsed again from scratch.
+    ``new`` equal to ``old`` is ``old_tree`` itself: every kept tree is what a parse from
+    scratch gives."""
+    if new == old:
+        return old_tree
     start = _common_prefix(old, new, min(len(old), len(new)))
     tail = _common_suffix(old, new, min(len(old), len(new)) - start)
     edited = old_tree.copy()

@@ -86,3 +86,24 @@ def test_a_broken_case_is_kept_excluded_naming_its_file(tmp_path):
 def test_the_reader_reads_only_file_sets(tmp_path):
     with pytest.raises(ValueError, match="reads a file set"):
         read_doc_cases(tmp_path / "x.json")
+
+
+@pytest.mark.parametrize(
+    ("case_json_name", "file_path"),
+    [
+        ("data/doc/case-1/case-1.json", "Store.java"),
+        ("data/doc/case-1/case-1.json", "./Store.java"),
+        ("data/doc/case-1/case-1.json", "src/Store.java"),
+        ("data//doc/case-1/case-1.json", "Store.java"),
+        ("case-1.json", "Store.java"),
+        ("data/doc/case-1/case-1.json", ".."),
+    ],
+)
+def test_a_case_file_is_named_as_a_posix_path_joins_it(case_json_name, file_path):
+    from pathlib import PurePosixPath
+
+    from seebench.suites.copilot.doc.cases import _member
+
+    assert _member(case_json_name, file_path) == str(
+        PurePosixPath(case_json_name).parent / file_path
+    )

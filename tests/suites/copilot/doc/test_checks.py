@@ -6,7 +6,14 @@ from __future__ import annotations
 import pytest
 
 from seebench.suites.copilot.doc.cases import build_case
-from seebench.suites.copilot.doc.checks import CHECKS, FORMAT_CHECKS, check_answer
+from seebench.suites.copilot.doc.checks import (
+    CHECKS,
+    FORMAT_CHECKS,
+    check_answer,
+    code_digest,
+    region_nodes,
+)
+from seebench.suites.copilot.languages import parser
 from tests.suites.copilot.doc.cases import CASES, case_json
 
 LANGUAGES = sorted(CASES)
@@ -160,3 +167,27 @@ def test_csharp_xml_doc_that_is_not_well_formed_is_still_read():
     )
     verdict = check_answer(_target("csharp"), doc + body)
     assert verdict.passed, verdict.problems
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_answer_that_leaves_the_file_as_it_was_has_the_reference_facts(language):
+    # such an answer is judged without a digest: its code is the reference's, as a whole
+    # parse of the file shows
+    target = _target(language)
+    verdict = check_answer(target, target["function"], reuse=False)
+    assert verdict.edited == target["file"]
+    assert verdict.checks["syntax"] and verdict.checks["unchanged"]
+    data = target["file"].encode("utf-8")
+    root = parser(language).parse(data).root_node
+    region = region_nodes(root, target["start"], target["end"])
+    assert code_digest(region, language, data) == target["reference"]["code_digest"]
+
+
+def test_a_changed_body_in_a_file_with_syntax_errors_is_still_compared():
+    record = build_case(case_json("python"), CASES["python"]["file"] + "\ndef broken(:\n")
+    assert record["reference"]["errors_in_file"] > 0
+    same = check_answer(record, record["function"])
+    assert same.checks["syntax"] and same.checks["unchanged"]
+    changed = check_answer(record, record["function"].replace("return value", "return 0"))
+    assert changed.checks["syntax"] and not changed.checks["unchanged"]
+    assert changed.problems["unchanged"] == "the code changed"

@@ -96,3 +96,21 @@ def test_a_file_set_without_checksums_caches_nothing(tmp_path):
     rows = read_doc_cases(plain)
     assert not (data_dir() / "prepared").exists()
     assert rows == read_doc_cases(files)
+
+
+def test_each_file_text_is_written_once_and_a_bad_index_is_computed_again(tmp_path):
+    files = _file_set(tmp_path / "data")
+    first = read_doc_cases(files)
+    key = prepared.cache_key(files, None)
+    path = prepared.cache_path(key)
+    head, _, body = path.read_bytes().partition(b"\n")
+    kept = json.loads(body)
+    assert all(isinstance(r["file"], int) for r in kept["records"] if not r["excluded"])
+    assert len(kept["files"]) == len(set(kept["files"]))
+    kept["records"][0]["file"] = len(kept["files"])  # points past the texts
+    bad = json.dumps(kept).encode()
+    header = json.loads(head)
+    header["sha256"] = hashlib.sha256(bad).hexdigest()
+    path.write_bytes(json.dumps(header).encode() + b"\n" + bad)
+    assert prepared.load(key) is None
+    assert read_doc_cases(files) == first
