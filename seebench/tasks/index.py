@@ -290,8 +290,8 @@ def build_task_index(
 def _read_tasks(
     files: list[tuple[str, str | None]], registry: Registry
 ) -> dict[tuple[str, str | None], _Read]:
-    """:func:`_read_task` of each ``(file, default suite)``: here, or in worker processes when
-    there are many (see :func:`_workers`)."""
+    """:func:`_read_task` of each ``(file, default suite)``: here, or shared with forked
+    processes when there are many (see :func:`_workers`)."""
     if not files:
         return {}
     workers = _workers(len(files))
@@ -304,9 +304,10 @@ def _read_tasks(
 
 
 #: below this many task files to read, they are read in this process; from it on, shared
-#: among worker processes (forking and collecting costs about what reading 1,000 saves)
-PARALLEL_MIN_FILES = 2000
-#: the most worker processes a task index build starts
+#: with forked processes (a fork and sending the records back cost about what reading 50
+#: files does; the bar is higher so that a small build never competes for the CPUs)
+PARALLEL_MIN_FILES = 400
+#: the most processes a task index build reads in (this one included)
 MAX_WORKERS = 8
 
 
@@ -348,33 +349,56 @@ def _read_chunk(files: list[tuple[str, str | None]], registry: Registry) -> list
             gc.enable()
 
 
-_worker_registry: list[Registry] = []  # what forked workers read the tasks against
-
-
-def _read_in_worker(files: list[tuple[str, str | None]]) -> list[_Read]:
-    """A worker's share: the records only (specs are built on first use, from them)."""
-    return [
-        (record, None, failure) for record, _, failure in _read_chunk(files, _worker_registry[0])
-    ]
-
-
 def _read_in_parallel(
     files: list[tuple[str, str | None]], registry: Registry, workers: int
 ) -> dict[tuple[str, str | None], _Read]:
-    """:func:`_read_chunk` shared among ``workers`` forked processes, in order."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    """:func:`_read_chunk` shared, in order, between this process (the first share) and
+    ``workers - 1`` forked ones, each of which sends back its records (pickled, through a
+    pipe: from a copy of this process, never from disk) and exits. Raises if a process could
+    not be started or did not deliver its share (the caller then reads everything here)."""
+    import pickle
 
-    size = -(-len(files) // (workers * 4))
+    size = -(-len(files) // workers)
     chunks = [files[start : start + size] for start in range(0, len(files), size)]
-    _worker_registry[:] = [registry]
+    children: list[tuple[int, int]] = []  # (pid, read end of its pipe)
     try:
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(workers, mp_context=context) as pool:
-            results = [read for chunk in pool.map(_read_in_worker, chunks) for read in chunk]
+        for chunk in chunks[1:]:
+            read_end, write_end = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - the child (coverage does not follow it)
+                _send_share(chunk, registry, read_end, write_end)
+            os.close(write_end)
+            children.append((pid, read_end))
+        results = _read_chunk(chunks[0], registry)
+        for _, read_end in children:
+            with open(read_end, "rb", closefd=False) as pipe:
+                share = pickle.load(pipe)
+            if not isinstance(share, list):
+                raise RuntimeError("a task reading process sent no records")
+            results += share
     finally:
-        _worker_registry.clear()
+        for pid, read_end in children:
+            os.close(read_end)
+            os.waitpid(pid, 0)
     return dict(zip(files, results, strict=True))
+
+
+def _send_share(
+    chunk: list[tuple[str, str | None]], registry: Registry, read_end: int, write_end: int
+) -> None:
+    """In a forked process: read ``chunk``, write its records (specs are built on first use,
+    from them) to ``write_end``, and leave at once (no clean-up of the parent's state)."""
+    import pickle
+
+    status = 1
+    try:
+        os.close(read_end)
+        share = [(record, None, failure) for record, _, failure in _read_chunk(chunk, registry)]
+        with open(write_end, "wb") as pipe:
+            pickle.dump(share, pipe, protocol=pickle.HIGHEST_PROTOCOL)
+        status = 0
+    finally:
+        os._exit(status)
 
 
 def _read_task(
