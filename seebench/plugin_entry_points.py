@@ -1,9 +1,8 @@
 """The ``seebench`` entry points of the installed distributions, cached between runs.
 
 Asking :mod:`importlib.metadata` for one group's entry points imports it (with :mod:`email`)
-and reads every distribution's metadata: about a tenth of a second, each time seebench
-starts. The answer only changes when the installed distributions do, so it is kept in
-``$SEEBENCH_HOME/cache/plugins/`` under a key made of what it depends on: ``sys.path`` in
+and reads every distribution's metadata: tens of milliseconds, each time seebench starts. The answer only changes when the installed distributions do, so it is kept in
+``$SEEBENCH_HOME/cache/plugins/``, one file per key made of what it depends on: ``sys.path`` in
 order and, in each of its folders, every ``*.dist-info`` and ``*.egg-info`` entry with the
 size and modification time of its ``entry_points.txt`` and, where there is one, of its
 ``METADATA`` (or ``PKG-INFO``).
@@ -30,6 +29,8 @@ from typing import Any
 FORMAT = 1
 #: the largest cache file read back
 MAX_CACHE_BYTES = 1024 * 1024
+#: cache files kept (one per environment); the least recently written go first
+MAX_CACHE_FILES = 16
 #: set to 1 to ask importlib.metadata every time (and leave the cache file alone)
 NO_CACHE_ENV = "SEEBENCH_NO_PLUGIN_CACHE"
 
@@ -71,7 +72,7 @@ def entry_points(group: str) -> list[PluginEntryPoint]:
     key = _environment_key(group)
     if key is None or os.environ.get(NO_CACHE_ENV, "") not in ("", "0"):
         return _scan(group)
-    path = _cache_file(group)
+    path = _cache_file(key)
     cached = _read_cache(path, key) if path is not None else None
     if cached is not None:
         return cached
@@ -144,12 +145,13 @@ def _is_path_finder(finder: Any) -> bool:
     return finder is PathFinder or isinstance(finder, PathFinder)
 
 
-def _cache_file(group: str) -> Any:
+def _cache_file(key: str) -> Any:
+    """The cache file of one environment (one per key: ``python -m`` and the ``seebench``
+    script see different ``sys.path``), or ``None`` without a home."""
     try:
         from seebench.home import seebench_home
 
-        name = hashlib.sha256(group.encode()).hexdigest()[:16]
-        return seebench_home() / "cache" / "plugins" / f"entry-points-{name}.json"
+        return seebench_home() / "cache" / "plugins" / f"entry-points-{key[:24]}.json"
     except Exception:  # no home to be had: no cache
         return None
 
@@ -192,3 +194,6 @@ def _write_cache(path: Any, key: str, found: list[PluginEntryPoint]) -> None:
         safe_files.atomic_write_text(
             path, json.dumps({"format": FORMAT, "key": key, "entry_points": rows})
         )
+        stale = sorted(path.parent.glob("entry-points-*.json"), key=lambda p: p.stat().st_mtime_ns)
+        for old in stale[:-MAX_CACHE_FILES]:
+            old.unlink(missing_ok=True)

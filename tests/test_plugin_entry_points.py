@@ -125,3 +125,14 @@ def test_load_follows_the_attribute_path() -> None:
     assert PluginEntryPoint("m", "os.path", None, None).load() is os.path
     with pytest.raises(ValueError, match="invalid entry point value"):
         PluginEntryPoint("bad", "not a module!", None, None).load()
+
+
+def test_one_file_per_environment_and_the_oldest_go(site, monkeypatch) -> None:
+    monkeypatch.setattr(plugin_entry_points, "MAX_CACHE_FILES", 2)
+    install(site, "first-plugin", "1.0", "one = json:dumps")
+    for version in ("2.0", "3.0", "4.0"):
+        entry_points(GROUP)
+        install(site, f"plugin-{version[0]}", version, f"p{version[0]} = json")
+    entry_points(GROUP)
+    assert len(cache_files(site)) == 2
+    assert rows(entry_points(GROUP)) == reference()
