@@ -64,6 +64,7 @@ UNUSED_AT_START = (
     "seebench.suites.copilot.testgen.scorer",
     "seebench.suites.copilot.repo_fix.scorer",
     "seebench.suites.copilot.workspace.scorer",
+    "seebench.suites.copilot.fix.analyzers",
 )
 
 

@@ -1,16 +1,18 @@
-"""The options of the ``copilot_fix`` scorer (its JSON Schema ``properties``), apart from the
-scorer so that registering it imports nothing heavy."""
+"""The options of the ``copilot_fix`` scorer (its JSON Schema ``properties``) and the names of
+the analyzers, apart from the scorer and the analyzers so that registering them (and the
+suite's commands) imports nothing heavy."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from seebench.suites.copilot.fix.analyzers import ANALYZERS
+#: the analyzers of :data:`seebench.suites.copilot.fix.analyzers.ANALYZERS`, in its order
+ANALYZER_NAMES = ("pylint", "pyright", "eslint", "tsc")
 
 OPTIONS: dict[str, Any] = {
     "analyzer": {
         "type": "string",
-        "enum": sorted(ANALYZERS),
+        "enum": sorted(ANALYZER_NAMES),
         "description": "the analyzer that judges the fix (pylint, pyright, eslint, tsc)",
     },
     "workers": {
