@@ -178,9 +178,9 @@ def load_yaml_strict(path: Path) -> Any:
 
 def _kept_copy(document: dict[str, Any]) -> dict[str, Any] | str:
     """What a build keeps of a shared base to hand each includer a copy: the document as
-    JSON when decoding that gives an equal document (plain strings, numbers, booleans, null,
-    lists and string-keyed mappings: a task base always), several times faster to copy
-    than :func:`_copy_document`; else a copy of the document itself (a date, say)."""
+    JSON when decoding that gives it back with the same values and types (strings, numbers,
+    booleans, null, lists and mappings: nearly every base), about three times faster to copy
+    than with :func:`_copy_document`; else a copy of the document itself (a date, say)."""
     try:
         text = json.dumps(document, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError):
