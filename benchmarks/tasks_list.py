@@ -17,7 +17,7 @@ Usage: python benchmarks/tasks_list.py [N] [--repeat R] [--uncached-repeat R] [-
 Targets (issues 2 and 19): tasks list under 1 s wall with 1,000 tasks, 2 s with 14,000, warm;
 (issue 29) cold under 1 s with 1,000 tasks, under 8 s with 14,000 (idle machine). Each cold run
 (``--cold-repeat``) starts from an empty ``SEEBENCH_HOME``; the CPU column counts the worker
-processes a cold build of 2,000 or more tasks starts.
+processes a cold build of 400 or more tasks starts (``seebench.tasks.index.PARALLEL_MIN_FILES``).
 """
 
 from __future__ import annotations

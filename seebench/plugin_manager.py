@@ -18,7 +18,6 @@ import importlib
 import os
 import sys
 from dataclasses import dataclass
-from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
 import pluggy
@@ -204,12 +203,12 @@ def _warn_unknown_allowed(allowed: set[str], eps: Any) -> None:
     """``SEEBENCH_LOAD_PLUGINS`` names distributions; say so when a name matches none."""
     import logging
 
-    dists = {_normalise(ep.dist.name) for ep in eps if ep.dist is not None}
+    dists = {_normalise(ep.dist_name) for ep in eps if ep.dist_name is not None}
     names = {_normalise(ep.name): ep for ep in eps}
     for name in sorted(allowed - dists):
         hint = ""
-        if name in names and names[name].dist is not None:
-            hint = f"; {name!r} is an entry-point name of distribution {names[name].dist.name!r}: use that"
+        if name in names and names[name].dist_name is not None:
+            hint = f"; {name!r} is an entry-point name of distribution {names[name].dist_name!r}: use that"
         elif dists:
             from seebench.errors import did_you_mean
 
@@ -220,13 +219,17 @@ def _warn_unknown_allowed(allowed: set[str], eps: Any) -> None:
 
 
 def _load_entry_points(pm: SeebenchPluginManager, disabled: _DisabledPlugins) -> None:
+    from seebench.plugin_entry_points import entry_points
+
     allowed = _allowed_distributions()
-    eps = list(metadata.entry_points(group=ENTRY_POINT_GROUP))
+    if allowed == set():  # SEEBENCH_LOAD_PLUGINS="": none is loaded, none need be found
+        return
+    eps = entry_points(ENTRY_POINT_GROUP)
     if allowed:
         _warn_unknown_allowed(allowed, eps)
     for ep in eps:
-        dist = ep.dist.name if ep.dist is not None else "?"
-        version = ep.dist.version if ep.dist is not None else "?"
+        dist = ep.dist_name if ep.dist_name is not None else "?"
+        version = ep.dist_version if ep.dist_version is not None else "?"
         if allowed is not None and _normalise(dist) not in allowed:
             continue
         if pm.has_plugin(ep.name) or pm.is_blocked(ep.name):

@@ -16,7 +16,8 @@ The layers, lowest first (``docs/architecture.md`` draws them)::
     methods   methods (the Method contract: methods/__init__.py, methods/base.py)
     runner    runner
     plugins   methods/<name>/ and suites/<name>/: one unit per folder
-    root      cli, plugin_manager, every ``plugin.py`` and a suite's command modules
+    root      cli, plugin_manager, plugin_entry_points, every ``plugin.py`` and a suite's
+              command modules
 
 A module may import its own layer and the layers below it, never one above. A plugin unit
 (one method or one suite) never imports another plugin unit: a notion two suites share moves
@@ -59,7 +60,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("executors", ("seebench.executors",)),
     ("trackers", ("seebench.trackers",)),
     ("plugins", ("seebench.suites", "seebench.view")),  # and methods/<name>/, suites/<name>/
-    ("root", ("seebench.cli", "seebench.plugin_manager")),
+    ("root", ("seebench.cli", "seebench.plugin_manager", "seebench.plugin_entry_points")),
 )
 RANK = {name: rank for rank, (name, _) in enumerate(LAYERS)}
 

@@ -1,5 +1,28 @@
 """Task data: the checksummed file cache, readers, preparation steps, samples and splits."""
 
-from seebench.data.dataset import Sample, TaskData, load_task_data
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from seebench.data.dataset import Sample, TaskData, load_task_data
+
+#: each public name and the module that defines it, imported on first use (PEP 562): a plugin
+#: module of this package, imported at start-up, does not import them all
+_LAZY = {
+    "Sample": "seebench.data.dataset",
+    "TaskData": "seebench.data.dataset",
+    "load_task_data": "seebench.data.dataset",
+}
 
 __all__ = ["Sample", "TaskData", "load_task_data"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -223,6 +221,9 @@ def fetch_source(source: Source, timeout: float = FETCH_TIMEOUT_S) -> Path:
         raise DataMissingError(
             f"task {source.task!r}: source {source.name!r} has no pinned sha256 to verify a download"
         )
+    import urllib.error  # http.client and ssl: only imported to fetch
+    import urllib.request
+
     fd, tmp = tempfile.mkstemp(prefix="seebench-fetch-")
     os.close(fd)
     try:

@@ -17,6 +17,7 @@ import contextlib
 import copy
 import functools
 import hashlib
+import json
 import os
 import stat as stat_module
 from collections.abc import Iterator
@@ -173,6 +174,33 @@ def load_yaml_strict(path: Path) -> Any:
     if _memo is not None:  # a build reads each file once (a base through its memo): no copy
         return _load_cached.__wrapped__(file, stat.st_size, stat.st_mtime_ns)
     return _copy_document(_load_cached(file, stat.st_size, stat.st_mtime_ns))
+
+
+def _kept_copy(document: dict[str, Any]) -> dict[str, Any] | str:
+    """What a build keeps of a shared base to hand each includer a copy: the document as
+    JSON when decoding that gives it back with the same values and types (strings, numbers,
+    booleans, null, lists and mappings: nearly every base), about three times faster to copy
+    than with :func:`_copy_document`; else a copy of the document itself (a date, say)."""
+    try:
+        text = json.dumps(document, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        return _copy_document(document)
+    if not _same_json(json.loads(text), document):
+        return _copy_document(document)
+    return text
+
+
+def _same_json(decoded: Any, value: Any) -> bool:
+    """``decoded == value`` with the types too (``1 == 1.0 == True`` in Python)."""
+    if type(decoded) is not type(value):
+        return False
+    if isinstance(value, dict):
+        return decoded.keys() == value.keys() and all(
+            _same_json(decoded[key], item) for key, item in value.items()
+        )
+    if isinstance(value, list):
+        return len(decoded) == len(value) and all(map(_same_json, decoded, value))
+    return bool(decoded == value)
 
 
 def _copy_document(value: Any) -> Any:
@@ -394,8 +422,9 @@ class SharedIncludes:
     def __init__(self) -> None:
         self.reals: dict[str, Path] = {}
         self.includable: dict[tuple[str, str], bool] = {}
-        # (base file, including folder) -> (its merged, rebased document; the files it read)
-        self.bases: dict[tuple[str, str], tuple[dict[str, Any], list[Path]]] = {}
+        # (base file, including folder) -> (its merged, rebased document, or that document
+        # as JSON when JSON gives it back unchanged (a faster copy); the files it read)
+        self.bases: dict[tuple[str, str], tuple[dict[str, Any] | str, list[Path]]] = {}
         # file -> the digest of the bytes parsed (index_cache.content_digest)
         self.digests: dict[str, str] = {}
 
@@ -492,9 +521,10 @@ def load_task_document(
                     files += read
             rebased = rebase_paths(base, base_path.parent, path.parent)
             if memo is not None:  # a base that loads once loads for every includer
-                memo.bases[(str(base_path), str(path.parent))] = (_copy_document(rebased), read)
+                memo.bases[(str(base_path), str(path.parent))] = (_kept_copy(rebased), read)
         else:
-            rebased = _copy_document(shared[0])
+            kept = shared[0]
+            rebased = json.loads(kept) if isinstance(kept, str) else _copy_document(kept)
             if files is not None:
                 files += shared[1]
         merged = deep_merge(merged, rebased)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -79,6 +80,18 @@ def test_without_worker_processes_the_files_are_read_here(tasks_dir, monkeypatch
 
     monkeypatch.setattr(index, "_workers", lambda count: 2)
     monkeypatch.setattr(index, "_read_in_parallel", no_processes)
+    assert listing(build_task_index(registry, [tasks_dir], use_cache=False)) == listing(alone)
+
+
+def test_a_reading_process_that_dies_leaves_the_files_to_this_one(tasks_dir, monkeypatch) -> None:
+    registry = get_registry()
+    alone = build_task_index(registry, [tasks_dir], use_cache=False)
+
+    def die(*args, **kwargs):
+        os._exit(3)  # in the forked process: nothing sent back
+
+    monkeypatch.setattr(index, "_workers", lambda count: 2)
+    monkeypatch.setattr(index, "_send_share", die)
     assert listing(build_task_index(registry, [tasks_dir], use_cache=False)) == listing(alone)
 
 

@@ -208,6 +208,29 @@ def test_a_shared_base_is_read_once_and_never_shared_between_tasks(tmp_path, mon
     assert shared[4]["data"]["sources"] == [{"path": "d.csv"}]
 
 
+@pytest.mark.parametrize(
+    "extra",
+    [
+        "released: 2024-01-02\n",  # a date: JSON cannot keep it
+        "weights: [1.0, 1, true, null, -0.0, 1e300]\n",  # types JSON keeps (1.0 stays a float)
+        "options: {'1': one, x: {y: [a, {z: 2}]}}\n",
+    ],
+)
+def test_a_shared_base_s_copies_keep_every_value_and_type(tmp_path, extra):
+    (tmp_path / "_base.yaml").write_text(BASE + extra)
+    tasks = []
+    for name in ("one", "two"):
+        (tmp_path / f"{name}.yaml").write_text(f"include: _base.yaml\nname: {name}\n")
+        tasks.append(tmp_path / f"{name}.yaml")
+    alone = [load_task_document(task) for task in tasks]
+    with yaml_loader.shared_includes():
+        shared = [load_task_document(task) for task in tasks]
+    assert shared == alone
+    assert [repr(d) for d in shared] == [repr(d) for d in alone]  # types too (1.0, True)
+    shared[0]["labels"][0]["name"] = "changed"
+    assert shared[1]["labels"][0]["name"] == "a"
+
+
 def test_a_failing_include_is_reported_for_every_task_that_includes_it(tmp_path):
     (tmp_path / "_base.yaml").write_text("include: _gone.yaml\n")
     for name in ("one", "two"):

@@ -1,7 +1,33 @@
 """Prompting generative models: SELU's base template, answer parsing, backends and a cache."""
 
-from seebench.methods.prompting.template import Prompt, build_prompt
-from seebench.models.cache import ResponseCache, cache_key
-from seebench.tasks.parsing import ParsedAnswer, parse_answer
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from seebench.methods.prompting.template import Prompt, build_prompt
+    from seebench.models.cache import ResponseCache, cache_key
+    from seebench.tasks.parsing import ParsedAnswer, parse_answer
+
+#: each public name and the module that defines it, imported on first use (PEP 562): a plugin
+#: module of this package, imported at start-up, does not import them all
+_LAZY = {
+    "Prompt": "seebench.methods.prompting.template",
+    "build_prompt": "seebench.methods.prompting.template",
+    "ResponseCache": "seebench.models.cache",
+    "cache_key": "seebench.models.cache",
+    "ParsedAnswer": "seebench.tasks.parsing",
+    "parse_answer": "seebench.tasks.parsing",
+}
 
 __all__ = ["ParsedAnswer", "Prompt", "ResponseCache", "build_prompt", "cache_key", "parse_answer"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

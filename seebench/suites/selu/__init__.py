@@ -5,6 +5,27 @@ and model groups of the paper's leaderboard (``families.json``) and the SELU-spe
 preparation steps the tasks name, all registered by the plugin :mod:`seebench.suites.selu.plugin`.
 """
 
-from seebench.suites.selu.text import clean_text
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from seebench.suites.selu.text import clean_text
+
+#: each public name and the module that defines it, imported on first use (PEP 562): a plugin
+#: module of this package, imported at start-up, does not import them all
+_LAZY = {
+    "clean_text": "seebench.suites.selu.text",
+}
 
 __all__ = ["clean_text"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

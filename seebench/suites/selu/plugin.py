@@ -9,7 +9,6 @@ nothing heavy: steps are given as ``"module:function"`` references.
 from __future__ import annotations
 
 import json
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +105,8 @@ def register_data_readers(register) -> None:
 
 def suite_dir() -> Path:
     """The folder of the SELU suite package (task YAMLs in ``tasks/``, ``families.json``)."""
+    from importlib import resources  # (tempfile, shutil...): not at start-up
+
     return Path(str(resources.files("seebench.suites.selu")))
 
 

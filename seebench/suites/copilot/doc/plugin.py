@@ -33,7 +33,7 @@ def register_task_types(register) -> None:
 
 @hookimpl
 def register_scorers(register) -> None:
-    from seebench.suites.copilot.doc.scorer import OPTIONS
+    from seebench.suites.copilot.doc.options import OPTIONS
 
     register(
         "copilot_doc",

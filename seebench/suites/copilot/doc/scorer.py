@@ -20,13 +20,7 @@ from seebench import safe_files
 from seebench.scoring.core import Score, ScoreContext
 from seebench.scoring.run import stable_hash
 from seebench.suites.copilot.doc.checks import Verdict, check_answer
-
-OPTIONS: dict[str, Any] = {
-    "artifacts": {
-        "type": "boolean",
-        "description": "keep the answer, the edited file's diff and the verdict per sample",
-    }
-}
+from seebench.suites.copilot.doc.options import OPTIONS  # noqa: F401  (its options)
 
 
 class DocScorer:

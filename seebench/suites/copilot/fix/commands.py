@@ -7,10 +7,10 @@ from typing import Any
 
 import click
 
-from seebench.suites.copilot.fix.analyzers import ANALYZERS
+from seebench.suites.copilot.fix.options import ANALYZER_NAMES
 
 #: the fix task of each analyzer (this suite's own task YAMLs)
-FIX_TASKS = {name: f"copilot_fix_{name}" for name in ANALYZERS}
+FIX_TASKS = {name: f"copilot_fix_{name}" for name in ANALYZER_NAMES}
 
 
 def _copilot_group(cli: click.Group) -> click.Group:
@@ -47,7 +47,7 @@ def check_command() -> None:
     from seebench.suites.copilot.fix.analyzers import analyzer
 
     missing = 0
-    for name in ANALYZERS:
+    for name in ANALYZER_NAMES:
         try:
             analyzer(name).check_installed()
             versions = analyzer(name).versions()
@@ -64,7 +64,7 @@ def check_command() -> None:
     "--analyzer",
     "analyzers",
     multiple=True,
-    type=click.Choice(sorted(ANALYZERS)),
+    type=click.Choice(sorted(ANALYZER_NAMES)),
     help="Only this analyzer's cases (repeatable; default: all four).",
 )
 @click.option("--list", "listing", is_flag=True, help="List every excluded case and why.")
@@ -79,7 +79,7 @@ def fix_cases_command(analyzers: tuple[str, ...], listing: bool, as_json: bool) 
 
     registry, index = get_registry(), get_task_index()
     report: dict[str, Any] = {}
-    for name in analyzers or tuple(ANALYZERS):
+    for name in analyzers or ANALYZER_NAMES:
         rows, _ = read_rows(index.get(FIX_TASKS[name]), registry)
         verdicts = case_verdicts([r for r in rows if r["analyzer"] == name])
         report[name] = {

@@ -41,7 +41,7 @@ def register_task_types(register: Any) -> None:
 
 @hookimpl
 def register_scorers(register: Any) -> None:
-    from seebench.suites.copilot.fix.scorer import OPTIONS
+    from seebench.suites.copilot.fix.options import OPTIONS
 
     register(
         "copilot_fix",

@@ -28,21 +28,8 @@ from seebench import safe_files
 from seebench.scoring.core import Score, ScoreContext
 from seebench.scoring.run import stable_hash
 from seebench.suites.copilot.fix.analysis import Analysis, AnalysisRunner
-from seebench.suites.copilot.fix.analyzers import ANALYZERS, Diagnostic, analyzer
-
-OPTIONS: dict[str, Any] = {
-    "analyzer": {
-        "type": "string",
-        "enum": sorted(ANALYZERS),
-        "description": "the analyzer that judges the fix (pylint, pyright, eslint, tsc)",
-    },
-    "workers": {
-        "type": "integer",
-        "minimum": 1,
-        "maximum": 16,
-        "description": "sandbox workers running analyzer batches in parallel",
-    },
-}
+from seebench.suites.copilot.fix.analyzers import Diagnostic, analyzer
+from seebench.suites.copilot.fix.options import OPTIONS  # noqa: F401  (its options)
 
 
 def mapped_lines(original: str, edited: str, line: int) -> tuple[int, int]:

@@ -59,7 +59,7 @@ def register_task_types(register: Any) -> None:
 
 @hookimpl
 def register_scorers(register: Any) -> None:
-    from seebench.suites.copilot.repo_fix.scorer import OPTIONS
+    from seebench.suites.copilot.fix.options import OPTIONS  # part 1's scorer's options
 
     register(
         "copilot_repo_fix",

@@ -53,7 +53,7 @@ def register_data_readers(register: Any) -> None:
 
 @hookimpl
 def register_scorers(register: Any) -> None:
-    from seebench.suites.copilot.repo_generate.scorer import OPTIONS
+    from seebench.suites.copilot.repo_generate.options import OPTIONS
 
     register(
         "copilot_repo_generate",

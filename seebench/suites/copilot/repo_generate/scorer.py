@@ -22,15 +22,8 @@ from typing import Any
 
 from seebench.scoring.core import Score, ScoreContext
 from seebench.suites.copilot.repo_generate.assembly import place_answer
+from seebench.suites.copilot.repo_generate.options import OPTIONS  # noqa: F401  (its options)
 
-OPTIONS: dict[str, Any] = {
-    "timeout_s": {
-        "type": "number",
-        "exclusiveMinimum": 0,
-        "maximum": 3600,
-        "description": "wall-clock limit of one run of an item's covering tests (seconds)",
-    },
-}
 #: sandbox verdicts that say the run could not be judged (the answer is not at fault)
 UNJUDGED_VERDICTS = frozenset({"sandbox_unavailable"})
 

@@ -71,7 +71,7 @@ def register_prepare_steps(register: Any) -> None:
 
 @hookimpl
 def register_scorers(register: Any) -> None:
-    from seebench.suites.copilot.repo_testgen.scorer import OPTIONS
+    from seebench.suites.copilot.repo_testgen.options import OPTIONS
 
     register(
         SCORER,

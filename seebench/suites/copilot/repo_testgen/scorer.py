@@ -24,16 +24,9 @@ from seebench.scoring.core import Score, ScoreContext
 from seebench.scoring.run import stable_hash
 from seebench.suites.copilot.repo_testgen import placement
 from seebench.suites.copilot.repo_testgen.backend import Backend, default_backend, staged_repo
+from seebench.suites.copilot.repo_testgen.options import OPTIONS  # noqa: F401  (its options)
 from seebench.suites.copilot.repos.staging import source_tree
 
-OPTIONS: dict[str, Any] = {
-    "timeout_s": {
-        "type": "number",
-        "exclusiveMinimum": 0,
-        "description": "wall seconds of one run of the placed test",
-    },
-    "workers": {"type": "integer", "minimum": 1, "maximum": 16, "description": "sandbox workers"},
-}
 #: sandbox verdicts that say the run did not finish: the item is unscored, not failed
 NOT_RUN = ("sandbox_unavailable",)
 #: changes when the scorer judges differently (part of its identity)

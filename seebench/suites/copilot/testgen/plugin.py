@@ -30,7 +30,7 @@ def register_prepare_steps(register) -> None:
 
 @hookimpl
 def register_scorers(register) -> None:
-    from seebench.suites.copilot.testgen.scorer import OPTIONS
+    from seebench.suites.copilot.testgen.options import OPTIONS
 
     register(
         "copilot_test_syntax",

@@ -17,30 +17,10 @@ from seebench import safe_files
 from seebench.scoring.core import Score, ScoreContext
 from seebench.scoring.python_tests import SANDBOX_NONE, SANDBOX_UNAVAILABLE
 from seebench.scoring.run import stable_hash
-from seebench.suites.copilot.generate.compat import COMPAT_OPTION, prelude
+from seebench.suites.copilot.generate.compat import prelude
 from seebench.suites.copilot.generate.scorers import python_syntax
 from seebench.suites.copilot.testgen import driver, mutants
-
-OPTIONS: dict[str, Any] = {
-    "cpu_s": {"type": "number", "exclusiveMinimum": 0, "description": "CPU seconds per run"},
-    "wall_s": {"type": "number", "exclusiveMinimum": 0, "description": "wall seconds per run"},
-    "memory_mb": {"type": "integer", "minimum": 64, "description": "memory per run (MiB)"},
-    "test_timeout_s": {
-        "type": "number",
-        "exclusiveMinimum": 0,
-        "description": "CPU-time limit of one test (a mutant that loops is killed)",
-    },
-    "max_mutants": {"type": "integer", "minimum": 0, "maximum": 50, "description": "kept per item"},
-    "max_candidates": {
-        "type": "integer",
-        "minimum": 0,
-        "maximum": 200,
-        "description": "candidate mutants tried against the hidden tests per item",
-    },
-    "seed": {"type": "integer", "description": "the seed that orders candidate mutants"},
-    "workers": {"type": "integer", "minimum": 1, "maximum": 64, "description": "sandbox workers"},
-    "compat": COMPAT_OPTION,
-}
+from seebench.suites.copilot.testgen.options import OPTIONS  # noqa: F401  (its options)
 
 
 class TestSyntaxScorer:

@@ -60,7 +60,7 @@ def register_prepare_steps(register) -> None:
 
 @hookimpl
 def register_scorers(register) -> None:
-    from seebench.suites.copilot.workspace.scorer import OPTIONS
+    from seebench.suites.copilot.workspace.options import OPTIONS
 
     register(
         SCORER,

@@ -23,15 +23,7 @@ from seebench.suites.copilot.workspace.judging import (
     first_correct_rank,
     keyword_found,
 )
-
-OPTIONS: dict[str, Any] = {
-    "jaccard_threshold": {
-        "type": "number",
-        "exclusiveMinimum": 0,
-        "maximum": 1,
-        "description": "least line-Jaccard index for a snippet to count under the jaccard rule",
-    }
-}
+from seebench.suites.copilot.workspace.options import OPTIONS  # noqa: F401  (its options)
 
 
 def ranked_snippets(prediction: Any, candidates: Sequence[dict]) -> tuple[list[dict], bool | None]:
