@@ -12,9 +12,11 @@ import numpy as np
 from seebench.errors import SeebenchError
 from seebench.registry import MetricEntry, Registry
 from seebench.scoring.core import TYPE_SCORER, Score
+from seebench.scoring.ratio import RATIO_ATTRIBUTE, item_ratio
 from seebench.tasks.spec import TaskSpec
 
 DEFAULT_BOOTSTRAP = 1000
+__all__ = ["DEFAULT_BOOTSTRAP", "UnitScores", "compute_metrics", "item_ratio", "metric_value"]
 
 
 @dataclass
@@ -69,25 +71,6 @@ class _Resampler:
         )
 
 
-def item_ratio(per_score: Callable[[Score], tuple[float, float]]) -> Callable[[Any], Any]:
-    """Declare a ``scores`` metric a ratio of per-score sums, for fast bootstrap intervals.
-
-    ``per_score(score)`` gives the score's ``(numerator, denominator)`` contribution; the
-    metric must equal ``sum(numerators) / sum(denominators)`` (NaN when the denominators sum
-    to 0), as a rate over the scored samples does. The bootstrap then sums two arrays per
-    draw instead of calling the metric on every resample. Declare it only where the
-    contributions are whole numbers (counts): their sums are exact, so every resampled value is
-    the one the metric itself gives. The full-data value is still the metric's own, and a
-    metric whose declaration disagrees with it there is resampled the slow way.
-    """
-
-    def mark(func: Any) -> Any:
-        func.item_ratio = per_score
-        return func
-
-    return mark
-
-
 class _RatioDraws:
     """One ratio metric's per-score numerators and denominators, per repeat."""
 
@@ -111,7 +94,7 @@ class _RatioDraws:
 def _ratio_draws(entry: MetricEntry, func: Any, data: UnitScores, primary_scorer: str, full: float):
     """The fast resampler of a metric declared with :func:`item_ratio`, or None (not declared,
     not a scores metric, or the declaration disagrees with the metric on all items)."""
-    per_score = getattr(func, "item_ratio", None)
+    per_score = getattr(func, RATIO_ATTRIBUTE, None)
     scorer = entry.scorer or primary_scorer
     if per_score is None or entry.inputs != "scores" or scorer not in data.scores:
         return None

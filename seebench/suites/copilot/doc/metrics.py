@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from seebench.scoring.aggregate import item_ratio
 from seebench.scoring.core import Score
+from seebench.scoring.ratio import item_ratio
 
 #: metric name -> (the check it counts, what it measures)
 CHECK_METRICS = {

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from seebench.scoring.aggregate import item_ratio
 from seebench.scoring.core import Score
+from seebench.scoring.ratio import item_ratio
 
 
 def _counted(score: Score, key: str) -> tuple[int, int]:

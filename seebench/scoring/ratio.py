@@ -1,0 +1,32 @@
+"""Ratio metrics: a ``scores`` metric declared as a ratio of per-score counts, so that its
+bootstrap interval is computed from two arrays (:mod:`seebench.scoring.aggregate`). Kept apart
+from the aggregate module so that declaring one imports nothing heavy."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from seebench.scoring.core import Score
+
+#: the attribute that carries a metric's per-score counts
+RATIO_ATTRIBUTE = "item_ratio"
+
+
+def item_ratio(per_score: Callable[[Score], tuple[float, float]]) -> Callable[[Any], Any]:
+    """Declare a ``scores`` metric a ratio of per-score sums, for fast bootstrap intervals.
+
+    ``per_score(score)`` gives the score's ``(numerator, denominator)`` contribution; the
+    metric must equal ``sum(numerators) / sum(denominators)`` (NaN when the denominators sum
+    to 0), as a rate over the scored samples does. The bootstrap then sums two arrays per
+    draw instead of calling the metric on every resample. Declare it only where the
+    contributions are whole numbers (counts): their sums are exact, so every resampled value is
+    the one the metric itself gives. The full-data value is still the metric's own, and a
+    metric whose declaration disagrees with it there is resampled the slow way.
+    """
+
+    def mark(func: Any) -> Any:
+        setattr(func, RATIO_ATTRIBUTE, per_score)
+        return func
+
+    return mark
