@@ -84,11 +84,15 @@ def run_hf_trainer(task, data, directory: Path, args) -> dict:
         Trainer,
         TrainerCallback,
         TrainingArguments,
+        set_seed,
     )
 
     from seebench.plugin_manager import get_registry
 
     labels = task.label_names
+    # as the Trainer's examples (run_glue.py) do: seed before the classifier head is created,
+    # else its initial weights depend on whatever ran before in this process (seebench's run)
+    set_seed(args.seed)
     tokenizer = AutoTokenizer.from_pretrained(str(directory))
     model = AutoModelForSequenceClassification.from_pretrained(
         str(directory), num_labels=len(labels), dtype=torch.float32

@@ -425,13 +425,32 @@ def ner_tags(task: TaskSpec, train: list[Sample]) -> list[str]:
     return ["O", *sorted(tags, key=lambda t: (t[2:], t[:2]))]
 
 
+def group_chunk_batches(n_examples: int, batch_size: int, most: int = 50) -> int:
+    """Batches per length-sorted chunk: ``most``, or fewer so that ``n_examples`` make at least
+    four chunks (the rule of the Hugging Face Trainer's ``LengthGroupedSampler``)."""
+    return max(1, min(n_examples // (4 * max(1, batch_size)), most))
+
+
 def length_grouped_batches(
-    lengths: list[int], batch_size: int, rng: random.Random, group: bool = True, mega: int = 50
+    lengths: list[int],
+    batch_size: int,
+    rng: random.Random,
+    group: bool = True,
+    mega: int | None = None,
 ) -> list[list[int]]:
-    """Shuffled batches of indices; with ``group``, similar lengths share a batch (less padding)."""
+    """Shuffled batches of indices; with ``group``, similar lengths share a batch (less padding).
+
+    Grouping shuffles the examples, cuts them into chunks of ``mega`` batches, sorts each chunk
+    by length and shuffles the batches. ``mega`` defaults to :func:`group_chunk_batches`: 50
+    batches, but never more than a quarter of the training set, so a small training set is
+    sorted in at least four chunks and every epoch draws new batches (sorting it whole would
+    give nearly the same batches of near-equal lengths every epoch).
+    """
     order = list(range(len(lengths)))
     rng.shuffle(order)
     if group:
+        if mega is None:
+            mega = group_chunk_batches(len(lengths), batch_size)
         size = batch_size * mega
         chunks = [
             sorted(order[i : i + size], key=lambda k: -lengths[k])

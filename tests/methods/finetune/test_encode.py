@@ -10,6 +10,7 @@ from seebench.methods.finetune.encode import (
     IGNORE,
     TaskCodec,
     align_word_labels,
+    group_chunk_batches,
     length_grouped_batches,
     ner_tags,
     words_of,
@@ -148,3 +149,26 @@ def test_length_grouped_batches_cover_everything_and_cut_padding():
         return sum(max(lengths[i] for i in b) * len(b) for b in batches)
 
     assert padded(grouped) < 0.7 * padded(plain)
+
+
+def test_group_chunks_are_at_most_a_quarter_of_the_training_set():
+    assert group_chunk_batches(689, 32) == 5
+    assert group_chunk_batches(100_000, 32) == 50
+    assert group_chunk_batches(10, 32) == 1
+
+
+def test_small_training_sets_get_new_batches_every_epoch():
+    lengths = list(range(1, 641))  # 20 batches of 32, every length different
+    random.Random(3).shuffle(lengths)
+    rng = random.Random(1)
+    epochs = [length_grouped_batches(lengths, 32, rng) for _ in range(2)]
+    first, second = ({frozenset(b) for b in batches} for batches in epochs)
+    assert len(first & second) < 5  # sorted whole, both epochs would have the same 20 batches
+    plain = length_grouped_batches(lengths, 32, random.Random(1), group=False)
+
+    def padded(batches):
+        return sum(max(lengths[i] for i in b) * len(b) for b in batches)
+
+    for batches in epochs:
+        assert sorted(i for b in batches for i in b) == list(range(640))
+        assert padded(batches) < 0.7 * padded(plain)  # still grouped by length
