@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,13 +94,23 @@ def config_hash(config: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
+def defined_metrics(metrics: dict[str, Any]) -> dict[str, Any]:
+    """``metrics`` with each undefined value (NaN: nothing to measure, e.g. a ranking rate
+    where no reply was prompted to rank) written as ``None``; JSON has no NaN, and a result
+    holding one would not be trusted when read back."""
+    return {
+        name: None if isinstance(value, float) and not math.isfinite(value) else value
+        for name, value in metrics.items()
+    }
+
+
 def scoring_fields(scoring: UnitScoring | None) -> dict[str, Any]:
     """The result keys that scoring fills (``scored: false`` and no metrics when predict-only)."""
     if scoring is None:
         return {"scored": False, "metrics": {}}
     fields: dict[str, Any] = {
         "scored": True,
-        "metrics": scoring.metrics,
+        "metrics": defined_metrics(scoring.metrics),
         "metric_info": scoring.metric_info,
         "scorers": scoring.scorer_identities,
     }
