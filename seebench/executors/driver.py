@@ -177,8 +177,9 @@ def run_sweep(
                 for item in [d for d in delayed if d[0] <= now]:
                     delayed.remove(item)
                     todo.appendleft(item[1])
-                while todo and executor.fits(todo[0], [u.resources for u in in_flight.values()]):
-                    unit = todo.popleft()
+                while (position := _first_fitting(todo, executor, in_flight)) is not None:
+                    unit = todo[position]
+                    del todo[position]
                     handle = executor.submit(unit, list(attempts[unit.key]))
                     in_flight[handle] = unit
                     executed += 1
@@ -224,6 +225,20 @@ def run_sweep(
     events.write("sweep_end", counts=dict(counts), executed=executed)
     events.close()
     return result
+
+
+def _first_fitting(todo: deque[Unit], executor: Executor, in_flight: dict[Any, Unit]) -> int | None:
+    """The position of the first waiting unit that fits beside the running ones, or None.
+
+    Units start in sweep order, but one that does not fit now (the sandbox or the GPU is
+    taken) does not hold back those behind it that do: a sweep of sandboxed units and
+    in-process ones keeps every worker busy.
+    """
+    busy = [u.resources for u in in_flight.values()]
+    for position, unit in enumerate(todo):
+        if executor.fits(unit, busy):
+            return position
+    return None
 
 
 def _finish_attempt(
