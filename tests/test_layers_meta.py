@@ -47,6 +47,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "seebench.safe_files",
             "seebench.home",
             "seebench.hookspecs",
+            "seebench.lazy_exports",
         ),
     ),
     ("services", ("seebench.results", "seebench.stats", "seebench.sandbox")),

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from seebench.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
     from seebench.data.dataset import Sample, TaskData, load_task_data
@@ -19,10 +20,4 @@ _LAZY = {
 __all__ = ["Sample", "TaskData", "load_task_data"]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _LAZY)

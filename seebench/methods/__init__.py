@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from seebench.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
     from seebench.methods.base import Method, MethodOutput, Prediction, RunContext
@@ -20,10 +21,4 @@ _LAZY = {
 __all__ = ["Method", "MethodOutput", "Prediction", "RunContext"]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _LAZY)

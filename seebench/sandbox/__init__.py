@@ -6,8 +6,9 @@ gets the verdict ``sandbox_unavailable`` with the one-line reason. See ``docs/sa
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from seebench.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
     from seebench.sandbox.calibration import Calibration, calibrate_limits, preflight_reference
@@ -88,10 +89,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _LAZY)

@@ -7,8 +7,9 @@ of every task is its type's own per-sample score (``task.behaviour.sample_score`
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from seebench.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
     from seebench.scoring.core import (
@@ -32,10 +33,4 @@ _LAZY = {
 __all__ = ["TYPE_SCORER", "Score", "ScoreContext", "Scorer", "TypeScorer"]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _LAZY)
