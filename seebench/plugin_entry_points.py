@@ -140,9 +140,16 @@ def _stat(path: str) -> list[int] | None:
 
 
 def _is_path_finder(finder: Any) -> bool:
+    """Whether ``finder`` finds distributions only in the ``sys.path`` folders the key reads:
+    the standard ``PathFinder``, or the ``importlib_metadata`` backport's finder, which puts
+    itself on ``sys.meta_path`` when a library imports the backport."""
     from importlib.machinery import PathFinder
 
-    return finder is PathFinder or isinstance(finder, PathFinder)
+    if finder is PathFinder or isinstance(finder, PathFinder):
+        return True
+    backport = sys.modules.get("importlib_metadata")
+    path_finder = getattr(backport, "MetadataPathFinder", None)
+    return isinstance(path_finder, type) and isinstance(finder, path_finder)
 
 
 def _cache_file(key: str) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from importlib import metadata
 from pathlib import Path
 
@@ -136,3 +137,24 @@ def test_one_file_per_environment_and_the_oldest_go(site, monkeypatch) -> None:
     entry_points(GROUP)
     assert len(cache_files(site)) == 2
     assert rows(entry_points(GROUP)) == reference()
+
+
+def test_the_importlib_metadata_backport_on_the_meta_path_keeps_the_cache(site) -> None:
+    backport = pytest.importorskip("importlib_metadata")  # importing it adds its finder
+    assert any(isinstance(f, backport.MetadataPathFinder) for f in sys.meta_path)
+    install(site, "first-plugin", "1.0", "one = json:dumps")
+    assert plugin_entry_points._environment_key(GROUP) is not None
+    assert rows(entry_points(GROUP)) == reference()
+    assert len(cache_files(site)) == 1
+
+
+def test_a_finder_with_distributions_of_its_own_turns_the_cache_off(site, monkeypatch) -> None:
+    class OwnDistributions:
+        def find_spec(self, *args):
+            return None
+
+        def find_distributions(self, *args, **kwargs):
+            return iter(())
+
+    monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, OwnDistributions()])
+    assert plugin_entry_points._environment_key(GROUP) is None
