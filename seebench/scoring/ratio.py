@@ -4,7 +4,8 @@ from the aggregate module so that declaring one imports nothing heavy."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from seebench.scoring.core import Score
@@ -30,3 +31,16 @@ def item_ratio(per_score: Callable[[Score], tuple[float, float]]) -> Callable[[A
         return func
 
     return mark
+
+
+def ratio_of_counts(
+    scores: Iterable[Score], per_score: Callable[[Score], tuple[int, int]]
+) -> float:
+    """``sum(numerators) / sum(denominators)`` of ``per_score`` over ``scores`` (NaN when
+    nothing is counted): the value a metric declared with the same ``per_score`` must give."""
+    passed = counted = 0
+    for score in scores:
+        numerator, denominator = per_score(score)
+        passed += numerator
+        counted += denominator
+    return passed / counted if counted else math.nan

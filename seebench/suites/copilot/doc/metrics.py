@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from seebench.scoring.core import Score
-from seebench.scoring.ratio import item_ratio
+from seebench.scoring.ratio import item_ratio, ratio_of_counts
 
 #: metric name -> (the check it counts, what it measures)
 CHECK_METRICS = {
@@ -25,25 +24,20 @@ CHECK_METRICS = {
 def check_rate(scores: Sequence[Score], check: str) -> float:
     """The share of scored samples whose ``check`` passed ("": the score itself is 1.0);
     NaN when none was scored."""
-    scored = [s for s in scores if s.value is not None]
-    if not scored:
-        return math.nan
-    return sum(1 for s in scored if _passed(s, check)) / len(scored)
+    return ratio_of_counts(scores, lambda score: _counts(score, check))
 
 
-def _passed(score: Score, check: str) -> bool:
+def _counts(score: Score, check: str) -> tuple[int, int]:
+    """(passed, counted) of one score: unscored samples count for nothing."""
+    if score.value is None:
+        return 0, 0
     if not check:
-        return score.value >= 1.0
-    return bool((score.metadata.get("checks") or {}).get(check))
+        return int(score.value >= 1.0), 1
+    return int(bool((score.metadata.get("checks") or {}).get(check))), 1
 
 
 def _metric(check: str):
-    def counts(score: Score) -> tuple[int, int]:
-        if score.value is None:
-            return 0, 0
-        return int(_passed(score, check)), 1
-
-    @item_ratio(counts)
+    @item_ratio(lambda score: _counts(score, check))
     def rate(scores: Sequence[Score]) -> float:
         return check_rate(scores, check)
 

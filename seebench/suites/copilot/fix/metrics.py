@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from seebench.scoring.core import Score
-from seebench.scoring.ratio import item_ratio
+from seebench.scoring.ratio import item_ratio, ratio_of_counts
 
 
 def _counted(score: Score, key: str) -> tuple[int, int]:
@@ -17,9 +16,7 @@ def _counted(score: Score, key: str) -> tuple[int, int]:
 
 
 def _rate(scores: Sequence[Score], key: str) -> float:
-    counted = [_counted(s, key) for s in scores]
-    total = sum(c for _, c in counted)
-    return sum(p for p, _ in counted) / total if total else math.nan
+    return ratio_of_counts(scores, lambda score: _counted(score, key))
 
 
 @item_ratio(lambda score: _counted(score, "fixed"))
