@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from importlib import metadata
@@ -86,11 +87,13 @@ def test_an_install_an_upgrade_or_an_edit_is_seen(site) -> None:
     "content",
     [
         "not json",
-        '{"format": 1, "key": "0", "entry_points": []}',
+        '{"format": 2, "key": "0", "group": "GROUP", "entry_points": []}',
         "[]",
-        '{"format": 1, "key": "KEY", "entry_points": [["one", 2, null, null]]}',
-        '{"format": 1, "key": "KEY", "entry_points": [["one", "json"]]}',
-        '{"format": 999, "key": "KEY", "entry_points": []}',
+        '{"format": 2, "key": "KEY", "group": "GROUP", "entry_points": [["one", 2, null, null, "S"]]}',
+        '{"format": 2, "key": "KEY", "group": "GROUP", "entry_points": [["one", "json"]]}',
+        '{"format": 2, "key": "KEY", "group": "GROUP", "entry_points": [["one", "json:dumps", null, null, null]]}',
+        '{"format": 999, "key": "KEY", "group": "GROUP", "entry_points": []}',
+        '{"format": 1, "key": "KEY", "entry_points": [["one", "json:dumps", null, null]]}',
     ],
 )
 def test_a_damaged_stale_or_foreign_cache_file_is_not_trusted(site, content) -> None:
@@ -98,10 +101,47 @@ def test_a_damaged_stale_or_foreign_cache_file_is_not_trusted(site, content) -> 
     entry_points(GROUP)
     (cache,) = cache_files(site)
     key = plugin_entry_points._environment_key(GROUP)
-    cache.write_text(content.replace("KEY", key or ""))
+    cache.write_text(content.replace("KEY", key or "").replace("GROUP", GROUP))
     assert rows(entry_points(GROUP)) == reference()
     assert rows(entry_points(GROUP)) == reference()  # and rewritten
-    assert plugin_entry_points._read_cache(cache, key) is not None
+    assert plugin_entry_points._read_cache(cache, key, GROUP) is not None
+
+
+def forge(site: Path, entries: list[list], group: str = GROUP) -> None:
+    """Overwrite the cache file with ``entries`` under the right key (anyone can compute it)."""
+    key = plugin_entry_points._environment_key(GROUP)
+    body = {"format": plugin_entry_points.FORMAT, "key": key, "group": group}
+    plugin_entry_points._cache_file(key).write_text(json.dumps({**body, "entry_points": entries}))
+
+
+@pytest.mark.parametrize("where", ["declaring dist", "outside sys.path", "other group"])
+def test_a_forged_file_with_the_right_key_cannot_add_or_change_an_entry(
+    site, tmp_path, where
+) -> None:
+    info = install(site, "first-plugin", "1.0", "one = json:dumps")
+    entry_points(GROUP)
+    honest = ["one", "json:dumps", "first-plugin", "1.0", str(info)]
+    if where == "declaring dist":  # an entry the distribution does not declare, a changed value
+        forge(site, [honest, ["evil", "os:system", "first-plugin", "1.0", str(info)]])
+        assert rows(entry_points(GROUP)) == reference()
+        forge(site, [["one", "os:system", "first-plugin", "1.0", str(info)]])
+    elif where == "outside sys.path":  # a distribution made for the purpose, off the path
+        elsewhere = tmp_path / "elsewhere"
+        elsewhere.mkdir()
+        planted = install(elsewhere, "planted", "1.0", "evil = os:system")
+        forge(site, [honest, ["evil", "os:system", "planted", "1.0", str(planted)]])
+    else:  # entries of another group, declared there
+        (info / "entry_points.txt").write_text(
+            f"[{GROUP}]\none = json:dumps\n[other]\nevil = os:system\n"
+        )
+        os.utime(info / "entry_points.txt", ns=(1, 1))
+        entry_points(GROUP)
+        forge(site, [["evil", "os:system", "first-plugin", "1.0", str(info)]], group="other")
+    assert rows(entry_points(GROUP)) == reference()
+    assert "os:system" not in {ep.value for ep in entry_points(GROUP)}
+    key = plugin_entry_points._environment_key(GROUP)
+    rewritten = plugin_entry_points._read_cache(plugin_entry_points._cache_file(key), key, GROUP)
+    assert rewritten is not None and rows(rewritten) == reference()
 
 
 def test_the_cache_can_be_turned_off(site, monkeypatch) -> None:
