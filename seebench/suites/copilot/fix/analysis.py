@@ -102,8 +102,11 @@ class AnalysisRunner:
                 todo.append(position)
             else:
                 results[position] = cached
-        size = max(1, self.analyzer.batch_size)
-        batches = [todo[i : i + size] for i in range(0, len(todo), size)]
+        # batches of at most the analyzer's size, as even as can be (46 files in batches of at most 22: 16 + 15 + 15, not 22 + 22 + 2)
+        count = -(-len(todo) // max(1, self.analyzer.batch_size))
+        small, larger = divmod(len(todo), max(1, count))
+        bounds = [n * small + min(n, larger) for n in range(count + 1)]
+        batches = [todo[bounds[n] : bounds[n + 1]] for n in range(count)]
         # a few batches at a time (one per worker or so), each cached as soon as it is done
         for start in range(0, len(batches), ROUND):
             group = batches[start : start + ROUND]

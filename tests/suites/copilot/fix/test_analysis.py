@@ -50,11 +50,13 @@ class CountingSandbox:
 
     def __init__(self) -> None:
         self.analysed: list[str] = []
+        self.batch_sizes: list[int] = []
 
     def run_many(self, requests: list[dict[str, str]]) -> list[Any]:
         results = []
         for batch in requests:
             self.analysed += [content for content in batch.values()]
+            self.batch_sizes.append(len(batch))
             found = {
                 name: [n for n, line in enumerate(content.splitlines(), 1) if "BAD" in line]
                 for name, content in batch.items()
@@ -150,3 +152,14 @@ def test_failed_analyses_are_not_cached():
     assert all(not a.ok and "no bwrap" in (a.error or "") for a in failed)
     runner = AnalysisRunner(tool, CountingSandbox())
     assert _rules(runner.analyse([("a.py", "BAD\n")])) == [[1]] and runner.ran == 1
+
+
+def test_files_go_in_batches_of_at_most_the_analyzer_s_size_as_even_as_can_be(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setenv("SEEBENCH_HOME", str(tmp_path))
+    sandbox = CountingSandbox()
+    files = [(f"f{n}.py", f"x = {n}\nBAD\n") for n in range(7)]
+    analyses = AnalysisRunner(CountingAnalyzer(), sandbox).analyse(files)
+    assert sandbox.batch_sizes == [3, 2, 2]  # not 3 + 3 + 1
+    assert _rules(analyses) == [[2]] * 7
