@@ -89,6 +89,28 @@ def _encode(texts: Sequence[str]) -> Any:
     )
 
 
+def _cached_vectors(path: Path, count: int) -> Any:
+    """The cached vectors of ``count`` chunks if ``path`` holds what :func:`_encode` wrote:
+    a ``count`` x (the model's dimension) float32 array of finite unit vectors; else None
+    (a damaged, truncated or foreign file is computed again and replaced)."""
+    import numpy
+
+    try:
+        vectors = numpy.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError):
+        return None
+    dimension = embedding_model().get_sentence_embedding_dimension()
+    if not (
+        isinstance(vectors, numpy.ndarray)
+        and vectors.dtype == numpy.float32
+        and vectors.shape == (count, dimension)
+        and numpy.isfinite(vectors).all()
+        and numpy.allclose(numpy.linalg.norm(vectors, axis=1), 1.0, atol=1e-3)
+    ):
+        return None
+    return vectors
+
+
 class EmbeddingIndex:
     """Cosine similarity of MiniLM embeddings; a repository's chunk vectors are cached."""
 
@@ -98,13 +120,7 @@ class EmbeddingIndex:
         self.chunks = list(chunks)
         name = f"{key}-v{CHUNKER_VERSION}-{embedding_identity()}.npy"
         path = index_dir() / "embeddings" / name
-        vectors = None
-        try:
-            vectors = numpy.load(path, allow_pickle=False)
-            if vectors.shape[0] != len(self.chunks):
-                vectors = None
-        except (OSError, ValueError):
-            vectors = None
+        vectors = _cached_vectors(path, len(self.chunks))
         if vectors is None:
             vectors = _encode([chunk_document(c) for c in self.chunks])
             path.parent.mkdir(parents=True, exist_ok=True)

