@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.suites.copilot.fix.analyzers import Analyzer, AnalyzerError, Diagnostic, folder_name
 
 #: batches sent to the sandbox together (and cached together)
@@ -55,7 +56,7 @@ def entry_key(file_name: str, content: str) -> str:
 
 def _read_entry(path: Path, key: str) -> Analysis | None:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(safe_files.read_text(path))
         if data.get("key") != key:
             return None
         return Analysis(tuple(Diagnostic.from_dict(d) for d in data["diagnostics"]))

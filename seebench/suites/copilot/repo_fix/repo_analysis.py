@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.suites.copilot.fix.analyzers import AnalyzerError, Diagnostic
 from seebench.suites.copilot.repo_fix.repo_analyzers import EnvPaths, RepoAnalyzer
 from seebench.suites.copilot.repo_fix.tree import tree_key
@@ -67,7 +68,7 @@ def job_key(job: RepoJob) -> str:
 
 def _read_entry(path: Path, key: str) -> RepoAnalysis | None:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(safe_files.read_text(path))
         if data.get("key") != key or not isinstance(data.get("files"), dict):
             return None
         files = {

@@ -239,7 +239,7 @@ class MutantStore:
     def load(self, key: dict[str, Any]) -> MutantSet | None:
         path = self.path(key)
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(safe_files.read_text(path))
             if data.get("format") != FORMAT or data.get("key") != key:
                 return None
             mutants = [

@@ -244,15 +244,38 @@ def index_dir() -> Path:
     return seebench_home() / "copilot" / "workspace"
 
 
+def _cached_chunks(path: Path) -> list[Chunk] | None:
+    """The chunks in the cache file ``path``, or None unless every record is a chunk as
+    :func:`chunk_tree` writes it (the fields, their types, lines from 1 and in order)."""
+    from seebench import safe_files
+
+    try:
+        records = json.loads(safe_files.read_text(path))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(records, list):
+        return None
+    chunks = []
+    for record in records:
+        if not (
+            isinstance(record, dict)
+            and set(record) == {"file", "start", "end", "symbol", "text"}
+            and all(type(record[k]) is str for k in ("file", "symbol", "text"))
+            and all(type(record[k]) is int for k in ("start", "end"))
+            and 1 <= record["start"] <= record["end"]
+        ):
+            return None
+        chunks.append(Chunk(**record))
+    return chunks
+
+
 def repository_chunks(tree: Path, key: str) -> list[Chunk]:
     """The chunks of the repository ``tree`` (``key``: its slug), cached; a cache file that
     does not read back as chunks is rebuilt."""
     path = index_dir() / "chunks" / f"{key}-v{CHUNKER_VERSION}.json"
-    try:
-        records = json.loads(path.read_text(encoding="utf-8"))
-        return [Chunk(**record) for record in records]
-    except (OSError, ValueError, TypeError):
-        pass
+    cached = _cached_chunks(path)
+    if cached is not None:
+        return cached
     chunks = chunk_tree(tree)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")

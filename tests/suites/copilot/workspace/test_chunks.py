@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from seebench.suites.copilot.workspace import chunks
 from seebench.suites.copilot.workspace.chunks import chunk_source, chunk_tree, repository_chunks
 from tests.suites.copilot.workspace.repos import FILES
@@ -55,3 +59,27 @@ def test_tree_skips_dependencies_and_the_cache_reads_back(tmp_path):
     cached = next((chunks.index_dir() / "chunks").glob("tiny-*.json"))
     cached.write_text("{broken")
     assert repository_chunks(tmp_path, "tiny") == found  # rebuilt
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda r: {**r, "start": str(r["start"])},
+        lambda r: {**r, "text": None},
+        lambda r: {**r, "start": 0},
+        lambda r: {**r, "end": r["start"] - 1},
+        lambda r: {**r, "extra": 1},
+        lambda r: [r["file"]],
+    ],
+    ids=["start as text", "no text", "line 0", "end before start", "extra field", "not a record"],
+)
+def test_a_cache_file_whose_records_are_not_chunks_is_rebuilt(tmp_path, damage):
+    for name, text in FILES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    found = repository_chunks(tmp_path, "tiny")
+    cached = next((chunks.index_dir() / "chunks").glob("tiny-*.json"))
+    records = json.loads(cached.read_text())
+    cached.write_text(json.dumps([damage(records[0]), *records[1:]]))
+    assert repository_chunks(tmp_path, "tiny") == found  # rebuilt from the tree
+    assert json.loads(cached.read_text()) == records  # and the file replaced
