@@ -65,9 +65,13 @@ class Budget:
         """Add what the unit whose result is at ``result_path`` spent (nothing if cached)."""
         if status == "cached" or result_path is None:
             return
+        from seebench import safe_files
+
         try:
-            result = json.loads(result_path.read_text(encoding="utf-8"))
+            result = json.loads(safe_files.read_text(result_path))
         except (OSError, ValueError):
+            return
+        if not isinstance(result, dict):
             return
         info = result.get("info") if isinstance(result.get("info"), dict) else {}
         infos = info.get("repeats") if isinstance(info.get("repeats"), list) else [info]
@@ -87,7 +91,10 @@ class Budget:
             and not priced
             and any(isinstance(i, dict) and i.get("usage") for i in infos)
         ):
-            task = str(result.get("task", {}).get("name", result_path))
+            task_info = result.get("task")
+            task = str(
+                task_info.get("name", result_path) if isinstance(task_info, dict) else result_path
+            )
             if not self.units_without_price:
                 logging.getLogger("seebench").warning(
                     "--max-cost: unit %r used tokens but has no price (-o price_input=... "

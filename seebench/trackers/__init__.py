@@ -109,25 +109,46 @@ def import_tracker_library(module: str, tracker: str) -> Any:
 
 
 def _read_samples(path: Path) -> list[dict[str, Any]]:
+    from seebench import safe_files
+
     records = []
-    with path.open(encoding="utf-8") as lines:
-        for line in lines:
-            if line.strip():
-                records.append(json.loads(line))
+    for line in safe_files.read_text(path).splitlines():
+        if line.strip():
+            record = json.loads(line)
+            if not isinstance(record, dict):
+                raise ValueError(f"a samples line is not a JSON object: {line[:80]!r}")
+            records.append(record)
     return records
+
+
+def _samples_name(result: dict[str, Any]) -> str | None:
+    """The result's ``samples_file`` when it is a plain file name beside the result (a name
+    with a folder in it, or ``..``, is refused: trackers upload what they read)."""
+    name = result.get("samples_file")
+    if not name:
+        return None
+    if not isinstance(name, str) or "/" in name or "\\" in name or name in (".", ".."):
+        raise ValueError(f"samples_file {name!r} is not a file name beside the result")
+    return name
 
 
 def unit_record(event: UnitFinished) -> UnitRecord:
     """Read a finished unit's result and samples files (when there are any)."""
+    from seebench import safe_files
+
     result, samples, samples_path = None, [], None
     path = event.result_path
     if path is not None and path.is_file():
         try:
-            result = json.loads(path.read_text(encoding="utf-8"))
-            if result.get("samples_file"):
-                samples_path = path.parent / result["samples_file"]
+            result = json.loads(safe_files.read_text(path))
+            if not isinstance(result, dict):
+                raise ValueError("the result is not a JSON object")
+            name = _samples_name(result)
+            if name:
+                samples_path = path.parent / name
                 samples = _read_samples(samples_path) if samples_path.is_file() else []
         except (OSError, ValueError) as exc:
+            result, samples, samples_path = None, [], None
             log.warning("trackers: cannot read %s: %s", path, exc)
     clean = dataclasses.replace(event, reason=scrub(event.reason))
     return UnitRecord(clean, scrub(result), scrub(samples), samples_path)

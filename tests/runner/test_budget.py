@@ -165,3 +165,20 @@ def test_charge_reads_usage_and_cost_of_each_repeat_and_names_unpriced_units(tmp
     assert budget.exhausted() is None
     budget.charge(priced, "ok")
     assert budget.exhausted().startswith("cost budget reached: 1.5000 USD spent")
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "[1, 2]",
+        '"text"',
+        json.dumps({"task": "not a record", "info": {"usage": {"prompt_tokens": 5}}}),
+    ],
+)
+def test_a_result_of_another_shape_is_charged_what_it_shows_not_raised(tmp_path, content):
+    result = tmp_path / "odd.json"
+    result.write_text(content)
+    budget = Budget(max_cost=1.0)
+    budget.charge(result, "ok")
+    assert budget.spent()["cost_usd"] == 0.0
+    assert budget.units_without_price in ([], [str(result)])
