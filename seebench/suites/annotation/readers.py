@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.data.dataset import DataError
 from seebench.suites.annotation.ratings import RatingData, RatingItem, RawRating, assemble
 from seebench.suites.annotation.scale import Scale
@@ -95,9 +96,11 @@ def table_rows(path: Path) -> list[dict[str, Any]]:
 def json_rows(path: Path) -> list[dict[str, Any]]:
     """A JSON list of objects; DataError naming the file otherwise."""
     try:
-        records = json.loads(Path(path).read_text(encoding="utf-8"))
+        records = json.loads(safe_files.read_text(path))
     except FileNotFoundError:
         raise DataError(f"{path}: file not found") from None
+    except safe_files.UnsafeFileError as exc:
+        raise DataError(str(exc)) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise DataError(f"{Path(path).name}: not valid JSON ({exc})") from None
     if not isinstance(records, list):

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from seebench import safe_files
 from seebench.data.dataset import DataError
 from seebench.suites.judge.methods import RELEASED_METHODS, ReleasedMethod
 
@@ -89,7 +90,7 @@ def read_responses(path: Path) -> list[ResponseRecord]:
     path = Path(path)
     records: list[ResponseRecord] = []
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = safe_files.read_text(path).splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise JudgeDataError(f"{path}: cannot read ({exc})") from None
     for number, line in enumerate(lines, start=1):
@@ -119,7 +120,7 @@ def read_score_lines(path: Path) -> list[float]:
     """Read a file of one finite number per line (the study's score files)."""
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = safe_files.read_text(path).splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise JudgeDataError(f"{path}: cannot read ({exc})") from None
     values: list[float] = []

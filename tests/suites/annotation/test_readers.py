@@ -203,3 +203,14 @@ def test_unknown_layout_and_bad_option_are_one_line_errors(tmp_path, likert4):
         read_ratings("long", tmp_path / "x.csv", likert4, "interval", colour=1)
     with pytest.raises(DataError, match="layout 'long': missing option '"):
         read_ratings("long", tmp_path / "x.csv", likert4, "interval")
+
+
+def test_a_fifo_in_place_of_a_json_file_is_one_clear_error_not_a_hang(tmp_path):
+    import os
+
+    from seebench.suites.annotation.readers import json_rows
+
+    path = tmp_path / "items.json"
+    os.mkfifo(path)  # a plain open would wait for a writer forever
+    with pytest.raises(DataError, match=r"items\.json.*not a regular file"):
+        json_rows(path)

@@ -140,3 +140,13 @@ def test_comparison_humans_are_differences_of_the_scoring_humans(released):
         comparison = released(scoring.replace("scoring", "comparison"))
         expected = [scores[j] - scores[k] for _, j, k in comparison.pairs()]
         assert comparison.human == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("reader", [read_responses, read_score_lines])
+def test_a_fifo_in_place_of_a_file_is_one_clear_error_not_a_hang(tmp_path, reader):
+    import os
+
+    path = tmp_path / "test-D-responded.jsonl"
+    os.mkfifo(path)  # a plain open would wait for a writer forever
+    with pytest.raises(JudgeDataError, match=r"responded\.jsonl.*not a regular file"):
+        reader(path)
