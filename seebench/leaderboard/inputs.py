@@ -305,10 +305,11 @@ def read_model_groups(path: Path) -> dict[str, str]:
     """Model groups from a JSON object ``{model: group}`` or a CSV with ``model,group``."""
     try:
         if path.suffix.lower() == ".csv":
-            with path.open(newline="", encoding="utf-8") as handle:
+            opened = safe_files.open_regular(path, binary=False, newline="", encoding="utf-8")
+            with opened as handle:
                 return {row["model"]: row["group"] for row in csv.DictReader(handle)}
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, KeyError, json.JSONDecodeError) as exc:
+        data = json.loads(safe_files.read_text(path))
+    except (OSError, KeyError, ValueError) as exc:
         raise SeebenchError(f"{path}: cannot read model groups: {exc}") from None
     if isinstance(data, dict) and isinstance(data.get("model_groups"), dict):
         data = data["model_groups"]

@@ -93,6 +93,22 @@ def test_model_groups_file(tmp_path: Path) -> None:
     assert read_model_groups(csv_path) == {"a": "y"}
 
 
+@pytest.mark.parametrize("name", ["groups.json", "groups.csv"])
+def test_a_model_groups_fifo_is_one_clear_error_not_a_hang(tmp_path: Path, name: str) -> None:
+    import os
+
+    os.mkfifo(tmp_path / name)  # a plain open would wait for a writer forever
+    with pytest.raises(SeebenchError, match=rf"{name}: cannot read model groups: .*not a regular"):
+        read_model_groups(tmp_path / name)
+
+
+def test_model_groups_that_are_not_text_are_one_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "groups.json"
+    path.write_bytes(b"\xff\xfe{}")
+    with pytest.raises(SeebenchError, match="groups.json: cannot read model groups"):
+        read_model_groups(path)
+
+
 @pytest.mark.parametrize(
     ("raw", "name"), [("multi-class", "multiclass"), ("Multi_Label", "multilabel"), ("ner", "ner")]
 )
