@@ -103,7 +103,8 @@ class AnalysisRunner:
                 todo.append(position)
             else:
                 results[position] = cached
-        # batches of at most the analyzer's size, as even as can be (46 files in batches of at most 22: 16 + 15 + 15, not 22 + 22 + 2)
+        # batches of at most the analyzer's size, as even as can be (46 files, at most 22 a
+        # batch: 16 + 15 + 15, not 22 + 22 + 2)
         count = -(-len(todo) // max(1, self.analyzer.batch_size))
         small, larger = divmod(len(todo), max(1, count))
         bounds = [n * small + min(n, larger) for n in range(count + 1)]
