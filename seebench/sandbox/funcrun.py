@@ -1,12 +1,23 @@
 """Function-level tests in two processes: the candidate in one, the assertions in the other.
 
-The candidate (model-written code) is loaded in its own process and answers requests (call
-this, read that attribute) over a pipe; the tests run in a second process that never executes
-a line of the candidate. Values cross as plain data only, in a tagged JSON form: ``None``,
-``bool``, ``int``, ``float``, ``str``, ``bytes``, ``complex`` and lists, tuples, dicts, sets
-and frozensets of them, matched by exact type (a subclass of ``int`` is not an ``int``). Every
-other object stays in the candidate's process and the tests see a :class:`Remote` handle
-whose equality is identity, so an object that claims to equal everything equals nothing.
+The candidate (model-written code) is loaded in a fresh interpreter of its own (``python -I
+funcrun.py CANDIDATE_FILE``, exec'd before anything else of the run reached the process: it
+never held the tests, the nonce or any other request) and answers requests (call this, read
+that attribute) over a pipe; the tests run in a second process that never executes a line of
+the candidate. Values cross as plain data only, in a tagged JSON form: ``None``, ``bool``,
+``int``, ``float``, ``str``, ``bytes``, ``complex`` and lists, tuples, dicts, sets and
+frozensets of them, matched by exact type (a subclass of ``int`` is not an ``int``). Every
+other object stays in the candidate's process and the tests see a :class:`Remote` handle whose
+equality is identity, so an object that claims to equal everything equals nothing.
+
+The tests' process binds only names it asked for: the trusted ``prompt`` (the task's own code)
+runs there first, and a name the tests read is taken from the candidate only when it is one of
+``from_candidate`` (the entry point) or neither a builtin nor defined by the prompt. The
+candidate's exceptions come back as builtin exception types, never as control flow
+(``StopIteration``, ``StopAsyncIteration``, ``GeneratorExit``, ``KeyboardInterrupt``,
+``SystemExit`` arrive as :class:`CandidateError`). How the tests' process ends tells the
+verdict: :data:`EXIT_ERROR` when the candidate raised or could not answer,
+:data:`EXIT_TAMPERED` when it broke the protocol (a reply to a question not asked).
 
 Only the tests' process holds the completion token's descriptor, and it is undumpable, so
 the candidate can neither reach the token nor the comparison. Like the zygote, this file is
@@ -28,10 +39,29 @@ HEADER = struct.Struct(">I")
 #: The largest message either side accepts (a reply bigger than this fails the call).
 MAX_MESSAGE = 64 * 1024 * 1024
 SCALARS = (type(None), bool, int, float, str)
+#: Exit status of the tests' process when the candidate raised, crashed or did not answer.
+EXIT_ERROR = 3
+#: Exit status of the tests' process when the candidate broke the protocol.
+EXIT_TAMPERED = 4
+#: Exceptions that steer control flow: a candidate's never reaches the tests as itself.
+CONTROL_FLOW = frozenset(
+    {"StopIteration", "StopAsyncIteration", "GeneratorExit", "KeyboardInterrupt", "SystemExit"}
+)
 
 
 class CandidateError(Exception):
     """The candidate's process failed to load or to answer; the message says how."""
+
+
+class ProtocolViolation(CandidateError):
+    """The candidate's process answered what was not asked (names, shapes): tampering."""
+
+
+class _End:
+    """The reply to ``next`` on an exhausted iterator of the candidate."""
+
+
+_END = _End()
 
 
 class RemoteValueError(TypeError):
@@ -163,7 +193,7 @@ class _Server:
         if op == "iter":
             return iter(obj)
         if op == "next":
-            return next(obj)
+            return next(obj, _END)
         if op == "len":
             return len(obj)
         if op == "bool":
@@ -181,6 +211,8 @@ class _Server:
             if type(request) is not list or len(request) < 2 or type(request[0]) is not str:
                 raise ValueError("malformed request")
             value = self.answer(request)
+            if value is _END:
+                return ["end"]
             if request[0] == "globals":
                 return ["ok", {k: encode(v, self.handle_of) for k, v in value.items()}]
             if request[0] in ("len", "bool", "repr", "str"):
@@ -263,22 +295,31 @@ class _Client:
         send(self.wfd, list(request))
         reply = receive(self.rfd)
         if type(reply) is not list or not reply:
-            raise CandidateError("the candidate's process sent a malformed reply")
+            raise ProtocolViolation("the candidate's process sent a malformed reply")
+        if reply == ["end"] and request[0] == "next":
+            return _END
         if reply[0] == "ok" and len(reply) == 2:
             if request[0] == "globals":
-                if type(reply[1]) is not dict:
-                    raise CandidateError("the candidate's process sent a malformed reply")
-                return {str(k): self._value(v) for k, v in reply[1].items()}
+                return self._names(request[1], reply[1])  # type: ignore[arg-type]
             return self._value(reply[1])
         if reply[0] == "err" and len(reply) == 3:
             raise _remote_exception(str(reply[1]), str(reply[2]))
-        raise CandidateError("the candidate's process sent a malformed reply")
+        raise ProtocolViolation("the candidate's process sent a malformed reply")
+
+    def _names(self, asked: list[str], data: object) -> dict[str, object]:
+        """The values of the names asked for; a name not asked for is tampering."""
+        if type(data) is not dict:
+            raise ProtocolViolation("the candidate's process sent a malformed reply")
+        extra = sorted(str(k) for k in data if k not in asked)
+        if extra:
+            raise ProtocolViolation(f"the candidate sent names it was not asked for: {extra[:5]}")
+        return {name: self._value(value) for name, value in data.items()}
 
     def _value(self, data: object) -> object:
         try:
             return decode(data, self.resolve)
         except (ValueError, TypeError, RecursionError) as error:
-            raise CandidateError(f"the candidate returned a malformed value: {error}") from None
+            raise ProtocolViolation(f"the candidate returned a malformed value: {error}") from None
 
     def op(self, op: str, number: int, *args: object, **kwargs: object) -> object:
         encoded = [encode(a, self.handle_of) for a in args]
@@ -287,16 +328,38 @@ class _Client:
         return self.request(op, number, encoded)
 
 
+#: ids of the exceptions rebuilt from the candidate's (to tell its errors from the tests' own)
+_REMOTE_ERRORS: set[int] = set()
+
+
 def _remote_exception(name: str, message: str) -> BaseException:
     """The candidate's exception rebuilt from its name: a builtin ``Exception`` subclass of
-    that name with the message, else :class:`CandidateError`."""
+    that name with the message, else (a class of its own, or control flow such as
+    ``StopIteration``) :class:`CandidateError`."""
     kind = getattr(builtins, name, None)
-    if isinstance(kind, type) and issubclass(kind, Exception):
+    error: BaseException = CandidateError(f"{name}: {message}")
+    if name not in CONTROL_FLOW and isinstance(kind, type) and issubclass(kind, Exception):
         try:
-            return kind(message)
+            error = kind(message)
         except Exception:
             pass
-    return CandidateError(f"{name}: {message}")
+    _REMOTE_ERRORS.add(id(error))
+    return error
+
+
+def candidate_caused(error: BaseException) -> str | None:
+    """``tampered`` or ``error`` when ``error`` (or what it chains from) came from the
+    candidate, else ``None`` (the tests failed on their own)."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, ProtocolViolation):
+            return "tampered"
+        if isinstance(current, CandidateError) or id(current) in _REMOTE_ERRORS:
+            return "error"
+        current = current.__cause__ or current.__context__
+    return None
 
 
 class Remote:
@@ -326,11 +389,14 @@ class Remote:
 
     def __iter__(self):
         iterator = self._op("iter")
+        if type(iterator) is not Remote:  # iter() of the candidate gave plain data
+            yield from iterator  # type: ignore[misc]
+            return
         while True:
-            try:
-                yield iterator._op("next") if type(iterator) is Remote else next(iterator)
-            except StopIteration:
+            item = iterator._op("next")
+            if item is _END:
                 return
+            yield item
 
     def __len__(self) -> int:
         return self._op("len")  # type: ignore[return-value]
@@ -373,20 +439,45 @@ def free_names(code: types.CodeType) -> list[str]:
     return sorted(name for name in names if not hasattr(builtins, name))
 
 
-def run_tests(source: str, path: str, rfd: int, wfd: int) -> None:
-    """Wait for the candidate to load, bind the names the tests read from it, run the tests
-    (an exception propagates to the caller: the run fails)."""
+def run_tests(
+    source: str,
+    path: str,
+    rfd: int,
+    wfd: int,
+    prompt: str = "",
+    from_candidate: tuple[str, ...] | list[str] = (),
+) -> None:
+    """Wait for the candidate to load; run the trusted ``prompt``; bind from the candidate
+    the names of ``from_candidate`` and those the tests read that neither the builtins nor
+    the prompt define; run the tests (an exception propagates to the caller: the run fails)."""
     client = _Client(rfd, wfd)
     hello = receive(rfd)
     if hello != ["ready"]:
         if type(hello) is list and len(hello) == 3 and hello[0] == "load_error":
             raise CandidateError(f"the candidate did not load: {hello[1]}: {hello[2]}")
-        raise CandidateError("the candidate's process sent a malformed greeting")
+        raise ProtocolViolation("the candidate's process sent a malformed greeting")
     main = types.ModuleType("__main__")
     main.__file__ = path
     sys.modules["__main__"] = main
+    if prompt:
+        exec(compile(prompt, path, "exec"), main.__dict__)
     code = compile(source, path, "exec")
-    names = free_names(code)
+    names = [n for n in free_names(code) if n not in main.__dict__ or n in from_candidate]
+    names = sorted({*names, *(n for n in from_candidate if not hasattr(builtins, n))})
     if names:
         main.__dict__.update(client.request("globals", names))  # type: ignore[arg-type]
     exec(code, main.__dict__)
+
+
+def main(argv: list[str]) -> None:
+    """The candidate's fresh interpreter: ``funcrun.py CANDIDATE_FILE`` with the tests'
+    requests on fd 3 and the replies on fd 4; never returns."""
+    path = argv[1]
+    sys.path.insert(0, os.path.dirname(path))
+    with open(path, encoding="utf-8", errors="surrogateescape") as handle:
+        source = handle.read()
+    serve_candidate(source, path, 3, 4)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

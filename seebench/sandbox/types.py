@@ -6,13 +6,26 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-Verdict = Literal["passed", "failed", "timeout", "memory", "crashed", "sandbox_unavailable"]
+Verdict = Literal[
+    "passed",
+    "failed",
+    "error",
+    "tampered",
+    "timeout",
+    "memory",
+    "crashed",
+    "sandbox_unavailable",
+]
 
-#: Every verdict a run can get. ``sandbox_unavailable`` is never a pass and never a fail of the
-#: model: a sample that gets it is left unscored with the result's ``reason``.
+#: Every verdict a run can get. ``error`` and ``tampered`` come from function-level tests
+#: only (the candidate raised or did not answer; it broke the protocol between the two
+#: processes). ``sandbox_unavailable`` is never a pass and never a fail of the model: a sample
+#: that gets it is left unscored with the result's ``reason``.
 VERDICTS: tuple[str, ...] = (
     "passed",
     "failed",
+    "error",
+    "tampered",
     "timeout",
     "memory",
     "crashed",
@@ -84,12 +97,17 @@ class PythonProgram:
 class FunctionTest:
     """Function-level tests run apart from the code they judge (see ``docs/sandbox.md``).
 
-    ``candidate`` (model-written code) is loaded in one process; ``tests`` run in another that
-    never executes a line of it. The names the tests read and do not define themselves (the
-    entry point, helpers) are looked up in the candidate's module; values cross between the
-    two as plain data (``None``, numbers, strings, bytes and lists, tuples, dicts and sets of
-    them), any other object as a handle whose equality is identity. The run passes only when
-    the tests' process returns normally (it alone holds the completion token).
+    ``candidate`` (model-written code) is loaded in a fresh interpreter of its own; ``tests``
+    run in another process that never executes a line of it. ``prompt`` is trusted code (the
+    task's own: imports, helpers, the entry point's signature) run in the tests' process
+    before the tests. A name the tests read is taken from the candidate's module only when it
+    is in ``from_candidate`` (the entry point) or neither a builtin nor defined by
+    ``prompt``: a helper the prompt defines is the prompt's, whatever the candidate redefines.
+    Values cross between the two as plain data (``None``, numbers, strings, bytes and lists,
+    tuples, dicts and sets of them), any other object as a handle whose equality is identity.
+    The run passes only when the tests' process returns normally (it alone holds the
+    completion token); it is ``error`` when the candidate raised or did not answer and
+    ``tampered`` when it broke the protocol.
     """
 
     candidate: str
@@ -97,6 +115,8 @@ class FunctionTest:
     filename: str = "main.py"
     require_completion: bool = True
     kind: str = "split"
+    prompt: str = ""
+    from_candidate: tuple[str, ...] = ()
 
 
 #: How a verdict's tests ran: ``separate-process`` (candidate and assertions apart, plain data

@@ -25,6 +25,14 @@ MEMORY_MESSAGES = (
 )
 
 
+#: How the tests' process of a function-level test says the candidate was at fault (see
+#: ``funcrun.EXIT_ERROR`` and ``funcrun.EXIT_TAMPERED``; the two must agree).
+SPLIT_EXITS = {
+    3: ("error", "the candidate raised or did not answer"),
+    4: ("tampered", "the candidate broke the protocol between the two processes"),
+}
+
+
 def _signal_name(number: int) -> str:
     try:
         return signal.Signals(number).name
@@ -97,6 +105,8 @@ def _verdict(raw: dict[str, Any], request: SandboxRequest, stderr: str) -> tuple
         return "crashed", f"file-size limit of {limits.file_size_mb} MiB reached"
     if sig is not None:
         return "crashed", f"killed by {_signal_name(sig)}"
+    if isinstance(request.program, FunctionTest) and code in SPLIT_EXITS:
+        return SPLIT_EXITS[code]
     if code != 0:
         return "failed", f"exit status {code}"
     program = request.program

@@ -171,7 +171,8 @@ class Zygote:
         self.devnull = os.open(os.devnull, os.O_RDWR)
         self.mounts = frozenset(os.path.normpath(m) for m in config.get("mounts", []))
         self.kept = _kept_paths(list(self.mounts))
-        self.funcrun = _load_funcrun(config.get("funcrun"))
+        self.funcrun_path = config.get("funcrun")
+        self.funcrun = _load_funcrun(self.funcrun_path)
 
     def setup(self) -> tuple[int, int]:
         """Move the protocol off fds 0/1, harden the process; return (read fd, write fd)."""
@@ -347,12 +348,16 @@ class Zygote:
             _empty_directory(directory, self.kept, self.mounts)
 
     def run_split(self, request: dict, run_dir: str, protocol_fds: tuple[int, ...]) -> dict:
-        """A function-level test in two processes (see ``funcrun``): the candidate is forked
-        before the completion token's pipe exists, so it never holds that descriptor; the
-        tests' process holds it and runs no line of the candidate."""
+        """A function-level test in two processes (see ``funcrun``). The candidate's process
+        execs a fresh interpreter before it reads anything (its memory never holds the
+        request: the tests, the nonce), and it is forked before the completion token's pipe
+        exists; the tests' process holds the token and runs no line of the candidate."""
         if self.funcrun is None:
             return {"setup_error": "the function-test helper (funcrun.py) is missing"}
         limits = request["limits"]
+        candidate_path = self._path(run_dir, request)
+        with open(candidate_path, "w", encoding="utf-8", errors="surrogateescape") as handle:
+            handle.write(request["program"]["candidate"])
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         call_r, call_w = os.pipe()  # tests -> candidate
@@ -364,9 +369,8 @@ class Zygote:
                 for fd in (out_r, err_r, call_w, reply_r, *protocol_fds):
                     os.close(fd)
                 self.split_child(request, run_dir, [self.devnull, out_w, err_w, call_r, reply_w])
-                self.funcrun.serve_candidate(
-                    request["program"]["candidate"], self._path(run_dir, request), 3, 4
-                )
+                argv = [sys.executable, "-I", self.funcrun_path, candidate_path]
+                os.execve(sys.executable, argv, dict(os.environ))
             except BaseException as error:
                 with contextlib.suppress(BaseException):
                     os.write(2, f"sandbox: cannot start the candidate: {error!r}\n".encode())
@@ -514,13 +518,23 @@ def _run_split_tests(funcrun: types.ModuleType, request: dict, run_dir: str) -> 
     path = os.path.join(run_dir, "tests.py")
     code_status, completed = 0, False
     try:
-        funcrun.run_tests(program["tests"], path, 4, 5)
+        funcrun.run_tests(
+            program["tests"],
+            path,
+            4,
+            5,
+            prompt=program.get("prompt") or "",
+            from_candidate=tuple(program.get("from_candidate") or ()),
+        )
         completed = True
     except SystemExit as stop:
         code_status = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
-    except BaseException:
+    except BaseException as error:
         traceback.print_exc()
-        code_status = 1
+        cause = funcrun.candidate_caused(error)
+        code_status = {"error": funcrun.EXIT_ERROR, "tampered": funcrun.EXIT_TAMPERED}.get(
+            cause or "", 1
+        )
     try:
         sys.stdout.flush()
         sys.stderr.flush()

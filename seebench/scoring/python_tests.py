@@ -4,7 +4,15 @@ One scorer object serves one unit: it opens a pool of sandbox workers on its fir
 reuses it for every sample (and every repeat), and closes it when the unit is scored
 (``close``). The candidate (input + completion) and the tests (tests + ``check(entry_point)``)
 run in two processes with plain data between them (``FunctionTest``); a sample passes only
-when the tests return normally. See ``docs/sandbox.md`` for the verdicts.
+when the tests return normally.
+
+Helpers: by default (``helpers: prompt``) the prompt itself, trusted task data, also runs in
+the tests' process, so a helper it defines (HumanEval's ``poly``, ``encode_cyclic``) is the
+prompt's own there, whatever the completion redefines; only the entry point comes from the
+candidate. ``helpers: completion`` is the original HumanEval script's semantics (one program:
+a completion that redefines a helper changes what the tests call), with its own identity.
+Every score's ``metadata["verdict"]`` is a sample verdict (:mod:`seebench.scoring.verdicts`);
+a run the infrastructure failed is retried, then left unscored. See ``docs/sandbox.md``.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from typing import Any
 from seebench import safe_files
 from seebench.scoring.core import Score, ScoreContext
 from seebench.scoring.run import stable_hash
+from seebench.scoring.verdicts import INFRA_RETRIES, from_sandbox, score_value
 
 #: Characters of stdout and of stderr kept in a score's metadata (the log keeps the sandbox's own bound).
 METADATA_OUTPUT_CHARS = 2000
@@ -47,7 +56,15 @@ OPTIONS: dict[str, Any] = {
         "minLength": 1,
         "description": "the path of the bwrap executable to use",
     },
+    "helpers": {
+        "enum": ["prompt", "completion"],
+        "description": "where the tests' helpers come from: the prompt (trusted, the default) "
+        "or the completion's program (the original HumanEval semantics)",
+    },
 }
+#: ``helpers`` values: the prompt's own helpers (default), or the completion's (original).
+HELPERS_PROMPT = "prompt"
+HELPERS_COMPLETION = "completion"
 SANDBOX_NONE = "none"
 SANDBOX_UNAVAILABLE = "unavailable"
 
@@ -66,6 +83,16 @@ def test_parts(prompt: str, completion: str, target: dict[str, Any]) -> tuple[st
     return f"{prompt}{completion}", f"{target['tests']}\n\ncheck({target['entry_point']})\n"
 
 
+def trusted_code(source: str) -> str:
+    """``source`` when it compiles as Python (it may then run in the tests' process), else
+    ``""`` (a prompt in words defines no helper)."""
+    try:
+        compile(source, "<prompt>", "exec")
+    except (SyntaxError, ValueError):
+        return ""
+    return source
+
+
 class PythonTestsScorer:
     """Scores 1.0 when the completion passes the item's tests in the sandbox, 0.0 when it
     fails (error, timeout, memory, crash), and leaves it unscored when no sandbox can start.
@@ -81,9 +108,13 @@ class PythonTestsScorer:
         memory_mb: int = 512,
         workers: int | None = None,
         bwrap: str | None = None,
+        helpers: str = HELPERS_PROMPT,
     ) -> None:
         from seebench.sandbox import Limits
 
+        if helpers not in (HELPERS_PROMPT, HELPERS_COMPLETION):
+            raise ValueError(f"python_tests option helpers={helpers!r} is not prompt/completion")
+        self.helpers = helpers
         self.limits = Limits(cpu_s=cpu_s, wall_s=wall_s, memory_mb=memory_mb)
         self.workers = workers or max(1, min(4, os.cpu_count() or 1))
         self.bwrap = bwrap
@@ -112,6 +143,8 @@ class PythonTestsScorer:
             **self.sandbox_facts(),
             "limits": self.limits.as_dict(),
             "python": platform.python_version(),
+            "helpers": self.helpers,
+            "isolation": "separate-process, fresh candidate interpreter",
         }
 
     def _open(self) -> Any:
@@ -129,8 +162,6 @@ class PythonTestsScorer:
 
     def score_many(self, items: Sequence[tuple[Any, Any]], context: ScoreContext) -> list[Score]:
         """Score ``(sample, prediction)`` pairs, running them on all workers at once."""
-        from seebench.sandbox import function_test_request
-
         scores: list[Score | None] = [None] * len(items)
         runnable: list[int] = []
         for position, (_, prediction) in enumerate(items):
@@ -139,27 +170,64 @@ class PythonTestsScorer:
             else:
                 scores[position] = Score(
                     0.0,
-                    explanation="no code to run (invalid answer)",
-                    metadata={"verdict": "no_code"},
+                    explanation="failed: no code to run (invalid answer)",
+                    metadata={"verdict": "failed", "sandbox_verdict": "no_code"},
                 )
         if runnable:
             sandbox = self._open()
             if not sandbox.available:
                 reason = f"sandbox_unavailable: {sandbox.reason}"
                 for position in runnable:
-                    scores[position] = Score(
-                        None,
-                        explanation=reason,
-                        metadata={"verdict": "sandbox_unavailable", "sandbox": SANDBOX_UNAVAILABLE},
-                    )
+                    metadata = {"verdict": "infra_error", "sandbox_verdict": "sandbox_unavailable"}
+                    metadata["sandbox"] = SANDBOX_UNAVAILABLE
+                    scores[position] = Score(None, explanation=reason, metadata=metadata)
             else:
-                requests = [
-                    function_test_request(*self._parts(*items[p]), limits=self.limits)
-                    for p in runnable
-                ]
-                for position, result in zip(runnable, sandbox.run_many(requests), strict=True):
-                    scores[position] = self._score_of(items[position], result, context)
+                results, attempts = self._run_with_retries(sandbox, [items[p] for p in runnable])
+                for position, result, tries in zip(runnable, results, attempts, strict=True):
+                    scores[position] = self._score_of(items[position], result, context, tries)
         return [s for s in scores if s is not None]
+
+    def _run_with_retries(
+        self, sandbox: Any, items: Sequence[tuple[Any, Any]]
+    ) -> tuple[list[Any], list[int]]:
+        """Every item's sandbox result and how many runs it took: a run the infrastructure
+        failed (``infra_error``) is run again, at most :data:`INFRA_RETRIES` more times."""
+        from seebench.sandbox import SandboxRequest
+
+        requests = [
+            SandboxRequest(program=self._function_test(*item), limits=self.limits)
+            for item in items
+        ]
+        results = list(sandbox.run_many(requests))
+        attempts = [1] * len(items)
+        for _ in range(INFRA_RETRIES):
+            again = [i for i, r in enumerate(results) if from_sandbox(r.verdict) == "infra_error"]
+            if not again:
+                break
+            for index, result in zip(again, sandbox.run_many([requests[i] for i in again])):
+                results[index] = result
+                attempts[index] += 1
+        return results, attempts
+
+    def _function_test(self, sample: Any, prediction: str) -> Any:
+        """The :class:`~seebench.sandbox.FunctionTest` that judges one sample."""
+        from seebench.sandbox import FunctionTest
+
+        candidate, tests = self._parts(sample, prediction)
+        return FunctionTest(
+            candidate,
+            tests,
+            prompt=self._trusted(sample),
+            from_candidate=(str(sample.target["entry_point"]),),
+        )
+
+    def _trusted(self, sample: Any) -> str:
+        """The code run in the tests' process before the tests: the prompt (when it is code
+        and ``helpers`` is ``prompt``), else nothing (every name the tests read comes from
+        the candidate, as in the original HumanEval script)."""
+        if self.helpers == HELPERS_COMPLETION:
+            return ""
+        return trusted_code(str(sample.input))
 
     def _parts(self, sample: Any, prediction: str) -> tuple[str, str]:
         """``(candidate, tests)`` of one sample: run in two processes (``FunctionTest``)."""
@@ -169,11 +237,16 @@ class PythonTestsScorer:
         candidate, tests = self._parts(sample, prediction)
         return f"{candidate}\n\n# --- tests (run in a separate process) ---\n{tests}"
 
-    def _score_of(self, item: tuple[Any, Any], result: Any, context: ScoreContext) -> Score:
+    def _score_of(
+        self, item: tuple[Any, Any], result: Any, context: ScoreContext, attempts: int = 1
+    ) -> Score:
         sample, prediction = item
         log = self._write_log(context.artifacts, sample, prediction, result)
+        verdict = from_sandbox(result.verdict)
         metadata = {
-            "verdict": result.verdict,
+            "verdict": verdict,
+            "sandbox_verdict": result.verdict,
+            "attempts": attempts,
             "sandbox": result.mechanism or SANDBOX_UNAVAILABLE,
             "isolation": result.isolation,
             "exit_code": result.exit_code,
@@ -184,7 +257,7 @@ class PythonTestsScorer:
             "log": log,
         }
         explanation = None if result.passed else f"{result.verdict}: {result.reason}"
-        return Score(result.score, explanation=explanation, metadata=metadata)
+        return Score(score_value(verdict), explanation=explanation, metadata=metadata)
 
     def _write_log(self, artifacts: Path, sample: Any, prediction: str, result: Any) -> str:
         """Write the program and the full sandbox result; return the log's path in artifacts."""
@@ -197,6 +270,7 @@ class PythonTestsScorer:
             "program": self._program(sample, prediction),
             "candidate": candidate,
             "tests": tests,
+            "trusted_prompt": self._trusted(sample),
             "isolation": result.isolation,
             "limits": self.limits.as_dict(),
             "result": result.as_dict(),

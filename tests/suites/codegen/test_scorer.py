@@ -40,9 +40,10 @@ def test_verdicts_metadata_and_logs(tmp_path, sandbox_ok):
         "passed",
         "failed",
         "timeout",
+        "error",  # SystemExit from the candidate is its error, never the tests' exit
         "failed",
-        "no_code",
     ]
+    assert scores[4].metadata["sandbox_verdict"] == "no_code"
     passed, failed = scores[0], scores[1]
     assert passed.explanation is None and passed.metadata["sandbox"].startswith("bwrap")
     assert (
@@ -80,7 +81,7 @@ def test_without_bwrap_samples_are_unscored_with_the_reason(tmp_path):
     assert scorer.identity()["sandbox"] == "unavailable"
     scores = scorer.score_many([(SAMPLE, "    return a + b\n"), (SAMPLE, None)], context(tmp_path))
     scorer.close()
-    assert scores[0].value is None and scores[0].metadata["verdict"] == "sandbox_unavailable"
+    assert scores[0].value is None and scores[0].metadata["verdict"] == "infra_error"
     assert scores[0].explanation.startswith("sandbox_unavailable: no bwrap executable found")
     assert scores[1].value == 0.0  # no code at all is the model's failure, sandbox or not
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from seebench.scoring.core import Score, ScoreContext
-from seebench.scoring.python_tests import PythonTestsScorer
+from seebench.scoring.python_tests import HELPERS_COMPLETION, PythonTestsScorer, trusted_code
 from seebench.suites.copilot.generate.assembly import assemble
 from seebench.suites.copilot.generate.compat import prelude
 
@@ -69,7 +69,12 @@ def _version(module: Any) -> str:
 class GeneratedTestsScorer(PythonTestsScorer):
     """Runs the file with the answer in place, then the item's hidden tests, in the sandbox:
     1.0 when they pass, 0.0 when they fail or the answer cannot be placed. ``compat`` names
-    preludes run first (see :mod:`.compat`)."""
+    preludes run first (see :mod:`.compat`).
+
+    The tests run apart from the answer's file: in their process the item's own file (with
+    its reference answer in place, trusted task data) defines every name the tests read but
+    the entry point, which comes from the answer's file; a helper of the file that the answer
+    redefines is the file's own for the tests (``helpers: completion``: the answer's)."""
 
     def __init__(self, compat: list[str] | tuple[str, ...] = (), **options: Any) -> None:
         super().__init__(**options)
@@ -85,7 +90,8 @@ class GeneratedTestsScorer(PythonTestsScorer):
         scores: list[Score | None] = [None] * len(items)
         for index, (_, built) in enumerate(placed):
             if built.source is None:
-                scores[index] = Score(0.0, explanation=built.error, metadata={"verdict": "no_code"})
+                metadata = {"verdict": "failed", "sandbox_verdict": "no_code"}
+                scores[index] = Score(0.0, explanation=f"failed: {built.error}", metadata=metadata)
         ran = super().score_many([items[i] for i in runnable], context) if runnable else []
         for index, score in zip(runnable, ran, strict=True):
             scores[index] = score
@@ -94,3 +100,15 @@ class GeneratedTestsScorer(PythonTestsScorer):
     def _parts(self, sample: Any, prediction: str) -> tuple[str, str]:
         built = assemble(sample.target, prediction)
         return f"{self.prelude}{built.source}", sample.target["tests"]
+
+    def _trusted(self, sample: Any) -> str:
+        """The item's file with its reference answer in place (or ``pass`` for the body), run
+        in the tests' process; nothing with ``helpers: completion`` or when it cannot be
+        built or does not compile."""
+        if self.helpers == HELPERS_COMPLETION:
+            return ""
+        target = sample.target
+        built = assemble(target, target.get("reference") or "pass")
+        if built.source is None:
+            return ""
+        return trusted_code(f"{self.prelude}{built.source}")

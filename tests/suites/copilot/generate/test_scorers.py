@@ -55,7 +55,8 @@ def test_hidden_tests_judge_the_placed_answer_in_the_sandbox(tmp_path):
         scorer.close()
     assert [s.value for s in scores] == [1.0, 1.0, 0.0, 0.0]
     assert scores[2].metadata["verdict"] == "failed"
-    assert scores[3].metadata["verdict"] == "no_code"
+    assert scores[3].metadata["verdict"] == "failed"
+    assert scores[3].metadata["sandbox_verdict"] == "no_code"
     log = (tmp_path / scores[0].metadata["log"]).read_text()
     assert "return x + 1" in log and "assert inc(-1) == 0" in log  # the assembled program
 
