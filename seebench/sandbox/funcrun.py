@@ -341,8 +341,8 @@ def _remote_exception(name: str, message: str) -> BaseException:
     if name not in CONTROL_FLOW and isinstance(kind, type) and issubclass(kind, Exception):
         try:
             error = kind(message)
-        except Exception:
-            pass
+        except Exception:  # a builtin that wants other arguments: the generic error stays
+            error = CandidateError(f"{name}: {message}")
     _REMOTE_ERRORS.add(id(error))
     return error
 

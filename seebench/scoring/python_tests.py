@@ -195,8 +195,7 @@ class PythonTestsScorer:
         from seebench.sandbox import SandboxRequest
 
         requests = [
-            SandboxRequest(program=self._function_test(*item), limits=self.limits)
-            for item in items
+            SandboxRequest(program=self._function_test(*item), limits=self.limits) for item in items
         ]
         results = list(sandbox.run_many(requests))
         attempts = [1] * len(items)
@@ -204,7 +203,9 @@ class PythonTestsScorer:
             again = [i for i, r in enumerate(results) if from_sandbox(r.verdict) == "infra_error"]
             if not again:
                 break
-            for index, result in zip(again, sandbox.run_many([requests[i] for i in again])):
+            for index, result in zip(
+                again, sandbox.run_many([requests[i] for i in again]), strict=True
+            ):
                 results[index] = result
                 attempts[index] += 1
         return results, attempts

@@ -65,6 +65,8 @@ def count_verdicts(scores: Iterable[Any]) -> dict[str, int]:
     """How many of ``scores`` (objects with a ``metadata`` dict) got each sample verdict, in
     :data:`SAMPLE_VERDICTS` order; scores without a verdict are left out."""
     counts = Counter(
-        (score.metadata or {}).get("verdict") for score in scores if getattr(score, "metadata", None)
+        (score.metadata or {}).get("verdict")
+        for score in scores
+        if getattr(score, "metadata", None)
     )
     return {verdict: counts[verdict] for verdict in SAMPLE_VERDICTS if counts[verdict]}
