@@ -112,3 +112,50 @@ def test_options_are_checked_against_their_schemas(options, message):
 
     [problem] = get_registry().scorer("python_tests").option_problems(options)
     assert message in problem
+
+
+class _FlakySandbox:
+    """Answers ``sandbox_unavailable`` (an infrastructure failure) ``failures`` times per
+    request, then ``passed``."""
+
+    available = True
+
+    def __init__(self, failures: int) -> None:
+        self.failures = failures
+        self.runs = 0
+
+    def run_many(self, requests):
+        from seebench.sandbox import SandboxResult
+
+        self.runs += 1
+        verdict = "sandbox_unavailable" if self.runs <= self.failures else "passed"
+        return [SandboxResult(verdict, reason="worker did not start") for _ in requests]
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    "failures, value, verdict, attempts",
+    [(2, 1.0, "passed", 3), (3, None, "infra_error", 3), (0, 1.0, "passed", 1)],
+)
+def test_infrastructure_errors_are_retried_then_unscored(
+    tmp_path, failures, value, verdict, attempts
+):
+    scorer = PythonTestsScorer()
+    scorer._sandbox = box = _FlakySandbox(failures)
+    [score] = scorer.score_many([(SAMPLE, "    return a + b\n")], context(tmp_path))
+    assert (score.value, score.metadata["verdict"], score.metadata["attempts"]) == (
+        value,
+        verdict,
+        attempts,
+    )
+    assert box.runs == attempts
+    if value is None:  # unscored, never the model's 0, with the reason
+        assert score.explanation.startswith("sandbox_unavailable: worker did not start")
+
+
+def test_helpers_option_names_its_semantics():
+    assert PythonTestsScorer().identity()["helpers"] == "prompt"
+    with pytest.raises(ValueError, match="helpers='everything'"):
+        PythonTestsScorer(helpers="everything")
