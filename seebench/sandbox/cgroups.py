@@ -83,14 +83,15 @@ class WorkerCgroup:
                 return 0
         return 0
 
-    def kill_all_but(self, keep: int) -> None:
-        """SIGKILL every process in the group except ``keep`` (the worker itself)."""
+    def kill_all_but(self, *keep: int) -> None:
+        """SIGKILL every process in the group except ``keep`` (the worker itself, and the
+        process that forks candidates)."""
         for _ in range(50):  # a fork bomb may still be forking
             try:
                 pids = [int(p) for p in (self.paths["pids"] / "cgroup.procs").read_text().split()]
             except OSError:
                 return
-            others = [pid for pid in pids if pid != keep]
+            others = [pid for pid in pids if pid not in keep]
             if not others:
                 return
             for pid in others:

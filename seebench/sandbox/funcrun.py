@@ -1,9 +1,10 @@
 """Function-level tests in two processes: the candidate in one, the assertions in the other.
 
-The candidate (model-written code) is loaded in a fresh interpreter of its own (``python -I
-funcrun.py CANDIDATE_FILE``, exec'd before anything else of the run reached the process: it
-never held the tests, the nonce or any other request) and answers requests (call this, read
-that attribute) over a pipe; the tests run in a second process that never executes a line of
+The candidate (model-written code) is loaded in a process forked by the :class:`Spawner`, a
+clean process the worker forks at start-up, before it reads any request: neither it nor the
+candidate ever held the tests, the nonce or anything else of a request (the candidate's
+source reaches it as a file of the run's work dir). The candidate answers requests (call
+this, read that attribute) over a pipe; the tests run in a second process that never executes a line of
 the candidate. Values cross as plain data only, in a tagged JSON form: ``None``, ``bool``,
 ``int``, ``float``, ``str``, ``bytes``, ``complex`` and lists, tuples, dicts, sets and
 frozensets of them, matched by exact type (a subclass of ``int`` is not an ``int``). Every
@@ -28,12 +29,15 @@ from __future__ import annotations
 
 import base64
 import builtins
+import contextlib
 import json
 import os
+import socket
 import struct
 import sys
 import traceback
 import types
+from collections.abc import Callable
 
 HEADER = struct.Struct(">I")
 #: The largest message either side accepts (a reply bigger than this fails the call).
@@ -469,15 +473,111 @@ def run_tests(
     exec(code, main.__dict__)
 
 
-def main(argv: list[str]) -> None:
-    """The candidate's fresh interpreter: ``funcrun.py CANDIDATE_FILE`` with the tests'
-    requests on fd 3 and the replies on fd 4; never returns."""
-    path = argv[1]
-    sys.path.insert(0, os.path.dirname(path))
-    with open(path, encoding="utf-8", errors="surrogateescape") as handle:
-        source = handle.read()
-    serve_candidate(source, path, 3, 4)
+# -- the spawner ---------------------------------------------------------------------------------
+
+#: Seconds the worker waits for the spawner's answer (it answers at once unless it is gone).
+SPAWNER_TIMEOUT_S = 10.0
 
 
-if __name__ == "__main__":
-    main(sys.argv)
+class Spawner:
+    """A clean process that forks the candidates' processes.
+
+    The worker starts it before it reads its first request, so the spawner's memory (and so
+    every candidate's) never holds a request: the tests, the nonce, the trusted prompt. Per
+    run the worker sends it only where the candidate's file is, its limits and environment,
+    and the descriptors the candidate gets (over a unix socket); the spawner forks, ``prepare``
+    sets the child up (descriptors 0-4, limits, signals, environment) and the child serves the
+    candidate. The worker supervises the candidate by its pid, kills it, then asks the spawner
+    to reap it (its exit signal and resource use)."""
+
+    def __init__(self, prepare: Callable[[dict, list[int]], None], close: tuple[int, ...]) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - runs in the spawner
+            try:
+                ours.close()
+                for fd in close:
+                    os.close(fd)
+                _spawner_loop(theirs, prepare)
+            finally:
+                os._exit(0)
+        theirs.close()
+        ours.settimeout(SPAWNER_TIMEOUT_S)
+        self.pid, self.sock = pid, ours
+
+    def spawn(self, spec: dict, fds: list[int]) -> int:
+        """Fork a candidate's process for ``spec`` (``path``, ``run_dir``, ``limits``, ``env``,
+        ``program.filename``) holding ``fds``; its pid. Raises ``OSError`` when the spawner is
+        gone."""
+        socket.send_fds(self.sock, [json.dumps(["spawn", spec]).encode()], fds)
+        return int(self._reply()["pid"])
+
+    def reap(self, pid: int) -> dict:
+        """Reap the (killed) candidate ``pid``: ``signal``, ``cpu_s``, ``max_rss_kb``."""
+        self.sock.send(json.dumps(["reap", pid]).encode())
+        return self._reply()
+
+    def _reply(self) -> dict:
+        data = self.sock.recv(65536)
+        if not data:
+            raise OSError("the candidate spawner is gone")
+        return json.loads(data)
+
+    def alive(self) -> bool:
+        """Whether the spawner still runs (a candidate with the same uid may have killed it)."""
+        try:
+            return os.waitpid(self.pid, os.WNOHANG) == (0, 0)
+        except ChildProcessError:
+            return False
+
+
+def _spawner_loop(sock: socket.socket, prepare: Callable[[dict, list[int]], None]) -> None:
+    """Serve the worker's ``spawn`` and ``reap`` requests until it hangs up."""
+    while True:
+        try:
+            data, fds, _, _ = socket.recv_fds(sock, 65536, 8)
+        except OSError:
+            return
+        if not data:
+            return
+        op, argument = json.loads(data)
+        if op == "spawn":
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - runs in the candidate's process
+                sock.close()
+                _candidate_process(argument, fds, prepare)
+            for fd in fds:
+                os.close(fd)
+            reply: dict = {"pid": pid}
+        else:
+            reply = _reap(int(argument))
+        try:
+            sock.send(json.dumps(reply).encode())
+        except OSError:
+            return
+
+
+def _candidate_process(spec: dict, fds: list[int], prepare: Callable) -> None:
+    """Set the process up, load the candidate's file and serve it; never returns."""
+    try:
+        prepare(spec, fds)
+        with open(spec["path"], encoding="utf-8", errors="surrogateescape") as handle:
+            source = handle.read()
+        serve_candidate(source, spec["path"], 3, 4)
+    except BaseException as error:
+        with contextlib.suppress(BaseException):
+            os.write(2, f"sandbox: cannot start the candidate: {error!r}\n".encode())
+    finally:
+        os._exit(126)
+
+
+def _reap(pid: int) -> dict:
+    try:
+        _, status, usage = os.wait4(pid, 0)
+    except ChildProcessError:
+        return {"signal": None, "cpu_s": 0.0, "max_rss_kb": 0}
+    return {
+        "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+        "cpu_s": usage.ru_utime + usage.ru_stime,
+        "max_rss_kb": usage.ru_maxrss,
+    }

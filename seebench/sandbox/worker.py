@@ -96,6 +96,7 @@ class Worker:
         self.process: subprocess.Popen[bytes] | None = None
         self.cgroup: WorkerCgroup | None = None
         self.scratch: Path | None = None
+        self.spawner_pid: int | None = None  # the worker's candidate spawner (host pid: NONE)
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -152,6 +153,8 @@ class Worker:
             detail = self._stderr_line()
             self.stop()
             raise WorkerStartError(f"sandbox worker did not start: {detail}")
+        spawner = ready.get("spawner")
+        self.spawner_pid = spawner if isinstance(spawner, int) else None
         # Under --unsafe-host-exec too: the pids limit is what stops a fork bomb of host root
         # (RLIMIT_NPROC does not apply to root), and the group finds a run's leftovers.
         self.cgroup = open_worker_cgroup(self.name)
@@ -234,7 +237,8 @@ class Worker:
         if self.cgroup is not None:
             report["oom_kills"] = self.cgroup.oom_kills() - oom_before
             if self.mechanism.name == NONE:  # no PID namespace: kill what the run left behind
-                self.cgroup.kill_all_but(self.process.pid)
-        if "worker_error" in report:
+                spare = (self.spawner_pid,) if self.spawner_pid is not None else ()
+                self.cgroup.kill_all_but(self.process.pid, *spare)
+        if "worker_error" in report or report.pop("restart_worker", False):
             self.stop()
         return report

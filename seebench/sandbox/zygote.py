@@ -171,8 +171,8 @@ class Zygote:
         self.devnull = os.open(os.devnull, os.O_RDWR)
         self.mounts = frozenset(os.path.normpath(m) for m in config.get("mounts", []))
         self.kept = _kept_paths(list(self.mounts))
-        self.funcrun_path = config.get("funcrun")
-        self.funcrun = _load_funcrun(self.funcrun_path)
+        self.funcrun = _load_funcrun(config.get("funcrun"))
+        self.spawner = None  # a funcrun.Spawner, started in serve()
 
     def setup(self) -> tuple[int, int]:
         """Move the protocol off fds 0/1, harden the process; return (read fd, write fd)."""
@@ -191,7 +191,11 @@ class Zygote:
     def serve(self) -> None:
         proto_in, proto_out = self.setup()
         gc.freeze()  # keep the collector from touching (and copying) shared pages in children
-        write_message(proto_out, {"ready": True, "pid": os.getpid(), "uid": os.getuid()})
+        if self.funcrun is not None:  # forked before any request: it never holds one
+            self.spawner = self.funcrun.Spawner(self.prepare_candidate, (proto_in, proto_out))
+        spawner_pid = self.spawner.pid if self.spawner is not None else None
+        ready = {"ready": True, "pid": os.getpid(), "uid": os.getuid(), "spawner": spawner_pid}
+        write_message(proto_out, ready)
         while True:
             request = read_message(proto_in)
             if request is None:
@@ -202,6 +206,8 @@ class Zygote:
                 report = {"worker_error": f"{type(error).__name__}: {error}"}
             finally:
                 self.clean_up()
+            if self.spawner is not None and not self.spawner.alive():
+                report["restart_worker"] = True  # a run killed it: a fresh worker, a clean one
             write_message(proto_out, report)
 
     # -- one run --------------------------------------------------------------------------------
@@ -332,12 +338,18 @@ class Zygote:
             os.killpg(pid, signal.SIGKILL)
         if not self.own_pid_namespace:
             return
+        spare = {self.spawner.pid} if self.spawner is not None else set()
         for _ in range(200):  # a fork bomb may still be forking: repeat until nothing is left
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(-1, signal.SIGKILL)
             # orphans are reaped by bwrap's init (PID 1); only zombies may remain here
-            if not [p for p in _other_processes() if not _is_zombie(p)]:
+            victims = [p for p in _other_processes() if p not in spare and not _is_zombie(p)]
+            if not victims:
                 return
+            if not spare:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(-1, signal.SIGKILL)
+            for victim in victims:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(victim, signal.SIGKILL)
             time.sleep(0.005)
 
     def clean_up(self) -> None:
@@ -349,10 +361,11 @@ class Zygote:
 
     def run_split(self, request: dict, run_dir: str, protocol_fds: tuple[int, ...]) -> dict:
         """A function-level test in two processes (see ``funcrun``). The candidate's process
-        execs a fresh interpreter before it reads anything (its memory never holds the
-        request: the tests, the nonce), and it is forked before the completion token's pipe
-        exists; the tests' process holds the token and runs no line of the candidate."""
-        if self.funcrun is None:
+        is forked by the spawner, which the worker started before it read any request (so
+        the candidate's memory never holds one: the tests, the nonce), and before the
+        completion token's pipe exists; the tests' process holds the token and runs no line
+        of the candidate."""
+        if self.funcrun is None or self.spawner is None:
             return {"setup_error": "the function-test helper (funcrun.py) is missing"}
         limits = request["limits"]
         candidate_path = self._path(run_dir, request)
@@ -363,19 +376,19 @@ class Zygote:
         call_r, call_w = os.pipe()  # tests -> candidate
         reply_r, reply_w = os.pipe()  # candidate -> tests
         started = time.monotonic()
-        cpid = os.fork()
-        if cpid == 0:  # pragma: no cover - runs in the child
-            try:
-                for fd in (out_r, err_r, call_w, reply_r, *protocol_fds):
-                    os.close(fd)
-                self.split_child(request, run_dir, [self.devnull, out_w, err_w, call_r, reply_w])
-                argv = [sys.executable, "-I", self.funcrun_path, candidate_path]
-                os.execve(sys.executable, argv, dict(os.environ))
-            except BaseException as error:
-                with contextlib.suppress(BaseException):
-                    os.write(2, f"sandbox: cannot start the candidate: {error!r}\n".encode())
-            finally:
-                os._exit(126)
+        spec = {
+            "path": candidate_path,
+            "run_dir": run_dir,
+            "limits": limits,
+            "env": request.get("env", {}),
+            "program": {"filename": request["program"].get("filename")},
+        }
+        try:
+            cpid = self.spawner.spawn(spec, [self.devnull, out_w, err_w, call_r, reply_w])
+        except (OSError, ValueError, KeyError) as error:
+            for fd in (out_r, out_w, err_r, err_w, call_r, call_w, reply_r, reply_w):
+                os.close(fd)
+            return {"worker_error": f"the candidate spawner failed: {error}"}
         tok_r, tok_w = os.pipe()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - runs in the child
@@ -393,15 +406,8 @@ class Zygote:
         for fd in (out_w, err_w, tok_w, call_r, call_w, reply_r, reply_w):
             os.close(fd)
         report = self.supervise(pid, started, limits, out_r, err_r, others=(cpid,))
-        if self.own_pid_namespace:  # supervise killed every process of the namespace
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(cpid, signal.SIGKILL)
-        else:
-            self.kill_run(cpid)
-        _, status, usage = os.wait4(cpid, 0)
-        report["cpu_s"] += usage.ru_utime + usage.ru_stime
-        report["max_rss_kb"] = max(report["max_rss_kb"], usage.ru_maxrss)
-        report["candidate_signal"] = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+        self.kill_run(cpid)
+        self.reap_candidate(cpid, report)
         os.set_blocking(tok_r, False)
         try:
             token = os.read(tok_r, 4096)
@@ -411,6 +417,21 @@ class Zygote:
         for fd in (out_r, err_r, tok_r):
             os.close(fd)
         return report
+
+    def reap_candidate(self, cpid: int, report: dict) -> None:
+        """Add the killed candidate's CPU time, memory and signal to ``report`` (nothing when
+        the spawner is gone: a run may kill it, and the worker is then replaced)."""
+        try:
+            reaped = self.spawner.reap(cpid) if self.spawner.alive() else {}
+        except (OSError, ValueError):
+            reaped = {}
+        report["cpu_s"] += float(reaped.get("cpu_s") or 0.0)
+        report["max_rss_kb"] = max(report["max_rss_kb"], int(reaped.get("max_rss_kb") or 0))
+        report["candidate_signal"] = reaped.get("signal")
+
+    def prepare_candidate(self, spec: dict, fds: list[int]) -> None:
+        """Set up a candidate's process (in the spawner's child): as :meth:`split_child`."""
+        self.split_child(spec, spec["run_dir"], fds)
 
     @staticmethod
     def _path(run_dir: str, request: dict) -> str:

@@ -34,7 +34,8 @@ def assert_sandbox_clean(sandbox) -> None:
         """
         import os, sys
         pids = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
-        assert pids == [1, 2, os.getpid()], pids
+        # bwrap's init, the worker, its candidate spawner (forked before any request), this run
+        assert pids == [1, 2, 3, os.getpid()], pids
         # read-only host mounts (the interpreter's environment) may lie below /tmp, as in CI
         mounted = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix)}
         def leftovers(root):
