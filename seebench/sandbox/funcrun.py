@@ -468,8 +468,11 @@ def run_tests(
     code = compile(source, path, "exec")
     names = [n for n in free_names(code) if n not in main.__dict__ or n in from_candidate]
     names = sorted({*names, *(n for n in from_candidate if not hasattr(builtins, n))})
-    if names:
-        main.__dict__.update(client.request("globals", names))  # type: ignore[arg-type]
+    bound = client.request("globals", names) if names else {}
+    missing = [name for name in from_candidate if name not in bound]  # type: ignore[operator]
+    if missing:  # never the trusted code's stub (or reference) in its place
+        raise CandidateError(f"the candidate does not define {', '.join(missing)}")
+    main.__dict__.update(bound)  # type: ignore[arg-type]
     exec(code, main.__dict__)
 
 

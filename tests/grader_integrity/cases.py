@@ -374,6 +374,13 @@ CASES = [
         "        except OSError:\n            pass\n    return None\n",
     ),
     Case("a generator instead of a value", "table", "    yield 7\n"),
+    Case(
+        "the entry point deleted, leaving the trusted one",
+        "shift",
+        "    return s\ndel decode_shift\n",
+        "",
+        frozenset({"error"}),
+    ),
 ]
 
 
