@@ -105,6 +105,7 @@ def test_unsafe_host_exec_runs_on_the_host_and_says_sandbox_none(tmp_path):
         ({"cpu_s": 0}, "cpu_s=0 is invalid"),
         ({"workers": "two"}, "workers='two' is invalid"),
         ({"cpus": 1}, "unknown option 'cpus'"),
+        ({"helpers": "tests"}, "helpers='tests' is invalid"),
     ],
 )
 def test_options_are_checked_against_their_schemas(options, message):
