@@ -527,11 +527,16 @@ class Spawner:
         return json.loads(data)
 
     def alive(self) -> bool:
-        """Whether the spawner still runs (a candidate with the same uid may have killed it)."""
+        """Whether the spawner still runs and is not stopped (a candidate with the same uid
+        may have killed or stopped it)."""
         try:
-            return os.waitpid(self.pid, os.WNOHANG) == (0, 0)
-        except ChildProcessError:
+            if os.waitpid(self.pid, os.WNOHANG) != (0, 0):
+                return False
+            with open(f"/proc/{self.pid}/stat", "rb") as handle:
+                state = handle.read().rsplit(b")", 1)[1].split()[0]
+        except (ChildProcessError, OSError, IndexError):
             return False
+        return state not in (b"T", b"t", b"Z")
 
 
 def _spawner_loop(sock: socket.socket, prepare: Callable[[dict, list[int]], None]) -> None:

@@ -124,8 +124,9 @@ def test_exit_statuses_agree_between_the_tests_process_and_the_verdicts():
     assert set(SPLIT_EXITS) == {funcrun.EXIT_ERROR, funcrun.EXIT_TAMPERED}
 
 
-def test_a_run_that_kills_the_spawner_gets_the_next_run_a_fresh_worker(sandbox):
-    killer = "import os, signal\nos.kill(3, signal.SIGKILL)\ndef f():\n    return 1\n"
+@pytest.mark.parametrize("sig", ["SIGKILL", "SIGSTOP"])
+def test_a_run_that_kills_the_spawner_gets_the_next_run_a_fresh_worker(sandbox, sig):
+    killer = f"import os, signal\nos.kill(3, signal.{sig})\ndef f():\n    return 1\n"
     first = run(sandbox, killer, "assert f() == 1\n")
     assert first.verdict in ("passed", "error")  # its own answer still counts, or it broke
     again = run(sandbox, "def f():\n    return 2\n", "assert f() == 2\n")
