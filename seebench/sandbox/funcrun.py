@@ -332,8 +332,9 @@ class _Client:
         return self.request(op, number, encoded)
 
 
-#: ids of the exceptions rebuilt from the candidate's (to tell its errors from the tests' own)
-_REMOTE_ERRORS: set[int] = set()
+#: the exceptions rebuilt from the candidate's, by id (to tell its errors from the tests' own);
+#: each is kept alive here, so that its id is never reused by another object
+_REMOTE_ERRORS: dict[int, BaseException] = {}
 
 
 def _remote_exception(name: str, message: str) -> BaseException:
@@ -347,7 +348,7 @@ def _remote_exception(name: str, message: str) -> BaseException:
             error = kind(message)
         except Exception:  # a builtin that wants other arguments: the generic error stays
             error = CandidateError(f"{name}: {message}")
-    _REMOTE_ERRORS.add(id(error))
+    _REMOTE_ERRORS[id(error)] = error
     return error
 
 
