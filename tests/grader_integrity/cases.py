@@ -390,3 +390,48 @@ def completion_for_definition(problem: Problem, completion: str) -> str:
     signature = problem.prompt.split("\n")
     start = max(i for i, line in enumerate(signature) if line.startswith("def "))
     return signature[start] + "\n" + completion
+
+
+#: Finding 1 on any HumanEval problem: a frame walk and heap scan for the tests' text, its
+#: ``assert candidate(ARGS) == WANT`` (and ``abs(candidate(ARGS) - WANT) < eps``) lines read
+#: into a table, and the entry point answering from it (the audit's lookup-table completion).
+LOOKUP_BODY = "    return _lookup(list(locals().values()))\n"
+LOOKUP_MODULE = """
+import gc as _gc, re as _re, sys as _sys
+
+def _texts():
+    roots = []
+    frame = _sys._getframe()
+    while frame is not None:
+        roots += list(frame.f_locals.values()) + list(frame.f_globals.values())
+        frame = frame.f_back
+    stack, seen, found = roots + _gc.get_objects(), set(), []
+    while stack and len(seen) < 300000:
+        obj = stack.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, str):
+            if "def check(candidate)" in obj:
+                found.append(obj)
+        elif isinstance(obj, dict):
+            stack.extend(obj.values())
+        elif isinstance(obj, (list, tuple)):
+            stack.extend(obj)
+    return found
+
+_TABLE = {}
+for _t in _texts():
+    for _line in _t.splitlines():
+        _m = _re.match(r"\\s*assert\\s+(?:abs\\()?candidate\\((.*)\\)\\s*(?:-\\s*(.*?)\\)\\s*<.*|==\\s*(.*?))(?:,\\s*[\\"'].*)?$", _line)
+        if not _m:
+            continue
+        try:
+            _args = eval("(" + _m.group(1) + ",)")
+            _TABLE[repr(_args)] = eval(_m.group(2) or _m.group(3))
+        except Exception:
+            pass
+
+def _lookup(values):
+    return _TABLE.get(repr(tuple(values)))
+"""
