@@ -16,7 +16,7 @@ from seebench_study.definition import Study
 
 #: Why a session is not counted, in the analysis' rule names (docs/study_analysis.md).
 EXCLUSION_REASONS = {
-    "no-consent": "declined the consent form",
+    "no-consent": "did not accept the consent form",
     "screened-out": "screened out",
     "no-task": "no task opened after the tutorial (yet)",
 }
