@@ -388,7 +388,7 @@ def test_sliders_failures_markdown_and_instructions_follow_the_condition(
             fake_model.down = True
             player.end_of_first_line()
             player.type_in_editor(player.Keys.CONTROL, player.Keys.ENTER)
-            player.wait.until(lambda d: player.find("#suggest-status").text == UNAVAILABLE)
+            player.wait.until(lambda d, p=player: p.find("#suggest-status").text == UNAVAILABLE)
             fake_model.down = False
         else:
             fake_model.delay_s = 1.5
@@ -402,8 +402,8 @@ def test_sliders_failures_markdown_and_instructions_follow_the_condition(
             title = player.find("#task-title").text
             player.visible("#skip").click()
             player.wait.until(
-                lambda d, t=title: (
-                    not player.find("#task").is_displayed() or player.find("#task-title").text != t
+                lambda d, t=title, p=player: (
+                    not p.find("#task").is_displayed() or p.find("#task-title").text != t
                 )
             )
         slider = player.visible("#q-helpfulness")
