@@ -211,10 +211,10 @@ def test_declining_is_final_after_a_reload_and_hints_follow_the_condition(
     player = _fresh(browser, study.base_url)
     browser.get(f"{study.base_url}/?participant=N1")
     player.visible("#consent-decline").click()
-    assert "You declined" in player.visible("#consent").text
+    player.wait.until(lambda d: "You declined" in player.find("#consent").text)
     _saved(player)
     browser.refresh()
-    assert "You declined" in player.visible("#consent").text
+    player.wait.until(lambda d: "You declined" in player.find("#consent").text)
     assert not browser.find_elements(player.By.ID, "consent-accept")
     player = _fresh(browser, study.base_url)
     player.start("N2")
