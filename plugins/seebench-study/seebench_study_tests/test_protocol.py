@@ -6,9 +6,9 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from seebench_study.cohort import VirtualClock
 from seebench_study.definition import load_study
 from seebench_study.protocol import ApiError, Protocol
-from seebench_study.simulate import VirtualClock
 from seebench_study.store import StudyStore, read_events
 
 from seebench_study_tests.conftest import write_test_study

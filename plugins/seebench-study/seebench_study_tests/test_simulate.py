@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-from seebench_study.simulate import PATTERN, VirtualClock, check, simulate
+from seebench_study.cohort import PATTERN, VirtualClock
+from seebench_study.simulate import check, simulate
 from seebench_study.store import read_sessions
 
 pytestmark = pytest.mark.slow
