@@ -19,7 +19,6 @@ import json
 import logging
 import os
 import random
-import secrets
 import time
 import uuid
 from html import escape
@@ -39,12 +38,13 @@ from seebench_study.admin import admin_page
 from seebench_study.assistant import Assistant
 from seebench_study.definition import Study, balanced_pick
 from seebench_study.execute import CodeRunner
-from seebench_study.store import StudyStore, now_ms, read_events
-from seebench_study.surveys import answer_problem
+from seebench_study.protocol import ApiError, Protocol
+from seebench_study.store import SERVER_TAB, StudyStore, read_events
 from seebench_study.telemetry import SERVER_TYPES, event_problem
 
 MAX_BODY_BYTES = 4 << 20
 MAX_EVENTS_PER_POST = 200
+MAX_CHAT_CHARS = 20_000
 #: What a participant reads when the model fails (never the model's name or the error).
 UNAVAILABLE = "The assistant is not available right now. Please continue without it."
 log = logging.getLogger("seebench.study")
@@ -58,12 +58,6 @@ def static_dir() -> Path:
     return Path(str(resources.files("seebench_study") / "static"))
 
 
-class ApiError(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-
-
 class StudyApp:
     """The state behind the routes: study, store, assistants per condition, code runner."""
 
@@ -75,9 +69,12 @@ class StudyApp:
         *,
         unsafe_host_exec: bool = False,
         seed: int | None = None,
+        runner: Any = None,
     ) -> None:
         self.study = study
         self.store = store
+        self.clock = store.clock
+        self.protocol = Protocol(study, store, store.clock)
         self.admin_token = admin_token
         self.rng = random.Random(seed)
         self.assistants = {
@@ -87,7 +84,7 @@ class StudyApp:
             if condition.model:
                 key_env = str(condition.options.get("api_key_env") or "OPENAI_API_KEY")
                 register_secret(os.environ.get(key_env))
-        self.runner = CodeRunner(
+        self.runner = runner or CodeRunner(
             study.run_limits, workers=study.run_workers, unsafe_host_exec=unsafe_host_exec
         )
 
@@ -132,10 +129,11 @@ class StudyApp:
             raise ApiError(404, f"no session {session_id!r}")
         return row
 
-    def session_view(self, row: dict[str, Any]) -> dict[str, Any]:
+    def session_view(
+        self, row: dict[str, Any], state: dict[str, Any], tab: str | None = None
+    ) -> dict[str, Any]:
         """What the browser needs for a session: never tests, model options or keys."""
         study = self.study
-        condition = study.condition(row["condition"])
         return {
             "session": row["session"],
             "title": study.title,
@@ -149,15 +147,14 @@ class StudyApp:
             "skip_after_s": study.skip_after_s,
             "snapshot_s": study.snapshot_s,
             "suggestion": {"pause_ms": study.pause_ms},
-            "surveys": {
-                name: [_public_item(i) for i in study.survey_items(name, condition)]
-                for name in ("pre", "post")
-            },
             "tutorial": study.tutorial,
             "completion_url": study.completion_url,
-            "next_seq": self.store.next_seq(row["session"]),
-            "finished": row["finished"] is not None,
+            "finished": state["end_code"] is not None,
+            "progress": self.protocol.view(row, state, tab),
         }
+
+    def progress_reply(self, row: dict[str, Any], state: dict[str, Any], tab: Any) -> dict:
+        return {"progress": self.protocol.view(row, state, tab if isinstance(tab, str) else None)}
 
     # -- participant API --------------------------------------------------------------------
 
@@ -166,11 +163,13 @@ class StudyApp:
         participant = body.get("participant") or ""
         if not isinstance(participant, str) or len(participant) > 100:
             raise ApiError(400, "participant must be a string of at most 100 characters")
+        tab = _tab(body.get("tab"), required=False)
         study = self.study
         if participant:  # one participant code, one session, whatever the browser
             existing = self.store.session_by_participant(study.name, participant)
             if existing is not None:
-                return {**self.session_view(existing), "resumed": True}
+                state = await self._open(existing, tab)
+                return {**self.session_view(existing, state, tab), "resumed": True}
         used = self.store.counts("condition")
         condition = study.condition(
             balanced_pick({c.id: used.get(c.id, 0) for c in study.conditions}, self.rng)
@@ -185,20 +184,67 @@ class StudyApp:
             "kind": condition.kind,
             "model": condition.model,
             "task_set": task_set,
-            "started": now_ms(),
+            "started": self.clock(),
         }
         self.store.create_session(row)
-        return {**self.session_view({**row, "finished": None}), "resumed": False}
+        agent = request.headers.get("user-agent", "")
+        await run_in_threadpool(self.protocol.begin, row, agent)
+        state = await self._open(row, tab)
+        return {**self.session_view(row, state, tab), "resumed": False}
+
+    async def _open(self, row: dict[str, Any], tab: str | None) -> dict[str, Any]:
+        if tab is None:
+            return await run_in_threadpool(self.protocol.state, row)
+        return await run_in_threadpool(self.protocol.claim, row, tab, False)
 
     async def get_session(self, request: Request) -> dict[str, Any]:
-        return self.session_view(self.session_of(request.path_params["session"]))
+        """The session and the participant's place; a ``tab`` given takes the session when
+        no other live tab holds it (and tells the active tab it is still alive)."""
+        row = self.session_of(request.path_params["session"])
+        tab = _tab(request.query_params.get("tab"), required=False)
+        state = await self._open(row, tab)
+        return self.session_view(row, state, tab)
+
+    async def claim(self, request: Request) -> dict[str, Any]:
+        """The participant chose to continue in this tab: it takes the session over."""
+        row, body = await self._row_and_body(request)
+        tab = _tab(body.get("tab"))
+        state = await run_in_threadpool(self.protocol.claim, row, tab, True)
+        return self.progress_reply(row, state, tab)
+
+    async def _row_and_body(self, request: Request) -> tuple[dict[str, Any], dict[str, Any]]:
+        body = await self.body(request)
+        return self.session_of(request.path_params["session"]), body
+
+    async def consent(self, request: Request) -> dict[str, Any]:
+        row, body = await self._row_and_body(request)
+        state = await run_in_threadpool(
+            self.protocol.consent, row, body.get("tab"), body.get("accepted")
+        )
+        return self.progress_reply(row, state, body.get("tab"))
+
+    async def survey(self, request: Request) -> dict[str, Any]:
+        row, body = await self._row_and_body(request)
+        state = await run_in_threadpool(
+            self.protocol.survey, row, body.get("tab"), body.get("survey"), body.get("answers")
+        )
+        return self.progress_reply(row, state, body.get("tab"))
+
+    async def save_code(self, request: Request) -> dict[str, Any]:
+        row, body = await self._row_and_body(request)
+        await run_in_threadpool(
+            self.protocol.save_code, row, body.get("tab"), body.get("task"), body.get("code")
+        )
+        return {"saved": True}
+
+    async def skip(self, request: Request) -> dict[str, Any]:
+        row, body = await self._row_and_body(request)
+        state = await run_in_threadpool(self.protocol.skip, row, body.get("tab"), body.get("task"))
+        return self.progress_reply(row, state, body.get("tab"))
 
     async def finish(self, request: Request) -> dict[str, Any]:
         row = self.session_of(request.path_params["session"])
-        code = await run_in_threadpool(
-            self.store.finish_session, row["session"], secrets.token_hex(4).upper()
-        )
-        return {"end_code": code}
+        return {"end_code": await run_in_threadpool(self.protocol.end_code, row)}
 
     async def events(self, request: Request) -> dict[str, Any]:
         body = await self.body(request)
@@ -206,26 +252,28 @@ class StudyApp:
         events = body.get("events")
         if not isinstance(events, list) or len(events) > MAX_EVENTS_PER_POST:
             raise ApiError(400, f"events must be a list of at most {MAX_EVENTS_PER_POST}")
+        phase = (await run_in_threadpool(self.protocol.state, row))["phase"]
+        if phase in ("consent", "declined", "screened_out"):
+            raise ApiError(403, f"no events are taken from a session at {phase}")
         return await run_in_threadpool(self.accept_events, row, events)
 
     def accept_events(self, row: dict[str, Any], events: list[Any]) -> dict[str, Any]:
         """Validate each event, store the valid ones in one transaction, and say which seqs
         are acknowledged (stored now or before) and which are rejected, with the reason.
 
-        Run/Submit verdicts and model errors are the server's to record: a browser's claim of
-        them is rejected, and so is a ``task_finished`` ``passed`` without a passing Submit of
-        that task. Survey answers are checked against the items of the session's condition;
-        an answer outside an item's ``screen`` list is stored with ``screened_out: true``.
+        The protocol's steps, Run/Submit verdicts and model errors are the server's to record
+        (tab ``server``): a browser's claim of them, or an event under that tab, is rejected.
         """
         session = row["session"]
-        condition = self.study.condition(row["condition"])
         valid, rejected = [], []
         for event in events:
             problem = event_problem(event)
             if problem is None and event["session"] != session:
                 problem = "session: does not match the request's session"
-            if problem is None:
-                problem = self._claim_problem(session, condition, event)
+            if problem is None and event.get("tab") == SERVER_TAB:
+                problem = f"tab: {SERVER_TAB!r} is the server's own"
+            if problem is None and event["type"] in SERVER_TYPES:
+                problem = f"type: {event['type']} events are recorded by the server, not sent"
             if problem is None:
                 valid.append(event)
             else:
@@ -234,37 +282,23 @@ class StudyApp:
         stored = self.store.add_events(valid) if valid else 0
         return {"acked": [e["seq"] for e in valid], "stored": stored, "rejected": rejected}
 
-    def _claim_problem(self, session: str, condition: Any, event: dict[str, Any]) -> str | None:
-        kind, data = event["type"], event["data"]
-        if kind in SERVER_TYPES:
-            return f"type: {kind} events are recorded by the server, not sent"
-        if kind == "task_finished" and data["outcome"] == "passed":
-            if not isinstance(event["task"], str):
-                return "task: a passed task_finished must name its task"
-            verdicts = self.store.server_events(session, "submit", event["task"])
-            if not any(v.get("passed") is True for v in verdicts):
-                return f"data.outcome: no passing Submit of task {event['task']!r} on the server"
-        if kind == "survey_answer":
-            items = {i["id"]: i for i in self.study.survey_items(data["survey"], condition)}
-            item = items.get(data["item"])
-            if item is None:
-                return f"data.item: {data['item']!r} is not in this condition's {data['survey']} survey"
-            problem = answer_problem(item, data["answer"])
-            if problem is not None:
-                return f"data.answer: {problem}"
-            if item.get("screen") is not None:
-                event["data"] = {**data, "screened_out": data["answer"] not in item["screen"]}
-        return None
-
     def assistant_for(self, row: dict[str, Any], kind: str) -> Assistant:
         if row["kind"] != kind or row["condition"] not in self.assistants:
             raise ApiError(403, f"this session's condition has no {kind}")
         return self.assistants[row["condition"]]
 
+    async def _in_task(self, row: dict[str, Any], tab: Any) -> dict[str, Any]:
+        def check() -> dict[str, Any]:
+            with self.protocol.lock(row["session"]):
+                return self.protocol.require(row, tab, "task")
+
+        return await run_in_threadpool(check)
+
     async def suggest(self, request: Request) -> dict[str, Any]:
         body = await self.body(request)
         row = self.session_of(body.get("session"))
         assistant = self.assistant_for(row, "autocomplete")
+        await self._in_task(row, body.get("tab"))
         prefix, suffix = str(body.get("prefix", "")), str(body.get("suffix", ""))
         max_tokens = self.study.max_tokens.draw(self.rng)
         temperature = self.study.suggestion_temperature
@@ -293,33 +327,62 @@ class StudyApp:
             raise ApiError(503, UNAVAILABLE) from None
 
     async def chat(self, request: Request) -> dict[str, Any]:
+        """One chat message: the history is the server's saved chat of this participant (not
+        the browser's), the exchange is logged as a ``chat_exchange`` server event, and a
+        participant is held to the study's rate limit (429 past it)."""
         body = await self.body(request)
         row = self.session_of(body.get("session"))
         assistant = self.assistant_for(row, "chat")
-        history = body.get("messages")
-        if not isinstance(history, list) or not all(
-            isinstance(m, dict)
-            and m.get("role") in ("user", "assistant")
-            and isinstance(m.get("content"), str)
-            for m in history
-        ):
-            raise ApiError(400, "messages must be a list of {role: user|assistant, content}")
-        history = [{"role": m["role"], "content": m["content"]} for m in history]
-        study = self.study
-        text = await self.call_model(
+        text, message_id = body.get("message"), body.get("message_id")
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_CHAT_CHARS:
+            raise ApiError(
+                400, f"message must be non-empty text of at most {MAX_CHAT_CHARS} characters"
+            )
+        if not isinstance(message_id, str) or not 0 < len(message_id) <= 200:
+            raise ApiError(400, "message_id must be a string of 1 to 200 characters")
+        state = await run_in_threadpool(self.protocol.chat_turn, row, body.get("tab"))
+        history = [{"role": m["role"], "content": m["content"]} for m in state["chat"]]
+        history.append({"role": "user", "content": text})
+        study, started = self.study, time.monotonic()
+        task = study.task_sets[row["task_set"]][state["task_index"]]
+        reply = await self.call_model(
             row, "chat", assistant.reply, history, study.chat_max_tokens, study.chat_temperature
         )
-        return {"text": text}
+        reply_id = f"m-{uuid.uuid4()}"
+        data = {
+            "message_id": message_id,
+            "reply_id": reply_id,
+            "text": text,
+            "reply": reply,
+            "latency_ms": int((time.monotonic() - started) * 1000),
+        }
+        await run_in_threadpool(
+            self.store.add_server_event, row["session"], "chat_exchange", task, data
+        )
+        turns = [
+            {"role": "user", "content": text, "id": message_id},
+            {"role": "assistant", "content": reply, "id": reply_id},
+        ]
+        await run_in_threadpool(self.protocol.add_chat, row, turns)
+        return {"text": reply, "message_id": reply_id}
 
     async def execute(self, request: Request) -> dict[str, Any]:
         body = await self.body(request)
         row = self.session_of(body.get("session"))
         names = self.study.task_sets[row["task_set"]]
-        task_name, mode, code = body.get("task"), body.get("mode"), body.get("code")
+        task_name, mode, code, tab = (
+            body.get("task"),
+            body.get("mode"),
+            body.get("code"),
+            body.get("tab"),
+        )
         if task_name not in names:
             raise ApiError(400, f"task {task_name!r} is not in this session's task set")
         if mode not in ("run", "submit") or not isinstance(code, str):
             raise ApiError(400, "mode must be run or submit, and code a string")
+        state = await self._in_task(row, tab)
+        if names[state["task_index"]] != task_name:
+            raise ApiError(409, f"task {task_name!r} is not the current task")
         outcome = await run_in_threadpool(
             self.runner.execute, self.study.tasks[task_name], code, mode
         )
@@ -327,7 +390,11 @@ class StudyApp:
         await run_in_threadpool(
             self.store.add_server_event, row["session"], mode, task_name, verdict
         )
-        return {"passed": outcome.passed, "output": outcome.output}
+        reply: dict[str, Any] = {"passed": outcome.passed, "output": outcome.output}
+        if mode == "submit" and outcome.passed:
+            state = await run_in_threadpool(self.protocol.passed, row, tab, task_name)
+            reply.update(self.progress_reply(row, state, tab))
+        return reply
 
     # -- admin --------------------------------------------------------------------------------
 
@@ -340,9 +407,9 @@ class StudyApp:
 
     async def admin(self, request: Request) -> HTMLResponse:
         self.check_token(request)
-        progress = await run_in_threadpool(self.store.progress)
+        summaries = await run_in_threadpool(self.store.session_summaries, self.study.tutorial)
         errors = await run_in_threadpool(self.store.error_counts)
-        return HTMLResponse(admin_page(self.study, progress, self.admin_token, errors))
+        return HTMLResponse(admin_page(self.study, summaries, self.admin_token, errors))
 
     async def export(self, request: Request) -> StreamingResponse:
         self.check_token(request)
@@ -364,9 +431,13 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _public_item(item: dict[str, Any]) -> dict[str, Any]:
-    """A survey item as the browser gets it: without its screening answers."""
-    return {k: v for k, v in item.items() if k not in ("screen", "conditions", "kinds")}
+def _tab(value: Any, required: bool = True) -> str | None:
+    """A browser tab's id as sent (1-100 characters, never the server's own)."""
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or not 0 < len(value) <= 100 or value == SERVER_TAB:
+        raise ApiError(400, "tab must be the page's id (1 to 100 characters)")
+    return value
 
 
 def _json_route(handler):
@@ -401,6 +472,11 @@ def create_app(state: StudyApp) -> Starlette:
         Route("/api/session", _json_route(state.new_session), methods=["POST"]),
         Route("/api/session/{session}", _json_route(state.get_session)),
         Route("/api/session/{session}/finish", _json_route(state.finish), methods=["POST"]),
+        Route("/api/session/{session}/claim", _json_route(state.claim), methods=["POST"]),
+        Route("/api/session/{session}/consent", _json_route(state.consent), methods=["POST"]),
+        Route("/api/session/{session}/survey", _json_route(state.survey), methods=["POST"]),
+        Route("/api/session/{session}/code", _json_route(state.save_code), methods=["POST"]),
+        Route("/api/session/{session}/skip", _json_route(state.skip), methods=["POST"]),
         Route("/api/events", _json_route(state.events), methods=["POST"]),
         Route("/api/suggest", _json_route(state.suggest), methods=["POST"]),
         Route("/api/chat", _json_route(state.chat), methods=["POST"]),

@@ -196,3 +196,119 @@ def schema_command() -> None:
     from seebench_study.telemetry import event_schema
 
     click.echo(json.dumps(event_schema(), indent=2))
+
+
+@study_group.command("simulate")
+@click.option("--participants", type=click.IntRange(1, 1000), default=30, show_default=True)
+@click.option(
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("simulated.study.sqlite"),
+    show_default=True,
+    help="The study database to write (must not exist); analyse it again with 'study analyze'.",
+)
+@click.option(
+    "--faster",
+    "faster_s",
+    type=float,
+    default=60.0,
+    show_default=True,
+    help="Seconds the autocomplete condition takes off every task (the planted effect).",
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "--data",
+    "data_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Import the RealHumanEval task table from this folder into the data cache first.",
+)
+@click.option(
+    "--unsafe-host-exec",
+    is_flag=True,
+    help="Run the simulated Submits on the host with rlimits only (no sandbox).",
+)
+def simulate_command(
+    participants: int,
+    db_path: Path,
+    faster_s: float,
+    seed: int,
+    data_dir: Path | None,
+    unsafe_host_exec: bool,
+) -> None:
+    """Play N scripted participants (diligent, two-tab, skipper, decliner, idle, forger)
+    through the study's HTTP protocol against a stand-in model, then analyse the result.
+
+    Exits with status 1 when the analysis does not recover the planted effect within its 95%
+    interval or does not exclude exactly the sessions it should.
+    """
+    from seebench_study.definition import find_study, import_study_data
+    from seebench_study.simulate import check, simulate
+
+    if data_dir is not None:
+        import_study_data(find_study("realhumaneval"), data_dir)
+    outcome = simulate(
+        participants, db_path, faster_s=faster_s, seed=seed, unsafe_host_exec=unsafe_host_exec
+    )
+    check(outcome, db_path, seed=seed)
+    for line in outcome.lines():
+        click.echo(line)
+    click.echo(f"database: {db_path} (seebench study analyze {db_path})")
+    if not (outcome.recovered and outcome.exclusions_right):
+        raise SystemExit(1)
+
+
+@study_group.command("power")
+@click.option(
+    "--effect",
+    "effects",
+    type=float,
+    multiple=True,
+    default=(30.0, 60.0, 90.0, 120.0),
+    show_default=True,
+    help="A difference of condition means to detect, in the metric's unit (repeatable).",
+)
+@click.option(
+    "--metric",
+    type=click.Choice(["seconds_per_task", "tasks_reached"]),
+    default="seconds_per_task",
+    show_default=True,
+)
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05)
+@click.option(
+    "--power", "power_", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.8
+)
+@click.option(
+    "--conditions",
+    type=click.IntRange(2, 20),
+    default=3,
+    show_default=True,
+    help="Conditions of the design, the control among them (RealHumanEval's main one: 3 kinds).",
+)
+@click.option(
+    "--data",
+    "data_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="The released chat log, or a folder holding it (stored in the data cache once).",
+)
+def power_command(
+    effects: tuple[float, ...],
+    metric: str,
+    alpha: float,
+    power_: float,
+    conditions: int,
+    data_path: Path | None,
+) -> None:
+    """Participants a design needs to detect an effect, from the spread of the released
+    RealHumanEval data (its chat log: the per-participant record that is public)."""
+    from seebench_study.analysis import released as rel
+    from seebench_study.power import power_lines, spread
+
+    path = rel.cache_released_chat(data_path) if data_path is not None else rel.released_chat_path()
+    messages, problems = rel.read_released_chat(path)
+    for line in problems[:5]:
+        click.echo(f"warning: {line}", err=True)
+    found = spread(messages, metric)
+    for line in power_lines(found, list(effects), alpha=alpha, power=power_, conditions=conditions):
+        click.echo(line)

@@ -102,6 +102,26 @@ class Study:
     instructions_by_kind: dict[str, str] = field(default_factory=dict)
     #: Where the end page sends a participant (``{end_code}`` is replaced), e.g. Prolific's.
     completion_url: str | None = None
+    #: The completion rule: tasks (after the tutorial) a participant must have ended
+    #: (passed, skipped or run out of time on) before the post-survey gives an end code.
+    min_tasks: int = 1
+    #: The chat rate limit per participant: at most ``messages`` in any ``seconds``.
+    chat_rate: tuple[int, float] = (10, 60.0)
+
+    def screening_items(self, condition: Condition) -> list[dict[str, Any]]:
+        """The pre-survey items that screen (asked first, on a page of their own)."""
+        return [i for i in self.survey_items("pre", condition) if i.get("screen") is not None]
+
+    def phase_items(self, phase: str, condition: Condition) -> list[dict[str, Any]]:
+        """The survey items asked in protocol ``phase`` (screening, pre or post)."""
+        if phase == "screening":
+            return self.screening_items(condition)
+        items = self.survey_items(phase, condition)
+        return [i for i in items if i.get("screen") is None] if phase == "pre" else items
+
+    def is_tutorial(self, task_set: int, index: int) -> bool:
+        """Whether task ``index`` of ``task_set`` is the (untimed, uncounted) tutorial."""
+        return bool(self.tutorial) and index == 0 and self.task_sets[task_set][0] == self.tutorial
 
     def instructions_for(self, kind: str) -> str:
         """The instructions a participant of a condition of ``kind`` reads."""
@@ -318,6 +338,11 @@ def load_study(name_or_path: str) -> Study:
         suggestion_temperature=float(suggestion.get("temperature", 0.2)),
         chat_max_tokens=int(chat.get("max_tokens", 512)),
         chat_temperature=float(chat.get("temperature", 0.2)),
+        chat_rate=(
+            int((chat.get("rate_limit") or {}).get("messages", 10)),
+            float((chat.get("rate_limit") or {}).get("seconds", 60)),
+        ),
+        min_tasks=int((doc.get("completion") or {}).get("min_tasks", 1)),
         run_limits=run,
         surveys={k: list(v or []) for k, v in (doc.get("surveys") or {}).items()},
     )

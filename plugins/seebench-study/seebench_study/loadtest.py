@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from seebench_study.store import read_events
+from seebench_study.store import SERVER_TAB, read_events
 
 TASKS_CSV = (
     "name,task_description,function_signature,unit_test,solution,type\n"
@@ -173,12 +173,24 @@ class Participant:
         return response.json() if response.status_code == 200 else None
 
     async def open(self, client: Any) -> None:
+        """Get a session and consent (the study has no survey): the participant is at its
+        task, where the server takes telemetry."""
         while not self.session:
-            reply = await self.post(client, "/api/session", {"participant": self.tab})
+            reply = await self.post(
+                client, "/api/session", {"participant": self.tab, "tab": self.tab}
+            )
             if reply:
                 self.session = reply["session"]
             else:
                 await asyncio.sleep(0.1)
+        consent = {"tab": self.tab, "accepted": True}
+        while not await self.post(client, f"/api/session/{self.session}/consent", consent):
+            reply = await self.post(
+                client, "/api/session", {"participant": self.tab, "tab": self.tab}
+            )
+            if reply and reply["progress"]["phase"] == "task":
+                return  # it had consented before a server kill lost the answer to it
+            await asyncio.sleep(0.1)
 
     async def send_pending(self, client: Any) -> None:
         pending = [e for s, e in self.events.items() if s not in self.acked][:50]
@@ -245,6 +257,8 @@ def check_database(db: Path, participants: list[Participant], report: LoadReport
     seen: dict[tuple[str, str, int], int] = {}
     stored: dict[tuple[str, str, int], dict[str, Any]] = {}
     for event in read_events(db):  # the store numbers events itself: match the tab's seq
+        if event["tab"] == SERVER_TAB:
+            continue  # the protocol's own steps (session started, consent, task loaded)
         key = (event["session"], event["tab"], event["tab_seq"])
         seen[key] = seen.get(key, 0) + 1
         stored[key] = event
@@ -372,11 +386,14 @@ def chat_latency(folder: Path, *, parallel: int = 4, delay_s: float = 3.0) -> li
         server.start()
         try:
             base = f"http://127.0.0.1:{port}"
-            session = httpx.post(f"{base}/api/session", json={}, timeout=30).json()["session"]
+            tab = {"tab": "latency"}
+            session = httpx.post(f"{base}/api/session", json=tab, timeout=30).json()["session"]
+            consent = {**tab, "accepted": True}
+            httpx.post(f"{base}/api/session/{session}/consent", json=consent, timeout=30)
 
             async def one(client: Any) -> float:
                 started = time.perf_counter()
-                body = {"session": session, "messages": [{"role": "user", "content": "hi"}]}
+                body = {"session": session, **tab, "message": "hi", "message_id": "m-1"}
                 response = await client.post(f"{base}/api/chat", json=body, timeout=120)
                 response.raise_for_status()
                 return time.perf_counter() - started

@@ -138,7 +138,21 @@ STUDY_SCHEMA: dict[str, Any] = {
             "properties": {
                 "max_tokens": {"type": "integer", "minimum": 1},
                 "temperature": {"type": "number", "minimum": 0},
+                "rate_limit": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["messages", "seconds"],
+                    "properties": {
+                        "messages": {"type": "integer", "minimum": 1},
+                        "seconds": {"type": "number", "exclusiveMinimum": 0},
+                    },
+                },
             },
+        },
+        "completion": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"min_tasks": {"type": "integer", "minimum": 0}},
         },
         "run": {
             "type": "object",

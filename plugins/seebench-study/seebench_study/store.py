@@ -3,7 +3,14 @@
 Every browser tab numbers its events in its own namespace (``tab``, a random id per page
 load); the store gives each new event the session's next ``seq`` when it commits it, so two
 tabs of one session never collide and the session keeps one sequence. The server's own events
-(Run/Submit verdicts, model errors) have ``tab`` ``"server"``.
+(Run/Submit verdicts, model errors, and every step of the protocol) have ``tab`` ``"server"``;
+a browser cannot store an event under that tab.
+
+A protocol step the server records (consent, a survey answer, a task loaded or finished, a
+skip, the end) is a *fact*: stored at most once per (session, key), the key naming the task
+and the kind, so a replay or a race records nothing twice. ``progress`` holds each
+participant's place in the protocol (:mod:`seebench_study.protocol`), so any browser resumes
+it.
 
 An event is acknowledged to the browser only after the transaction that stores it has been
 committed (``synchronous=FULL``), so a server killed at any moment loses no acknowledged
@@ -18,7 +25,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +58,16 @@ CREATE TABLE IF NOT EXISTS events (
     PRIMARY KEY (session, seq)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS progress (
+    session TEXT PRIMARY KEY REFERENCES sessions(session),
+    state TEXT NOT NULL,
+    updated INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS facts (
+    session TEXT NOT NULL REFERENCES sessions(session),
+    key TEXT NOT NULL,
+    PRIMARY KEY (session, key)
+) WITHOUT ROWID;
 """
 _TAB_INDEX = "CREATE UNIQUE INDEX IF NOT EXISTS events_tab ON events (session, tab, tab_seq)"
 #: Version 1 had no tabs: its events become tab "" with their seq as the tab's seq.
@@ -60,6 +77,11 @@ _FROM_V1 = (
     "UPDATE events SET tab_seq = seq",
 )
 STORE_VERSION = "2"
+_INSERT_EVENT = (
+    "INSERT OR IGNORE INTO events (session, seq, tab, tab_seq, type, task, client_time,"
+    " server_time, schema, data) VALUES (?, (SELECT COALESCE(MAX(seq), -1) + 1 FROM"
+    " events WHERE session=?), ?, ?, ?, ?, ?, ?, ?, ?)"
+)
 #: The ``tab`` of the events the server itself stores.
 SERVER_TAB = "server"
 SESSION_COLUMNS = (
@@ -97,8 +119,9 @@ def _connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
 class StudyStore:
     """The writable store of one study database; thread-safe (one writer at a time)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, clock: Callable[[], int] = now_ms) -> None:
         self.path = Path(path)
+        self.clock = clock
         self._lock = threading.Lock()
         try:
             self._db = _connect(self.path)
@@ -143,7 +166,7 @@ class StudyStore:
         with self._lock:
             self._db.execute(
                 "UPDATE sessions SET finished=?, end_code=? WHERE session=? AND finished IS NULL",
-                (now_ms(), end_code, session),
+                (self.clock(), end_code, session),
             )
             row = self._db.execute(
                 "SELECT end_code FROM sessions WHERE session=?", (session,)
@@ -183,7 +206,7 @@ class StudyStore:
         the stored ``seq`` is the session's next one. An event whose (session, tab, seq) is
         already stored is skipped (a retry).
         """
-        stamp = now_ms()
+        stamp = self.clock()
         rows = [
             (
                 e["session"],
@@ -205,16 +228,57 @@ class StudyStore:
         self, session: str, type_: str, task: str | None, data: dict[str, Any]
     ) -> None:
         """Store one event the server itself observed (tab ``"server"``), committed."""
-        stamp = now_ms()
+        stamp = self.clock()
         payload = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
         self._insert([(session, session, SERVER_TAB, None, type_, task, stamp, stamp, 1, payload)])
 
+    def add_fact(
+        self, session: str, key: str, type_: str, task: str | None, data: dict[str, Any]
+    ) -> bool:
+        """Store a server event once per (session, ``key``); ``False`` when it was already."""
+        stamp = self.clock()
+        payload = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
+        row = (session, session, SERVER_TAB, None, type_, task, stamp, stamp, 1, payload)
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                new = self._db.execute(
+                    "INSERT OR IGNORE INTO facts VALUES (?, ?)", (session, key)
+                ).rowcount
+                if new:
+                    self._db.execute(_INSERT_EVENT, row)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return bool(new)
+
+    def load_progress(self, session: str) -> dict[str, Any] | None:
+        """The participant's saved place in the protocol (``None`` before the first save)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT state FROM progress WHERE session=?", (session,)
+            ).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def save_progress(self, session: str, state: dict[str, Any]) -> None:
+        """Replace the participant's saved place (committed before it returns)."""
+        text = json.dumps(state, ensure_ascii=True, separators=(",", ":"))
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO progress VALUES (?, ?, ?) ON CONFLICT(session) DO UPDATE SET"
+                " state=excluded.state, updated=excluded.updated",
+                (session, text, self.clock()),
+            )
+
+    def all_progress(self) -> dict[str, dict[str, Any]]:
+        """Every saved place, by session (the admin page's counts)."""
+        with self._lock:
+            rows = self._db.execute("SELECT session, state FROM progress").fetchall()
+        return {session: json.loads(state) for session, state in rows}
+
     def _insert(self, rows: list[tuple[Any, ...]]) -> int:
-        query = (
-            "INSERT OR IGNORE INTO events (session, seq, tab, tab_seq, type, task, client_time,"
-            " server_time, schema, data) VALUES (?, (SELECT COALESCE(MAX(seq), -1) + 1 FROM"
-            " events WHERE session=?), ?, ?, ?, ?, ?, ?, ?, ?)"
-        )
+        query = _INSERT_EVENT
         with self._lock:
             before = self._db.total_changes
             self._db.execute("BEGIN IMMEDIATE")
@@ -262,7 +326,8 @@ class StudyStore:
                 events = self._db.execute(
                     f"DELETE FROM events WHERE session IN ({marks})", ids
                 ).rowcount
-                self._db.execute(f"DELETE FROM sessions WHERE session IN ({marks})", ids)
+                for table in ("facts", "progress", "sessions"):
+                    self._db.execute(f"DELETE FROM {table} WHERE session IN ({marks})", ids)
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
@@ -271,24 +336,40 @@ class StudyStore:
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return len(ids), events
 
-    def progress(self) -> list[dict[str, Any]]:
-        """Per condition: sessions started and finished, tasks passed and skipped."""
+    def session_summaries(self, tutorial: str | None) -> list[dict[str, Any]]:
+        """Per session: its condition, whether it has an end code, its phase, and the tasks
+        after the tutorial it opened, passed and skipped, from the server's own facts only
+        (a task counts once however often its events were sent)."""
         query = """
-        SELECT s.condition, s.kind, COUNT(DISTINCT s.session),
-               COUNT(DISTINCT CASE WHEN s.finished IS NOT NULL THEN s.session END),
-               (SELECT COUNT(*) FROM events e JOIN sessions t ON e.session=t.session
-                 WHERE t.condition=s.condition AND e.type='task_finished'
-                   AND json_extract(e.data,'$.outcome')='passed'),
-               (SELECT COUNT(*) FROM events e JOIN sessions t ON e.session=t.session
-                 WHERE t.condition=s.condition AND e.type='task_finished'
-                   AND json_extract(e.data,'$.outcome')='skipped'),
-               (SELECT COUNT(*) FROM events e JOIN sessions t ON e.session=t.session
-                 WHERE t.condition=s.condition)
-        FROM sessions s GROUP BY s.condition ORDER BY s.condition
+        SELECT s.session, s.condition, s.end_code IS NOT NULL, p.state,
+          (SELECT COUNT(DISTINCT e.task) FROM events e WHERE e.session=s.session
+             AND e.tab=:server AND e.type='load_task' AND e.task IS NOT :tutorial),
+          (SELECT COUNT(DISTINCT e.task) FROM events e WHERE e.session=s.session
+             AND e.tab=:server AND e.type='task_finished' AND e.task IS NOT :tutorial
+             AND json_extract(e.data,'$.outcome')='passed'),
+          (SELECT COUNT(DISTINCT e.task) FROM events e WHERE e.session=s.session
+             AND e.tab=:server AND e.type='task_finished' AND e.task IS NOT :tutorial
+             AND json_extract(e.data,'$.outcome')='skipped'),
+          (SELECT COUNT(*) FROM events e WHERE e.session=s.session)
+        FROM sessions s LEFT JOIN progress p ON p.session=s.session ORDER BY s.started
         """
-        keys = ("condition", "kind", "sessions", "finished", "passed", "skipped", "events")
+        keys = (
+            "session",
+            "condition",
+            "finished",
+            "phase",
+            "opened",
+            "passed",
+            "skipped",
+            "events",
+        )
         with self._lock:
-            return [dict(zip(keys, row, strict=True)) for row in self._db.execute(query)]
+            rows = self._db.execute(query, {"server": SERVER_TAB, "tutorial": tutorial})
+            out = [dict(zip(keys, row, strict=True)) for row in rows.fetchall()]
+        for row in out:
+            row["phase"] = json.loads(row["phase"])["phase"] if row["phase"] else None
+            row["finished"] = bool(row["finished"])
+        return out
 
 
 def read_sessions(db_path: Path | str) -> list[dict[str, Any]]:

@@ -66,9 +66,23 @@ DATA_SCHEMAS: dict[str, dict[str, Any]] = {
     "snapshot": _obj(code=_STR),
     "session_finished": _obj(end_code=_ID),
     "model_error": _obj(service={"enum": ["suggest", "chat"]}, error=_STR, latency_ms=_INT0),
+    "chat_exchange": _obj(message_id=_ID, reply_id=_ID, text=_STR, reply=_STR, latency_ms=_INT0),
 }
-#: Types only the server records (a browser's claim of these is rejected).
-SERVER_TYPES = ("run", "submit", "model_error")
+#: Types only the server records (a browser's claim of these is rejected): code verdicts,
+#: model errors, the chat log, and every step of the protocol (:mod:`seebench_study.protocol`).
+SERVER_TYPES = (
+    "run",
+    "submit",
+    "model_error",
+    "chat_exchange",
+    "session_started",
+    "consent",
+    "survey_answer",
+    "load_task",
+    "skip",
+    "task_finished",
+    "session_finished",
+)
 EVENT_TYPES = tuple(DATA_SCHEMAS)
 
 

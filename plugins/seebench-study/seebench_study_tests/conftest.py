@@ -162,3 +162,20 @@ def serve(tmp_path, monkeypatch):
     for server, thread in servers:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+def enter_task(client, participant: str, tab: str = "tab-1") -> dict:
+    """A new session of the test study walked through the API to its first task (the
+    tutorial), driven by ``tab``: its view with ``progress`` and ``tab``. ``client`` is an
+    httpx client of the app (Starlette's TestClient is one)."""
+    view = client.post("/api/session", json={"participant": participant, "tab": tab}).json()
+    base = f"/api/session/{view['session']}"
+    client.post(f"{base}/consent", json={"tab": tab, "accepted": True})
+    steps = (("screening", {"adult": "yes"}), ("pre", {"experience": "3+"}))
+    for survey, answers in steps:
+        reply = client.post(
+            f"{base}/survey", json={"tab": tab, "survey": survey, "answers": answers}
+        )
+    progress = reply.json()["progress"]
+    assert progress["phase"] == "task", progress
+    return {**view, "progress": progress, "tab": tab}

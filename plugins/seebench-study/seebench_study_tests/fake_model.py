@@ -5,7 +5,7 @@ chat request gets :data:`CHAT_REPLY`, which holds one Python code block. A reque
 ``/v1/completions`` (a base model's completions endpoint) gets :data:`FIM_MIDDLE` as its
 ``text``. Every request body and Authorization header is kept, so tests can check what the
 server sent to the model. ``delay_s`` makes every reply that late; ``down`` makes every
-request fail with HTTP 500.
+request fail with HTTP 500; ``completion`` and ``fim_middle`` change the two suggestions.
 """
 
 from __future__ import annotations
@@ -43,6 +43,8 @@ class FakeModelServer:
         self.lock = threading.Lock()
         self.delay_s = 0.0
         self.down = False
+        self.completion = COMPLETION
+        self.fim_middle = FIM_MIDDLE
         self.in_flight = 0
         self.max_in_flight = 0  # the most requests answered at once
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -78,11 +80,11 @@ class FakeModelServer:
                     self.send_error(500, "model crashed")
                     return
                 if self.path.endswith("/completions") and "chat" not in self.path:
-                    reply = {"choices": [{"index": 0, "text": FIM_MIDDLE + "<EOT>junk"}]}
+                    reply = {"choices": [{"index": 0, "text": server.fim_middle + "<EOT>junk"}]}
                     self._send(reply)
                     return
                 system = body["messages"][0]["content"]
-                content = COMPLETION if "<CURSOR>" in system else CHAT_REPLY
+                content = server.completion if "<CURSOR>" in system else CHAT_REPLY
                 reply = {
                     "id": "chatcmpl-fake",
                     "object": "chat.completion",

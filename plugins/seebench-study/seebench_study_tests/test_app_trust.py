@@ -12,7 +12,7 @@ from seebench_study.app import MAX_BODY_BYTES, UNAVAILABLE, StudyApp, create_app
 from seebench_study.definition import load_study
 from seebench_study.store import StudyStore, read_events
 
-from seebench_study_tests.conftest import TEST_KEY, write_test_study
+from seebench_study_tests.conftest import TEST_KEY, enter_task, write_test_study
 from seebench_study_tests.fake_model import CHAT_CODE, FIM_MIDDLE
 
 
@@ -59,46 +59,55 @@ def _post_events(client, session: str, events: list[dict]) -> dict:
     return client.post("/api/events", json={"session": session, "events": events}).json()
 
 
+def _in_task(client, participant: str = "") -> tuple[str, str]:
+    """(session, tab) of a new participant at the tutorial task."""
+    view = enter_task(client, participant or f"p-{id(client)}-{threading.get_ident()}")
+    return view["session"], view["tab"]
+
+
 def test_a_forged_submit_is_not_counted_and_a_real_one_is(make_client, sandbox_ready) -> None:
     client = make_client(("none",))
-    session = client.post("/api/session", json={}).json()["session"]
+    session, tab = _in_task(client)
     forged = [
         _event(session, 0, "submit", {"code": "pass", "passed": True, "output": ""}, "sum_product"),
         _event(session, 1, "task_finished", {"outcome": "passed"}, "sum_product"),
     ]
     reply = _post_events(client, session, forged)
     assert reply["acked"] == [] and [r["seq"] for r in reply["rejected"]] == [0, 1]
-    assert "recorded by the server" in reply["rejected"][0]["error"]
-    assert "no passing Submit" in reply["rejected"][1]["error"]
-    wrong = {"session": session, "task": "sum_product", "mode": "submit", "code": "pass"}
+    assert all("recorded by the server" in r["error"] for r in reply["rejected"])
+    wrong = {
+        "session": session,
+        "tab": tab,
+        "task": "sum_product",
+        "mode": "submit",
+        "code": "pass",
+    }
     assert client.post("/api/execute", json=wrong).json()["passed"] is False
-    assert "no passing Submit" in _post_events(client, session, forged[1:])["rejected"][0]["error"]
-    right = {**wrong, "code": CHAT_CODE}
-    assert client.post("/api/execute", json=right).json()["passed"] is True
-    untitled = {**forged[1], "seq": 2, "task": None}  # no task: no verdict to lean on
-    assert "must name its task" in _post_events(client, session, [untitled])["rejected"][0]["error"]
-    assert _post_events(client, session, forged[1:])["acked"] == [1]
+    right = client.post("/api/execute", json={**wrong, "code": CHAT_CODE}).json()
+    assert right["passed"] is True and right["progress"]["task"] == "even_odd_count"
+    assert _post_events(client, session, forged[1:])["acked"] == []  # still the server's
     stored = [
-        (e["type"], e["tab"], e["data"].get("passed")) for e in read_events(client.state.store.path)
+        (e["type"], e["tab"], e["data"].get("passed"), e["data"].get("outcome"))
+        for e in read_events(client.state.store.path)
+        if e["type"] in ("submit", "task_finished")
     ]
     assert stored == [
-        ("submit", "server", False),
-        ("submit", "server", True),
-        ("task_finished", "tab-1", None),
+        ("submit", "server", False, None),
+        ("submit", "server", True, None),
+        ("task_finished", "server", None, "passed"),
     ]
 
 
-def test_two_tabs_of_one_session_lose_nothing(make_client) -> None:
+def test_two_tabs_of_one_session_lose_no_telemetry(make_client) -> None:
     client = make_client(("none",))
-    session = client.post("/api/session", json={}).json()["session"]
+    session, _ = _in_task(client)
     for tab in ("tab-a", "tab-b"):  # both number their events from 0
         events = [_event(session, i, "snapshot", {"code": f"{tab}{i}"}, tab=tab) for i in range(3)]
         assert _post_events(client, session, events)["acked"] == [0, 1, 2]
         assert _post_events(client, session, events[:1])["stored"] == 0  # a retry
-    codes = sorted(e["data"]["code"] for e in read_events(client.state.store.path))
+    stored = read_events(client.state.store.path)
+    codes = sorted(e["data"]["code"] for e in stored if e["type"] == "snapshot")
     assert codes == [f"{t}{i}" for t in ("tab-a", "tab-b") for i in range(3)]
-    again = client.get(f"/api/session/{session}").json()
-    assert again["next_seq"] == 6
 
 
 def test_one_participant_code_is_one_session(make_client) -> None:
@@ -110,32 +119,62 @@ def test_one_participant_code_is_one_session(make_client) -> None:
     assert client.post("/api/session", json={"participant": ["x"]}).status_code == 400
 
 
-def test_survey_answers_must_fit_the_items_of_the_condition(make_client) -> None:
+def test_survey_answers_must_fit_the_items_of_the_phase(make_client) -> None:
     client = make_client(("none",))
-    view = client.post("/api/session", json={}).json()
-    session = view["session"]
-    assert [i["id"] for i in view["surveys"]["post"]] == ["comments"]  # no "AI assistant" item
-    assert all("screen" not in i for i in view["surveys"]["pre"])  # the answers stay hidden
+    tab = "tab-1"
+    view = client.post("/api/session", json={"tab": tab}).json()
+    base = f"/api/session/{view['session']}"
+    consent = client.post(f"{base}/consent", json={"tab": tab, "accepted": True}).json()
+    items = consent["progress"]["items"]
+    assert [i["id"] for i in items] == ["adult"] and "screen" not in items[0]  # hidden
 
-    def answer(seq, survey, item, value):
-        data = {"survey": survey, "item": item, "answer": value}
-        return _post_events(client, session, [_event(session, seq, "survey_answer", data)])
+    def answer(survey, answers):
+        return client.post(
+            f"{base}/survey", json={"tab": tab, "survey": survey, "answers": answers}
+        )
 
-    assert "not in this condition" in answer(0, "post", "helpfulness", 6)["rejected"][0]["error"]
-    assert "one of its options" in answer(1, "pre", "experience", "7")["rejected"][0]["error"]
-    assert "non-empty text" in answer(2, "post", "comments", " ")["rejected"][0]["error"]
-    assert answer(3, "pre", "experience", "3+")["acked"] == [3]
-    assert answer(4, "pre", "adult", "no")["acked"] == [4]
-    stored = {e["data"]["item"]: e["data"] for e in read_events(client.state.store.path)}
-    assert stored["adult"]["screened_out"] is True and "screened_out" not in stored["experience"]
+    assert "not an item" in answer("screening", {"helpfulness": 6}).json()["error"]
+    assert answer("screening", {}).json()["error"] == "answers: item 'adult' is required"
+    assert answer("pre", {"experience": "3+"}).status_code == 409  # not yet
+    assert answer("screening", {"adult": "yes"}).json()["progress"]["phase"] == "pre"
+    assert "one of its options" in answer("pre", {"experience": "7"}).json()["error"]
+    assert answer("pre", {"experience": "3+"}).json()["progress"]["phase"] == "task"
+    stored = {
+        e["data"]["item"]: e["data"]
+        for e in read_events(client.state.store.path)
+        if e["type"] == "survey_answer"
+    }
+    assert stored["adult"]["screened_out"] is False and "screened_out" not in stored["experience"]
+
+
+def test_a_screened_out_participant_can_do_nothing_more(make_client) -> None:
+    client = make_client(("none",))
+    tab = "tab-1"
+    session = client.post("/api/session", json={"tab": tab}).json()["session"]
+    base = f"/api/session/{session}"
+    client.post(f"{base}/consent", json={"tab": tab, "accepted": True})
+    out = client.post(
+        f"{base}/survey", json={"tab": tab, "survey": "screening", "answers": {"adult": "no"}}
+    )
+    assert out.json()["progress"]["phase"] == "screened_out"
+    again = client.post(f"{base}/survey", json={"tab": tab, "survey": "pre", "answers": {}})
+    assert again.status_code == 403
+    assert client.post(f"{base}/finish", json={}).status_code == 409
+    (answer,) = [e for e in read_events(client.state.store.path) if e["type"] == "survey_answer"]
+    assert answer["data"]["screened_out"] is True
 
 
 def test_a_scale_answer_outside_its_range_is_rejected(make_client) -> None:
     client = make_client(("chat",))
-    session = client.post("/api/session", json={}).json()["session"]
-    data = {"survey": "post", "item": "helpfulness", "answer": 11}
-    reply = _post_events(client, session, [_event(session, 0, "survey_answer", data)])
-    assert "1..10" in reply["rejected"][0]["error"]
+    session, tab = _in_task(client)
+    base = f"/api/session/{session}"
+    for task in ("sum_product", "even_odd_count"):  # skip_after_minutes is 0 in the test study
+        phase = client.post(f"{base}/skip", json={"tab": tab, "task": task}).json()["progress"]
+    assert phase["phase"] == "post"
+    reply = client.post(
+        f"{base}/survey", json={"tab": tab, "survey": "post", "answers": {"helpfulness": 11}}
+    )
+    assert reply.status_code == 400 and "1..10" in reply.json()["error"]
 
 
 MALFORMED = [
@@ -160,7 +199,7 @@ def test_every_malformed_body_is_a_400_with_a_reason(make_client, path, body) ->
 
 def test_malformed_events_are_rejected_one_by_one_never_a_500(make_client) -> None:
     client = make_client(("none",))
-    session = client.post("/api/session", json={}).json()["session"]
+    session, _ = _in_task(client)
     good = _event(session, 0, "snapshot", {"code": "x"})
     bad = [
         {**good, "seq": 2**70},
@@ -174,11 +213,12 @@ def test_malformed_events_are_rejected_one_by_one_never_a_500(make_client) -> No
         [1],
         None,
         {**good, "data": {"elapsed_s": 1e308}, "type": "skip"},
+        {**good, "tab": "server"},
     ]
     reply = client.post("/api/events", json={"session": session, "events": bad})
     assert reply.status_code == 200
     body = reply.json()
-    assert len(body["rejected"]) == len(bad) - 1 and body["acked"] == [0]
+    assert len(body["rejected"]) == len(bad) and body["acked"] == []  # a skip is the server's
     for events in ({"x": 1}, [1] * 201, "text"):
         reply = client.post("/api/events", json={"session": session, "events": events})
         assert reply.status_code == 400 and "events must be" in reply.json()["error"]
@@ -226,10 +266,10 @@ def test_a_model_that_is_down_gets_a_neutral_message_an_event_and_an_admin_count
     make_client, fake_model
 ) -> None:
     client = make_client(("chat",))
-    session = client.post("/api/session", json={}).json()["session"]
+    session, tab = _in_task(client)
     fake_model.down = True
     reply = client.post(
-        "/api/chat", json={"session": session, "messages": [{"role": "user", "content": "hi"}]}
+        "/api/chat", json={"session": session, "tab": tab, "message": "hi", "message_id": "m-1"}
     )
     assert reply.status_code == 503 and reply.json() == {"error": UNAVAILABLE}
     assert "fake" not in reply.text and "500" not in reply.text
@@ -243,12 +283,12 @@ def test_a_model_that_is_down_gets_a_neutral_message_an_event_and_an_admin_count
 
 def test_model_calls_of_one_condition_run_concurrently(make_client, fake_model) -> None:
     client = make_client(("chat",))
-    session = client.post("/api/session", json={}).json()["session"]
+    session, tab = _in_task(client)
     fake_model.delay_s = 0.5
     replies = []
 
     def ask() -> None:
-        message = {"session": session, "messages": [{"role": "user", "content": "hi"}]}
+        message = {"session": session, "tab": tab, "message": "hi", "message_id": "m-1"}
         replies.append(client.post("/api/chat", json=message).status_code)
 
     threads = [threading.Thread(target=ask) for _ in range(4)]
@@ -261,8 +301,13 @@ def test_model_calls_of_one_condition_run_concurrently(make_client, fake_model) 
 
 def test_a_completion_model_fills_the_middle(make_client, fake_model) -> None:
     client = make_client(("fim",))
-    session = client.post("/api/session", json={}).json()["session"]
-    body = {"session": session, "prefix": "def f(numbers):\n    ", "suffix": "\n\nprint(f([1]))"}
+    session, tab = _in_task(client)
+    body = {
+        "session": session,
+        "tab": tab,
+        "prefix": "def f(numbers):\n    ",
+        "suffix": "\n\nprint(f([1]))",
+    }
     reply = client.post("/api/suggest", json=body).json()
     assert reply["suggestion"] == FIM_MIDDLE  # cut at the end-of-middle token
     sent = fake_model.bodies[-1]
@@ -274,7 +319,9 @@ def test_a_completion_model_fills_the_middle(make_client, fake_model) -> None:
 def test_responses_are_scrubbed_of_secrets(make_client) -> None:
     client = make_client()
     study = client.state.study
-    client.state.study = dataclasses.replace(study, instructions=f"key {TEST_KEY} here")
+    client.state.study = dataclasses.replace(
+        study, instructions=f"key {TEST_KEY} here", instructions_by_kind={}
+    )
     text = client.post("/api/session", json={}).text
     assert TEST_KEY not in text and "key *** here" in text
 
@@ -298,9 +345,9 @@ def test_a_password_in_the_model_url_reaches_no_response_or_event(
     url = f"http://user:Hunter2Secret@127.0.0.1:{free_port()}/v1"  # nothing listens there
     client, state = _client(write_test_study(tmp_path, url, conditions=("chat",)), tmp_path)
     with client:
-        session = client.post("/api/session", json={}).json()["session"]
+        session, tab = _in_task(client)
         reply = client.post(
-            "/api/chat", json={"session": session, "messages": [{"role": "user", "content": "x"}]}
+            "/api/chat", json={"session": session, "tab": tab, "message": "x", "message_id": "m-1"}
         )
         assert reply.status_code == 503
         texts = [reply.text, client.get("/admin?token=tok").text]

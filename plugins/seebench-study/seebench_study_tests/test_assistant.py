@@ -36,3 +36,12 @@ def test_completion_messages_mark_the_cursor() -> None:
     assert messages[0]["role"] == "system"
     assert "a = 1\n<CURSOR>\nb = 2" in messages[-1]["content"]
     assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
+
+
+def test_a_completion_at_column_zero_keeps_its_indentation() -> None:
+    from seebench_study.assistant import clean_completion
+
+    prefix = "def f(numbers):\n"
+    assert clean_completion("    return 1", prefix) == "    return 1"
+    assert clean_completion("```python\n    return 1\n```", prefix) == "    return 1"
+    assert clean_completion("\n\n    return 1\n", prefix) == "    return 1"

@@ -14,7 +14,7 @@ from seebench_study.definition import load_study
 from seebench_study.store import StudyStore, read_events
 
 from seebench.models.servers.process import running_servers
-from seebench_study_tests.conftest import write_test_study
+from seebench_study_tests.conftest import enter_task, write_test_study
 from tests.models.servers import conftest as servers
 from tests.models.servers.conftest import pid_alive, read_pid
 
@@ -40,12 +40,13 @@ def served_study(fake_llama_cpp, tmp_path: Path) -> Path:
     return write_test_study(tmp_path, "", served=f"llamacpp:{gguf}")
 
 
-def _sessions(client: httpx.Client) -> dict[str, str]:
-    """One session per condition kind (the assignment is balanced: two sessions, two kinds)."""
+def _sessions(client: httpx.Client) -> dict[str, dict]:
+    """One session per condition kind (the assignment is balanced: two sessions, two kinds),
+    each at its first task: ``{"session", "tab"}`` to send with each request."""
     kinds = {}
     for participant in ("P1", "P2"):
-        row = client.post("/api/session", json={"participant": participant}).json()
-        kinds[row["kind"]] = row["session"]
+        row = enter_task(client, participant, f"tab-{participant}")
+        kinds[row["kind"]] = {"session": row["session"], "tab": row["tab"]}
     assert set(kinds) == {"autocomplete", "chat"}
     return kinds
 
@@ -60,18 +61,18 @@ def test_suggestions_and_chat_share_one_managed_server_stopped_at_shutdown(
     with httpx.Client(base_url=study.base_url, timeout=30) as client:
         sessions = _sessions(client)
         assert not running_servers()  # --no-warm: the first request starts it
-        first = client.post("/api/suggest", json={"session": sessions["autocomplete"], **SUGGEST})
+        first = client.post("/api/suggest", json={**sessions["autocomplete"], **SUGGEST})
         assert first.status_code == 200, first.text
         # the stand-in echoes the request: the cursor's code came back through the server
         assert first.json()["suggestion"] == "return 1"
         server_pid = read_pid(fake_llama_cpp)
         chat = client.post(
             "/api/chat",
-            json={"session": sessions["chat"], "messages": [{"role": "user", "content": "hi"}]},
+            json={**sessions["chat"], "message": "hi", "message_id": "m-1"},
         )
         assert chat.status_code == 200, chat.text
         assert chat.json()["text"].startswith("echo[tiny-coder|")
-        again = client.post("/api/suggest", json={"session": sessions["autocomplete"], **SUGGEST})
+        again = client.post("/api/suggest", json={**sessions["autocomplete"], **SUGGEST})
         assert again.status_code == 200
     assert read_pid(fake_llama_cpp) == server_pid  # one start for the app's life
     (server,) = running_servers()
@@ -106,8 +107,7 @@ def test_a_server_that_dies_is_started_again_on_the_next_request(
     monkeypatch.setenv("STAND_IN_MODE", "die-after=1")
     study = serve(served_study)
     with httpx.Client(base_url=study.base_url, timeout=30) as client:
-        session = _sessions(client)["autocomplete"]
-        body = {"session": session, **SUGGEST}
+        body = {**_sessions(client)["autocomplete"], **SUGGEST}
         assert client.post("/api/suggest", json=body).status_code == 200
         first_pid = read_pid(fake_llama_cpp)
         dying = client.post("/api/suggest", json=body)  # the request that kills it

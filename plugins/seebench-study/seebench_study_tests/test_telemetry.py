@@ -27,6 +27,7 @@ def test_the_schema_is_a_valid_json_schema_covering_every_type() -> None:
         "suggestion_rejected",
         "chat_user_message",
         "chat_assistant_response",
+        "chat_exchange",
         "chat_copy_code",
         "run",
         "submit",

@@ -1,32 +1,59 @@
-// The participant's side of a seebench study: consent, pre-survey, coding tasks with an
-// editor (inline suggestions or a chat panel, by condition), post-survey and end code.
-// All model calls and code runs go to the server; the browser never holds a key.
+// The participant's side of a seebench study: consent, screening, pre-survey, coding tasks
+// with an editor (inline suggestions or a chat panel, by condition), post-survey and end code.
+// The server keeps the participant's place (seebench_study/protocol.py): this page draws the
+// place the server says, asks the server for every step, and saves the editor's contents
+// there, so the participant resumes in any browser. Only one tab drives a session: another
+// tab offers to take over, and a tab that lost the session freezes. All model calls and code
+// runs go to the server; the browser never holds a key.
 import { EditorState } from "@codemirror/state";
 import { EditorView, keymap, lineNumbers, highlightActiveLine } from "@codemirror/view";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { indentUnit, syntaxHighlighting, defaultHighlightStyle } from "@codemirror/language";
 import { python } from "@codemirror/lang-python";
+import { marked } from "marked";
+import DOMPurify from "dompurify";
 import { Telemetry } from "./telemetry.js";
 import { showSuggestion, suggestionExtension, suggestionField } from "./suggestions.js";
 
 const STATE_KEY = "seebench-study-state";
+// This tab's id for the protocol: kept across reloads of the tab (sessionStorage), new in
+// every other tab or window; telemetry numbers each page load's events in its own namespace.
+const TAB_KEY = "seebench-study-tab";
+const TAB = sessionStorage.getItem(TAB_KEY) || crypto.randomUUID();
+sessionStorage.setItem(TAB_KEY, TAB);
+const HEARTBEAT_MS = 3000;
+const SAVE_AFTER_MS = 800;
+// What a participant reads when the assistant fails (the server's 503 says the same).
+const UNAVAILABLE = "The assistant is not available right now. Please continue without it.";
+const OTHER_TAB = "this study continues in another tab or window";
 const $ = (id) => document.getElementById(id);
 let config = null;
-let state = null;
+let progress = null;
+let local = null; // {session, copied}: what this browser keeps (the place is on the server)
 let telemetry = null;
 let editor = null;
-// Text copied inside the page (editor or chat), the only text that may be pasted; kept in the
-// saved state with the chat, so both survive a reload.
+let frozen = false;
+let timers = [];
+let clockEnd = null; // Date.now() value when the session clock runs out (null: not started)
+let taskStartedAt = null;
+let shownTask = null;
 const CLIPBOARD_KEEP = 50;
 
-function rememberCopy(text) {
-  state.copied = [...(state.copied || []).filter((t) => t !== text), text].slice(-CLIPBOARD_KEEP);
-  saveState();
+function saveLocal() {
+  localStorage.setItem(STATE_KEY, JSON.stringify(local));
 }
-let timers = [];
 
-function saveState() {
-  localStorage.setItem(STATE_KEY, JSON.stringify(state));
+// Text copied inside the page (editor or chat), the only text that may be pasted.
+function rememberCopy(text) {
+  local.copied = [...(local.copied || []).filter((t) => t !== text), text].slice(-CLIPBOARD_KEEP);
+  saveLocal();
+}
+
+class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
 }
 
 async function api(path, body) {
@@ -36,14 +63,22 @@ async function api(path, body) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const reply = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
-  if (!response.ok) throw new Error(reply.error || `HTTP ${response.status}`);
+  if (!response.ok) {
+    if (response.status === 409 && reply.error === OTHER_TAB) freeze();
+    throw new ApiError(response.status, reply.error || `HTTP ${response.status}`);
+  }
+  return reply;
+}
+
+// A protocol step: POST to the session's endpoint with this tab, then draw the new place.
+async function step(action, body = {}) {
+  const reply = await api(`api/session/${local.session}/${action}`, { tab: TAB, ...body });
+  render(reply.progress);
   return reply;
 }
 
 function show(section) {
-  for (const el of document.querySelectorAll("main > section")) el.hidden = el.id !== section;
-  state.phase = section;
-  saveState();
+  for (const node of document.querySelectorAll("main > section")) node.hidden = node.id !== section;
 }
 
 function el(tag, attrs = {}, ...children) {
@@ -57,81 +92,75 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-// -- start and resume -----------------------------------------------------------------------
+// -- start, resume, tabs --------------------------------------------------------------------
 
 async function start() {
-  const saved = JSON.parse(localStorage.getItem(STATE_KEY) || "null");
-  const params = new URLSearchParams(location.search);
+  local = JSON.parse(localStorage.getItem(STATE_KEY) || "null") || {};
+  const participant = new URLSearchParams(location.search).get("participant") || "";
   let reply = null;
-  if (saved && saved.session) {
-    try {
-      reply = await api(`api/session/${saved.session}`);
-      state = saved;
-    } catch (error) {
-      reply = null;
-    }
+  if (local.session && !participant) {
+    reply = await api(`api/session/${local.session}?tab=${TAB}`).catch(() => null);
   }
-  if (!reply) {
-    reply = await api("api/session", { participant: params.get("participant") || "" });
-    // a participant code already used (another browser) resumes that session at its start
-    state = { session: reply.session, phase: reply.finished ? "done" : "consent", taskIndex: 0, code: {}, taskStartedAt: null, startedAt: null };
-    saveState();
-  }
+  if (!reply) reply = await api("api/session", { participant, tab: TAB });
+  if (reply.session !== local.session) local = { session: reply.session, copied: [] };
+  saveLocal();
   config = reply;
-  telemetry = new Telemetry(state.session);
-  if (reply.resumed === false) {
-    telemetry.log("session_started", {
-      condition: config.condition,
-      kind: config.kind,
-      task_set: config.task_set,
-      user_agent: navigator.userAgent,
-    });
-  }
-  for (const message of state.chat || []) {
-    if (message.role === "user") $("chat-log").append(el("div", { class: "msg user" }, message.content));
-    else renderReply(message.content, message.id);
-  }
+  telemetry = new Telemetry(local.session);
+  for (const message of reply.progress.chat || []) drawMessage(message);
   $("chat-log").addEventListener("copy", onChatCopy);
   $("chat-input").addEventListener("keydown", (event) => {
     if (event.key === "Enter" && !event.shiftKey && !event.isComposing) sendChat(event);
   });
   $("hints").textContent = HINTS[config.kind] || "";
   document.body.dataset.kind = config.kind;
-  document.body.dataset.session = state.session;
+  document.body.dataset.session = local.session;
+  document.body.dataset.tab = TAB;
   $("study-title").textContent = config.title;
-  renderInstructions();
-  if (state.phase === "declined") declined();
-  else if (state.phase === "consent") show("consent");
-  else if (state.phase === "pre") renderSurvey("pre");
-  else if (state.phase === "task") openTask(state.taskIndex, true);
-  else if (state.phase === "post") renderSurvey("post");
-  else if (state.phase === "done") renderDone(state.endCode);
+  $("instructions").textContent = config.instructions;
+  $("consent-text").textContent = config.consent;
+  $("consent-accept").onclick = () => step("consent", { accepted: true }).catch(complain);
+  $("consent-decline").onclick = () => step("consent", { accepted: false }).catch(complain);
+  $("takeover").onclick = takeOver;
+  if (reply.progress.active) render(reply.progress);
+  else freeze();
   setInterval(() => telemetry.flush(), 2000);
   setInterval(updatePending, 500);
+  setInterval(heartbeat, HEARTBEAT_MS);
+}
+
+function complain(error) {
+  if (error.status !== 409 || error.message !== OTHER_TAB) flash(error.message);
+}
+
+// Tell the server this tab is alive, and follow its place (a clock that ran out).
+async function heartbeat() {
+  if (frozen) return;
+  const reply = await api(`api/session/${local.session}?tab=${TAB}`).catch(() => null);
+  if (!reply) return;
+  if (!reply.progress.active) return freeze();
+  if (reply.progress.phase !== progress.phase || reply.progress.task_index !== progress.task_index) render(reply.progress);
+}
+
+// Another tab holds the session: stop, and offer to continue here.
+function freeze() {
+  frozen = true;
+  clearTimers();
+  if (editor) editor.contentDOM.setAttribute("contenteditable", "false");
+  $("frozen").hidden = false;
+  document.body.dataset.frozen = "1";
+}
+
+async function takeOver() {
+  const reply = await api(`api/session/${local.session}/claim`, { tab: TAB });
+  frozen = false;
+  $("frozen").hidden = true;
+  delete document.body.dataset.frozen;
+  shownTask = null; // draw the task again, with the code the other tab saved
+  render(reply.progress);
 }
 
 function updatePending() {
   $("pending").textContent = telemetry.pending() ? `saving ${telemetry.pending()}…` : "saved";
-}
-
-function renderInstructions() {
-  $("instructions").textContent = config.instructions;
-  $("consent-text").textContent = config.consent;
-  $("consent-accept").onclick = () => {
-    telemetry.log("consent", { accepted: true });
-    renderSurvey("pre");
-  };
-  $("consent-decline").onclick = () => {
-    telemetry.log("consent", { accepted: false });
-    declined();
-  };
-}
-
-function declined() {
-  $("consent").replaceChildren(el("p", {}, "You declined to take part. You may close this page."));
-  show("consent");
-  state.phase = "declined";
-  saveState();
 }
 
 const HINTS = {
@@ -140,41 +169,64 @@ const HINTS = {
   none: "",
 };
 
+// Draw the place the server says the participant is at.
+function render(next) {
+  progress = next;
+  document.body.dataset.phase = next.phase;
+  if (next.phase !== "task") {
+    clearTimers();
+    shownTask = null;
+    telemetry.task = null;
+  }
+  if (next.phase === "consent") show("consent");
+  else if (next.phase === "declined") ended("You declined to take part. You may close this page.");
+  else if (next.phase === "screened_out") ended("Thank you. This study is looking for other participants, so it ends here for you. You may close this page.");
+  else if (["screening", "pre", "post"].includes(next.phase)) renderSurvey(next.phase, next.items);
+  else if (next.phase === "task") openTask(next);
+  else if (next.phase === "done") renderDone(next.end_code);
+}
+
+function ended(text) {
+  $("consent").replaceChildren(el("p", { id: "ended" }, text));
+  show("consent");
+}
+
 // -- surveys ----------------------------------------------------------------------------------
 
-function renderSurvey(which) {
-  const items = config.surveys[which] || [];
-  if (items.length === 0) return which === "pre" ? openTask(state.taskIndex) : finish();
-  const form = $(`survey-form`);
+const SURVEY_TITLES = { screening: "A few questions first", pre: "Before you start", post: "After the study" };
+
+function scaleInput(item, name) {
+  // no default answer: the thumb is hidden at the middle until it is moved (its value shows then)
+  const slider = el("input", { type: "range", min: item.min, max: item.max, name, id: name, class: "untouched" });
+  slider.value = String(Math.round((item.min + item.max) / 2));
+  const value = el("output", { for: name, class: "scale-value" }, "not answered");
+  const touch = () => {
+    slider.dataset.answered = "1";
+    slider.classList.remove("untouched");
+    value.textContent = slider.value;
+  };
+  slider.addEventListener("input", touch);
+  slider.addEventListener("change", touch);
+  return el("span", { class: "scale" }, el("small", { class: "scale-low" }, `${item.min} ${item.low || ""}`.trim()), slider, el("small", { class: "scale-high" }, `${item.max} ${item.high || ""}`.trim()), value);
+}
+
+function renderSurvey(which, items) {
+  const form = $("survey-form");
   form.replaceChildren();
-  $("survey-title").textContent = which === "pre" ? "Before you start" : "After the study";
+  $("survey-title").textContent = SURVEY_TITLES[which];
   for (const item of items) {
     const name = `q-${item.id}`;
     let input;
-    if (item.kind === "scale") {
-      // no default answer: the slider counts only once it is moved (its value shows then)
-      const slider = el("input", { type: "range", min: item.min, max: item.max, name, id: name, class: "untouched" });
-      const value = el("output", { for: name, class: "scale-value" }, "not answered");
-      const touch = () => {
-        slider.dataset.answered = "1";
-        slider.classList.remove("untouched");
-        value.textContent = slider.value;
-      };
-      slider.addEventListener("input", touch);
-      slider.addEventListener("change", touch);
-      input = el("span", { class: "scale" }, el("small", { class: "scale-low" }, `${item.min} ${item.low || ""}`.trim()), slider, el("small", { class: "scale-high" }, `${item.max} ${item.high || ""}`.trim()), value);
-    } else if (item.kind === "choice") {
-      input = el("select", { name, id: name }, el("option", { value: "" }, "—"), ...item.options.map((o) => el("option", { value: o }, o)));
-    } else {
-      input = el("textarea", { name, id: name, rows: 2 });
-    }
+    if (item.kind === "scale") input = scaleInput(item, name);
+    else if (item.kind === "choice") input = el("select", { name, id: name }, el("option", { value: "" }, "—"), ...item.options.map((o) => el("option", { value: o }, o)));
+    else input = el("textarea", { name, id: name, rows: 2 });
     form.append(el("label", { class: "question" }, el("span", {}, item.text + (item.required ? " *" : "")), input));
   }
   const error = el("p", { class: "error", id: "survey-error" });
   form.append(error, el("button", { type: "submit", id: "survey-submit" }, "Continue"));
-  form.onsubmit = (event) => {
+  form.onsubmit = async (event) => {
     event.preventDefault();
-    const answers = [];
+    const answers = {};
     for (const item of items) {
       const field = form.elements[`q-${item.id}`];
       const raw = item.kind === "scale" && !field.dataset.answered ? "" : field.value.trim();
@@ -182,17 +234,17 @@ function renderSurvey(which) {
         error.textContent = `Please answer: ${item.text}`;
         return;
       }
-      if (raw !== "") answers.push([item.id, item.kind === "scale" ? Number(raw) : raw]);
+      if (raw !== "") answers[item.id] = item.kind === "scale" ? Number(raw) : raw;
     }
-    for (const [id, answer] of answers) telemetry.log("survey_answer", { survey: which, item: id, answer });
-    if (which === "pre") openTask(state.taskIndex);
-    else finish();
+    $("survey-submit").disabled = true;
+    try {
+      await step("survey", { survey: which, answers });
+    } catch (problem) {
+      error.textContent = problem.message;
+      $("survey-submit").disabled = false;
+    }
   };
   show("survey");
-  state.surveyPhase = which;
-  state.phase = which;
-  saveState();
-  for (const section of document.querySelectorAll("main > section")) section.hidden = section.id !== "survey";
 }
 
 // -- tasks ------------------------------------------------------------------------------------
@@ -203,38 +255,28 @@ function clearTimers() {
   $("timer").textContent = "";
 }
 
-function openTask(index, resumed = false) {
-  clearTimers();
-  if (index >= config.tasks.length) {
-    telemetry.task = null;
-    return renderSurvey("post");
-  }
+function openTask(next) {
+  const index = next.task_index;
   const task = config.tasks[index];
-  const tutorial = isTutorial(index);
-  state.taskIndex = index;
-  // the session clock starts after the tutorial
-  if (!state.startedAt && !tutorial) state.startedAt = Date.now();
-  if (!resumed || !state.taskStartedAt) state.taskStartedAt = Date.now();
+  taskStartedAt = Date.now() - next.task_elapsed_ms;
+  clockEnd = next.clock_left_ms === null ? null : Date.now() + next.clock_left_ms;
   telemetry.task = task.name;
-  if (!resumed) telemetry.log("load_task", tutorial ? { task: task.name, index, tutorial: true } : { task: task.name, index });
+  if (shownTask === task.name) return; // already on screen: only the clocks were updated
+  shownTask = task.name;
+  clearTimers();
   show("task");
   const counted = config.tasks.length - (config.tutorial && config.tasks[0].name === config.tutorial ? 1 : 0);
   const offset = counted === config.tasks.length ? 1 : 0;
-  $("task-title").textContent = tutorial ? "Tutorial task (not timed)" : `Task ${index + offset} of ${counted}`;
+  $("task-title").textContent = next.tutorial ? "Tutorial task (not timed)" : `Task ${index + offset} of ${counted}`;
   $("task-description").textContent = task.description;
   $("output").textContent = "";
   $("output").className = "";
-  const code = state.code[task.name] ?? task.starter;
-  makeEditor(code);
+  makeEditor(next.code ?? task.starter);
   $("chat").hidden = config.kind !== "chat";
   $("skip").hidden = true;
   timers.push(setInterval(tick, 1000));
   timers.push(setInterval(() => telemetry.log("snapshot", { code: currentCode() }), config.snapshot_s * 1000));
   tick();
-}
-
-function isTutorial(index) {
-  return Boolean(config.tutorial) && index === 0 && config.tasks[0].name === config.tutorial;
 }
 
 function currentCode() {
@@ -243,35 +285,44 @@ function currentCode() {
 
 function tick() {
   const now = Date.now();
-  $("skip").hidden = now - state.taskStartedAt < config.skip_after_s * 1000;
-  if (!state.startedAt) {
+  $("skip").hidden = now - taskStartedAt < progress.skip_after_ms;
+  if (clockEnd === null) {
     $("timer").textContent = "tutorial: the clock starts after it";
     return;
   }
-  const left = Math.max(0, config.session_s * 1000 - (now - state.startedAt));
+  const left = Math.max(0, clockEnd - now);
   const minutes = Math.floor(left / 60000);
   const seconds = Math.floor((left % 60000) / 1000);
   $("timer").textContent = `${minutes}:${String(seconds).padStart(2, "0")} left`;
-  if (left === 0) endTask("timeout");
+  if (left === 0) heartbeat(); // the server ends the tasks when its clock says so
 }
 
-function endTask(outcome) {
-  const task = config.tasks[state.taskIndex];
-  telemetry.log("task_finished", { outcome });
-  delete state.code[task.name];
-  if (outcome === "timeout") {
-    clearTimers();
-    telemetry.task = null;
-    return renderSurvey("post");
-  }
-  openTask(state.taskIndex + 1);
+// The editor's contents go to the server shortly after each change (what a resume shows),
+// and at once when the page goes away (a reload, a closed tab).
+let saveTimer = null;
+let unsaved = null; // the task whose changes are not on the server yet
+function scheduleSave() {
+  clearTimeout(saveTimer);
+  unsaved = shownTask;
+  saveTimer = setTimeout(() => {
+    if (frozen || unsaved !== shownTask) return;
+    unsaved = null;
+    api(`api/session/${local.session}/code`, { tab: TAB, task: shownTask, code: currentCode() }).catch(() => {});
+  }, SAVE_AFTER_MS);
+}
+
+function saveNow() {
+  if (frozen || !unsaved || unsaved !== shownTask) return;
+  clearTimeout(saveTimer);
+  unsaved = null;
+  const body = JSON.stringify({ tab: TAB, task: shownTask, code: currentCode() });
+  navigator.sendBeacon(`api/session/${local.session}/code`, body);
 }
 
 function makeEditor(code) {
   const onChange = EditorView.updateListener.of((update) => {
     if (!update.docChanged) return;
-    state.code[config.tasks[state.taskIndex].name] = update.state.doc.toString();
-    saveState();
+    scheduleSave();
     if (config.kind === "autocomplete") scheduleAuto();
   });
   const extensions = [
@@ -300,7 +351,7 @@ function onCopy(event, view) {
 
 function onPaste(event) {
   const text = event.clipboardData ? event.clipboardData.getData("text/plain") : "";
-  const fromApp = (state.copied || []).includes(text);
+  const fromApp = (local.copied || []).includes(text);
   telemetry.log("paste", { length: text.length, blocked: !fromApp, source: fromApp ? "app" : "external" });
   if (fromApp) return false; // the editor pastes it
   event.preventDefault();
@@ -338,7 +389,7 @@ function scheduleAuto() {
 }
 
 async function requestSuggestion(trigger) {
-  if (editor.state.field(suggestionField) || pendingRequest) return;
+  if (frozen || editor.state.field(suggestionField) || pendingRequest) return;
   const pos = editor.state.selection.main.head;
   const doc = editor.state.doc.toString();
   const requestId = `r-${crypto.randomUUID()}`;
@@ -349,10 +400,12 @@ async function requestSuggestion(trigger) {
   $("suggest-status").textContent = "thinking…";
   let reply;
   try {
-    reply = await api("api/suggest", { session: state.session, request_id: requestId, prefix, suffix });
+    reply = await api("api/suggest", { session: local.session, tab: TAB, request_id: requestId, prefix, suffix });
   } catch (error) {
     pendingRequest = null;
-    $("suggest-status").textContent = "";
+    // the neutral message (the server's 503 never names the model or the error)
+    $("suggest-status").textContent = error.status === 503 ? error.message : UNAVAILABLE;
+    setTimeout(() => ($("suggest-status").textContent = ""), 6000);
     return;
   }
   pendingRequest = null;
@@ -374,25 +427,29 @@ function onDecision(kind, current, reason) {
 
 // -- chat -------------------------------------------------------------------------------------
 
+function drawMessage(message) {
+  if (message.role === "user") $("chat-log").append(el("div", { class: "msg user" }, message.content));
+  else renderReply(message.content, message.id);
+}
+
+// An answer's Markdown as sanitised HTML; each code block gets a Copy button.
 function renderReply(text, messageId) {
-  const box = el("div", { class: "msg assistant" });
+  const box = el("div", { class: "msg assistant markdown" });
   box.dataset.id = messageId || "m-unknown";
-  const parts = text.split(/```[a-zA-Z0-9_+-]*\n?/);
-  parts.forEach((part, i) => {
-    if (i % 2 === 0) {
-      if (part.trim()) box.append(el("p", {}, part.trim()));
-      return;
-    }
-    const code = part.replace(/\n$/, "");
+  box.innerHTML = DOMPurify.sanitize(marked.parse(text, { async: false, gfm: true }));
+  for (const pre of box.querySelectorAll("pre")) {
+    const code = pre.textContent.replace(/\n$/, "");
     const copy = el("button", { class: "copy", type: "button" }, "Copy");
     copy.onclick = () => {
       rememberCopy(code);
       if (navigator.clipboard) navigator.clipboard.writeText(code).catch(() => {});
-      telemetry.log("chat_copy_code", { message_id: messageId, code, how: "button" });
+      telemetry.log("chat_copy_code", { message_id: box.dataset.id, code, how: "button" });
       copy.textContent = "Copied";
     };
-    box.append(el("div", { class: "code" }, copy, el("pre", {}, code)));
-  });
+    const holder = el("div", { class: "code" });
+    pre.replaceWith(holder);
+    holder.append(copy, pre);
+  }
   $("chat-log").append(box);
   box.scrollIntoView();
 }
@@ -401,25 +458,24 @@ async function sendChat(event) {
   event.preventDefault();
   const input = $("chat-input");
   const text = input.value.trim();
-  if (!text) return;
+  if (!text || frozen) return;
   input.value = "";
   const messageId = `m-${crypto.randomUUID()}`;
   telemetry.log("chat_user_message", { message_id: messageId, text, code: currentCode() });
   $("chat-log").append(el("div", { class: "msg user" }, text));
-  state.chat = [...(state.chat || []), { role: "user", content: text }];
-  saveState();
+  const thinking = el("div", { class: "msg thinking", id: "chat-thinking" }, "The assistant is thinking…");
+  $("chat-log").append(thinking);
+  thinking.scrollIntoView();
   const started = Date.now();
   $("chat-send").disabled = true;
   try {
-    const messages = state.chat.map(({ role, content }) => ({ role, content }));
-    const reply = await api("api/chat", { session: state.session, messages });
-    const replyId = `m-${crypto.randomUUID()}`;
-    state.chat.push({ role: "assistant", content: reply.text, id: replyId });
-    saveState();
-    telemetry.log("chat_assistant_response", { message_id: replyId, reply_to: messageId, text: reply.text, latency_ms: Date.now() - started });
-    renderReply(reply.text, replyId);
+    const reply = await api("api/chat", { session: local.session, tab: TAB, message: text, message_id: messageId });
+    thinking.remove();
+    telemetry.log("chat_assistant_response", { message_id: reply.message_id, reply_to: messageId, text: reply.text, latency_ms: Date.now() - started });
+    renderReply(reply.text, reply.message_id);
   } catch (error) {
-    // the server's neutral message (it never names the model)
+    thinking.remove();
+    // the server's neutral message (it never names the model), or why it refused
     $("chat-log").append(el("div", { class: "msg error" }, error.message));
   }
   $("chat-send").disabled = false;
@@ -428,14 +484,14 @@ async function sendChat(event) {
 // -- run, submit, skip ------------------------------------------------------------------------
 
 async function execute(mode) {
-  const task = config.tasks[state.taskIndex];
+  const task = config.tasks[progress.task_index];
   const code = currentCode();
   $("output").textContent = mode === "run" ? "running…" : "checking…";
   $("output").className = "";
   for (const b of document.querySelectorAll(".actions button")) b.disabled = true;
   let reply;
   try {
-    reply = await api("api/execute", { session: state.session, task: task.name, code, mode });
+    reply = await api("api/execute", { session: local.session, tab: TAB, task: task.name, code, mode });
   } catch (error) {
     reply = { passed: false, output: `could not run: ${error.message}` };
   }
@@ -444,34 +500,29 @@ async function execute(mode) {
   $("output").textContent = reply.output || (reply.passed ? "(no output)" : "");
   $("output").className = reply.passed ? "passed" : "failed";
   if (mode === "submit") {
-    if (reply.passed) {
+    if (reply.passed && reply.progress) {
       flash("Correct! On to the next task.", "ok");
-      endTask("passed");
-    } else {
+      render(reply.progress);
+    } else if (!reply.passed) {
       $("output").textContent = `Not correct yet.\n${reply.output}`;
     }
   }
 }
 
 function skip() {
-  telemetry.log("skip", { elapsed_s: Math.round((Date.now() - state.taskStartedAt) / 1000) });
-  endTask("skipped");
+  step("skip", { task: config.tasks[progress.task_index].name }).catch(complain);
 }
 
 // -- the end ----------------------------------------------------------------------------------
 
-async function finish() {
-  clearTimers();
-  telemetry.task = null;
-  const reply = await api(`api/session/${state.session}/finish`, {});
-  telemetry.log("session_finished", { end_code: reply.end_code });
-  state.endCode = reply.end_code;
-  renderDone(reply.end_code);
-}
-
 function renderDone(code) {
+  if (!code) {
+    $("done-text").textContent = "The study has ended. It did not reach the point where an end code is given, so there is none.";
+    show("done");
+    return;
+  }
   $("end-code").textContent = code;
-  if (config.completion_url && code) {
+  if (config.completion_url) {
     // back to the recruitment platform, with the end code when the URL asks for it
     const link = $("completion-link");
     link.href = config.completion_url.replace("{end_code}", encodeURIComponent(code));
@@ -485,6 +536,8 @@ window.addEventListener("DOMContentLoaded", () => {
   $("submit").onclick = () => execute("submit");
   $("skip").onclick = skip;
   $("chat-form").onsubmit = sendChat;
+  window.addEventListener("pagehide", saveNow);
+  document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && saveNow());
   window.studyTelemetry = () => telemetry;
   start().catch((error) => {
     document.body.prepend(el("p", { class: "error" }, `The study could not start: ${error.message}`));

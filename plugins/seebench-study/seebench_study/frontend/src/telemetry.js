@@ -8,9 +8,9 @@ const PREFIX = "seebench-study-queue-";
 const STALE_MS = 15000; // a queue whose tab has not written for this long has no live tab
 
 export class Telemetry {
-  constructor(session) {
+  constructor(session, tab = crypto.randomUUID()) {
     this.session = session;
-    this.tab = crypto.randomUUID();
+    this.tab = tab;
     this.key = `${PREFIX}${session}-${this.tab}`;
     this.queue = [];
     this.seq = 0;
