@@ -143,24 +143,7 @@ def test_copilot_generate_scorer(generate, case):
     _check(generate[1][case.name], case)
 
 
-#: Cases the study's Submit cannot refuse without a change to the study plugin: its tasks name
-#: no trusted code, so the tests call whatever helper the participant's program defines.
-STUDY_NEEDS_TRUSTED_CODE = {"helper redefined by the completion"}
-STUDY_CASES = [
-    pytest.param(
-        case,
-        id=case.name,
-        marks=pytest.mark.xfail(
-            case.name in STUDY_NEEDS_TRUSTED_CODE,
-            reason="plugins/seebench-study passes no trusted prompt to FunctionTest",
-            strict=True,
-        ),
-    )
-    for case in CASES
-]
-
-
-@pytest.mark.parametrize("case", STUDY_CASES)
+@pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_study_submit(submit, case):
     outcome = submit[1][case.name]
     assert not outcome.passed, outcome.output

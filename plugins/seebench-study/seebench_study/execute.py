@@ -6,6 +6,7 @@ separate process against the code and passes only when the tests return normally
 
 from __future__ import annotations
 
+import ast
 import re
 import threading
 from dataclasses import dataclass
@@ -36,6 +37,41 @@ def participant_traceback(stderr: str) -> str:
     return stderr.replace('File "/sandbox/run/main.py"', 'File "main.py"')
 
 
+def _is_stub(body: list[ast.stmt]) -> bool:
+    """A body with nothing but a docstring, ``pass``, ``...`` or ``raise NotImplementedError``."""
+    for statement in body:
+        if isinstance(statement, ast.Pass):
+            continue
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+            continue  # a docstring or a bare ``...``
+        if isinstance(statement, ast.Raise) and "NotImplementedError" in ast.unparse(statement):
+            continue
+        return False
+    return True
+
+
+def trusted_starter(starter: str) -> tuple[str, tuple[str, ...]]:
+    """(trusted code, names taken from the participant) for Submit.
+
+    The starter is the study's own code: the helpers it defines in full are bound from it in
+    the tests' process, so a program that redefines a helper the tests call cannot change
+    what the tests check; the functions and classes it leaves as stubs are what the
+    participant writes, and only those (and names the starter does not define) come from the
+    participant's program. A starter that does not parse is not trusted at all.
+    """
+    try:
+        tree = ast.parse(starter)
+    except SyntaxError:
+        return "", ()
+    stubs = tuple(
+        node.name
+        for node in tree.body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        and (isinstance(node, ast.ClassDef) or _is_stub(node.body))
+    )
+    return starter, stubs
+
+
 def _clip(text: str) -> str:
     return text if len(text) <= OUTPUT_CHARS else text[:OUTPUT_CHARS] + "\n...[output cut]"
 
@@ -64,7 +100,7 @@ class CodeRunner:
 
     def execute(self, task: StudyTask, code: str, mode: str) -> Outcome:
         """``mode`` is ``run`` (the code alone) or ``submit`` (the code and the hidden tests)."""
-        from seebench.sandbox import FunctionTest, Limits, PythonProgram, SandboxRequest
+        from seebench.sandbox import Limits, PythonProgram, SandboxRequest
 
         sandbox = self.sandbox()
         if not sandbox.available:
@@ -74,7 +110,7 @@ class CodeRunner:
         program = (
             PythonProgram(code, require_completion=False)
             if mode == "run"
-            else FunctionTest(code, task.tests)
+            else _submission(task, code)
         )
         request = SandboxRequest(program=program, limits=Limits(**self.limits))
         result = sandbox.run(request)
@@ -92,3 +128,11 @@ class CodeRunner:
             if self._sandbox is not None:
                 self._sandbox.close()
                 self._sandbox = None
+
+
+def _submission(task: StudyTask, code: str) -> Any:
+    """Submit's program: the hidden tests apart from the code, the starter's helpers trusted."""
+    from seebench.sandbox import FunctionTest
+
+    prompt, from_candidate = trusted_starter(task.starter)
+    return FunctionTest(code, task.tests, prompt=prompt, from_candidate=from_candidate)
