@@ -376,7 +376,9 @@ def _smoke(
             return
         if outcome.status in ("ok", "cached"):
             shown = ", ".join(f"{k}={v:.3g}" for k, v in list(outcome.metrics.items())[:3])
-            report.add("ok", f"smoke {task}", f"{model}/{outcome.method} on {outcome.n} items: {shown}")
+            report.add(
+                "ok", f"smoke {task}", f"{model}/{outcome.method} on {outcome.n} items: {shown}"
+            )
             return
         if outcome.status == "failed":
             report.add("fail", f"smoke {task}", f"{model}: {outcome.reason}", _SMOKE_FIX)

@@ -151,7 +151,11 @@ class SeebenchPluginManager(pluggy.PluginManager):
             logging.getLogger("seebench").warning(
                 "warning: plugin %r (from %s %s) is the module already loaded as %r (from %s); "
                 "it is loaded once",
-                name, dist, version, other, other_dist,
+                name,
+                dist,
+                version,
+                other,
+                other_dist,
             )
             return
         self.optional.add(name)
@@ -442,9 +446,7 @@ def _tracing() -> bool:
     return os.environ.get(TRACE_PLUGINS_ENV, "").strip() not in ("", "0")
 
 
-def _traced(
-    register: Callable[..., None], plugin_name: str, hook_name: str
-) -> Callable[..., None]:
+def _traced(register: Callable[..., None], plugin_name: str, hook_name: str) -> Callable[..., None]:
     def traced_register(*args: Any, **kwargs: Any) -> None:
         print(
             f"seebench trace: {hook_name}: plugin {plugin_name!r} registers {args[0]!r}",

@@ -62,7 +62,6 @@ class PluginProblem:
         }
 
 
-
 def concerns(record: dict[str, Any], selector: str) -> bool:
     """Whether a run with ``--tasks selector`` would have included the tasks of the left-out
     plugin ``record`` (:meth:`PluginProblem.record`): always for ``all`` (its tasks are
