@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     )
     from seebench.methods.base import Method, MethodOutput, Prediction, RunContext
     from seebench.models import ModelRef
+    from seebench.plugin_check import CheckReport, check_plugin
     from seebench.plugin_manager import build_registry, create_plugin_manager
     from seebench.registry import Registry
     from seebench.scoring import Score, ScoreContext, Scorer
@@ -117,6 +118,8 @@ _HOME: dict[str, str] = {
     "Registry": "seebench.registry",
     "create_plugin_manager": "seebench.plugin_manager",
     "build_registry": "seebench.plugin_manager",
+    "check_plugin": "seebench.plugin_check",
+    "CheckReport": "seebench.plugin_check",
 }
 
 
@@ -197,4 +200,6 @@ __all__ = [
     "Registry",
     "create_plugin_manager",
     "build_registry",
+    "check_plugin",
+    "CheckReport",
 ]

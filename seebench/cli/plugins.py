@@ -4,6 +4,7 @@ registers, status) and ``check`` one before publishing it. ``seebench plugins`` 
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import asdict
 from typing import Any
 
@@ -99,4 +100,4 @@ def check_command(target: str, items: int, as_json: bool) -> None:
         for line in report.lines():
             click.echo(line)
     if not report.ok:
-        raise click.exceptions.Exit(1)
+        sys.exit(1)
