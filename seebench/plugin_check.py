@@ -249,7 +249,7 @@ def _mine(table: dict[str, Any], plugins: set[str]) -> list[tuple[str, Any]]:
 
 def _check_loads(registry: Registry, plugins: set[str], report: CheckReport) -> None:
     """Every object registered by import path imports (users would fail at first use)."""
-    tables = {
+    tables: dict[str, dict[str, Any]] = {
         "task type": registry.task_types,
         "metric": registry.metrics,
         "scorer": registry.scorers,

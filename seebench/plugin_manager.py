@@ -477,8 +477,9 @@ def build_registry(pm: pluggy.PluginManager) -> Registry:
 
 def _build_registry_once(pm: pluggy.PluginManager) -> Registry:
     registry = Registry()
+    distributions: dict[str, tuple[str, str]] = getattr(pm, "distributions", {})
     registry.distributions = {
-        name: f"{dist}=={version}" for name, (dist, version) in pm.distributions.items()
+        name: f"{dist}=={version}" for name, (dist, version) in distributions.items()
     }
     builder = RegistryBuilder(registry)
     _call_per_plugin(pm, "register_task_types", builder.task_type)

@@ -281,7 +281,9 @@ class RegistryBuilder:
 
         return register
 
-    def _function(self, table: dict[str, FunctionEntry], what: str, plugin: str):
+    def _function(
+        self, table: dict[str, FunctionEntry], what: str, plugin: str
+    ) -> Callable[..., None]:
         def register(
             name: str, func: Any, *, description: str = "", schema: dict | None = None
         ) -> None:
