@@ -80,7 +80,9 @@ def one_line(exc: BaseException) -> str:
 
 def warn(problem: PluginProblem) -> None:
     """Report ``problem`` in one warning line on the ``seebench`` logger."""
-    logging.getLogger("seebench").warning("warning: %s", problem.line())
+    from seebench.secrets import scrub
+
+    logging.getLogger("seebench").warning("warning: %s", scrub(problem.line()))
 
 
 def known_tasks(distribution: str) -> tuple[KnownTask, ...]:
