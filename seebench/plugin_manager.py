@@ -158,6 +158,14 @@ class SeebenchPluginManager(pluggy.PluginManager):
                 other_dist,
             )
             return
+        if self.has_plugin(name) or self.is_blocked(name):
+            logging.getLogger("seebench").warning(
+                "warning: plugin %r (from %s %s) is not loaded: another plugin has that name",
+                name,
+                dist,
+                version,
+            )
+            return
         self.optional.add(name)
         try:
             self.register_plugin(plugin, name, dist, version)
