@@ -188,3 +188,21 @@ def test_loading_one_module_twice_is_one_line(monkeypatch, caplog) -> None:
 def test_embedded_plugins_stay_strict() -> None:
     with pytest.raises(PluginError, match="already loaded as 'good'; load it once"):
         create_plugin_manager(((good_plugin, "good"), (good_plugin, "again")), entry_points=False)
+
+
+@pytest.mark.parametrize(
+    ("selector", "concerned"),
+    [
+        ("all", True),
+        ("brokensuite", True),
+        ("alpha, broken_title", True),
+        ("alpha,beta", False),
+        ("selu", False),
+    ],
+)
+def test_a_selection_concerns_a_left_out_plugin_by_its_tasks_or_suites(selector, concerned):
+    from seebench.registry import Registry
+
+    record = {"plugin": "broken", "tasks": ["broken_title"], "suites": ["brokensuite"]}
+    registry = Registry(plugin_problems=[record])
+    assert registry.missing_plugins(selector) == ([record] if concerned else [])
