@@ -1,7 +1,9 @@
 """seebench: a benchmark plugin framework for software-engineering evaluation.
 
-The public API is re-exported here (lazily, so ``import seebench`` stays cheap); everything
-else is internal and may change between releases.
+The names below are re-exported lazily (so ``import seebench`` stays cheap). Plugin authors
+import from :mod:`seebench.api`, the public API with a stability promise (semantic
+versioning, deprecations that warn for at least one minor release: docs/plugins.md,
+"Stability"); every other module is internal and may change between releases.
 """
 
 from __future__ import annotations

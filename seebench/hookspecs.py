@@ -167,6 +167,8 @@ def register_commands(cli: click.Group) -> None:
 
     ``cli`` is the top-level :class:`click.Group`; decorate functions with ``@cli.command()``
     or call ``cli.add_command(...)``. Keep imports of heavy libraries inside the command body.
+
+    .. versionadded:: 0.1.0
     """
 
 
@@ -182,6 +184,8 @@ def register_task_types(register: RegisterTaskType) -> None:
     default metrics, target kind). ``schema`` is a JSON Schema fragment (a dict with
     ``properties`` and optionally ``required``) merged into the base task schema for tasks of
     this type, so a type can add its own keys (for example ``value_range`` for regression).
+
+    .. versionadded:: 0.1.0
     """
 
 
@@ -192,6 +196,8 @@ def register_task_dirs(register: RegisterTaskDir) -> None:
     Every ``*.yaml`` file below ``path`` (recursively) is a task unless its name starts with
     ``_`` (such files are bases for ``include:``). ``suite`` is the default suite for tasks
     that do not name one.
+
+    .. versionadded:: 0.1.0
     """
 
 
@@ -205,6 +211,8 @@ def register_metrics(register: RegisterMetric) -> None:
     :class:`seebench.scoring.Score` objects of the scorer named ``scorer`` (default: the
     task's first scorer). ``task_types`` and ``target_kinds`` say which tasks the metric
     applies to (both empty: all). ``higher_is_better`` orders leaderboards.
+
+    .. versionadded:: 0.1.0
     """
 
 
@@ -217,6 +225,8 @@ def register_scorers(register: RegisterScorer) -> None:
     that changes its scores, e.g. a judge model's identity; part of the run hash and of the
     score cache key). ``options`` maps option names to JSON Schemas; unknown or ill-typed
     options are one-line errors.
+
+    .. versionadded:: 0.1.0
     """
 
 
@@ -231,6 +241,8 @@ def register_methods(register: RegisterMethod) -> None:
     recorded as "not applicable". ``options`` maps option names to JSON Schemas: ``-o`` and a
     task's ``methods:`` block are checked against it (a method may refine it per model with
     ``option_schema(model)``).
+
+    .. versionadded:: 0.1.0
     """
 
 
@@ -242,6 +254,8 @@ def register_models(register: RegisterModel) -> None:
     user's ``--model`` string into a model reference with a stable identity. With
     ``prefix=True`` the entry handles every spec that starts with ``name`` (for example
     ``hf:`` or ``openai:``). ``default_method`` is used when ``--method`` is not given.
+
+    .. versionadded:: 0.1.0
     """
 
 
@@ -251,6 +265,8 @@ def register_data_readers(register: RegisterFunction) -> None:
 
     ``reader(path: pathlib.Path, **options) -> list[dict]`` (or an import path) reads one
     source file into rows. ``format`` is the value of ``format:`` in a task's data source.
+
+    .. versionadded:: 0.1.0
     """
 
 
@@ -262,6 +278,8 @@ def register_data_files(register: RegisterDataFile) -> None:
     ``seebench data import DIR`` stores a file under DIR whose sha256 is ``sha256`` in the data
     cache (as it does for task sources), so the plugin finds it with
     ``seebench.data.cache.cached_file(sha256)``; ``name`` identifies the file in messages.
+
+    .. versionadded:: 0.1.0
     """
 
 
@@ -271,6 +289,8 @@ def register_prepare_steps(register: RegisterFunction) -> None:
 
     ``step(rows: list[dict], **options) -> list[dict]`` (or an import path) transforms rows;
     tasks list steps under ``prepare:``. ``schema`` is a JSON Schema for the step's options.
+
+    .. versionadded:: 0.1.0
     """
 
 
@@ -280,6 +300,8 @@ def register_exporters(register: RegisterFunction) -> None:
 
     ``exporter(report, out_dir: pathlib.Path) -> list[pathlib.Path]`` (or an import path)
     writes one output format of a comparison report and returns the files it wrote.
+
+    .. versionadded:: 0.1.0
     """
 
 
@@ -295,6 +317,8 @@ def register_suites(register: RegisterSuite) -> None:
     task types that ``seebench compare`` ranks by default for the suite's tasks (empty: all).
     ``task_groups`` (``{"groups": {...}}``) declares groups of tasks with aggregate scores,
     printed by ``eval`` and shown by ``compare`` and ``view`` (:mod:`seebench.scoring.groups`).
+
+    .. versionadded:: 0.1.0
     """
 
 
@@ -310,6 +334,8 @@ def register_executors(register: RegisterExecutor) -> None:
     a :class:`seebench.executors.Executor`: it starts units (locally, on a cluster...) and
     reports what each did; the driver keeps the plan, retries, checks and records. Built-ins:
     ``local`` and ``ray``.
+
+    .. versionadded:: 0.1.0
     """
 
 
@@ -319,6 +345,8 @@ def on_unit_finished(event: UnitFinished) -> None:
 
     ``event`` is a frozen :class:`seebench.events.UnitFinished`. An exception raised here is
     logged as a warning and never stops the run.
+
+    .. versionadded:: 0.1.0
     """
 
 

@@ -137,7 +137,7 @@ def _environment_key(group: str) -> str | None:
         except OSError:
             parts.append([entry, None])
             continue
-        infos = []
+        infos: list[list[Any]] = []
         for name in sorted(names):
             lower = name.lower()
             if not lower.endswith((".dist-info", ".egg-info")):

@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import functools
 import importlib
+import logging
 import os
+import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -25,9 +28,12 @@ import pluggy
 from seebench import hookspecs
 from seebench.errors import PluginError
 from seebench.hookspecs import hookimpl  # noqa: F401  (re-exported for older plugins)
+from seebench.plugin_problems import PluginProblem, known_tasks, one_line, warn
 from seebench.registry import Registry, RegistryBuilder
 
 if TYPE_CHECKING:
+    import click
+
     from seebench.tasks.index import TaskIndex
 
 ENTRY_POINT_GROUP = "seebench"
@@ -78,6 +84,7 @@ class PluginInfo:
     version: str
     builtin: bool
     hooks: tuple[str, ...]
+    status: str = "ok"  # "ok", "disabled" or "not loaded: <error>"
 
 
 def _allowed_distributions() -> set[str] | None:
@@ -106,8 +113,6 @@ class _DisabledPlugins:
         return bool(hits)
 
     def warn_unmatched(self, known: list[str]) -> None:
-        import logging
-
         for name in sorted(self.names - self.matched):
             logging.getLogger("seebench").warning(
                 "%s: no plugin named %r; built-in: %s", DISABLE_PLUGINS_ENV, name, ", ".join(known)
@@ -122,6 +127,70 @@ class SeebenchPluginManager(pluggy.PluginManager):
         self.add_hookspecs(hookspecs)
         self.distributions: dict[str, tuple[str, str]] = {}
         self.disabled: list[str] = []  # plugins not loaded because of SEEBENCH_DISABLE_PLUGINS
+        #: third-party plugins left out because they failed (each reported in one line)
+        self.problems: list[PluginProblem] = []
+        #: plugins whose failure leaves them out instead of stopping seebench (entry points
+        #: and ``SEEBENCH_PLUGINS`` modules; built-ins and embedded plugins stay strict)
+        self.optional: set[str] = set()
+
+    def load_optional(
+        self, load: Callable[[], Any], name: str, dist: str, version: str | None
+    ) -> None:
+        """Import a third-party plugin (``load()``) and register it; a failure leaves it out
+        with one warning line, and a module already loaded under another name is loaded once.
+        ``version=None``: the module's ``__version__``."""
+        try:
+            plugin = load()
+        except Exception as exc:  # any import failure of a third-party plugin
+            self.leave_out(name, dist, version or "?", f"failed to import: {one_line(exc)}")
+            return
+        version = version if version is not None else _module_version(plugin)
+        other = self.get_name(plugin)
+        if other is not None:
+            other_dist, _ = self.distributions.get(other, ("?", "?"))
+            logging.getLogger("seebench").warning(
+                "warning: plugin %r (from %s %s) is the module already loaded as %r (from %s); "
+                "it is loaded once",
+                name,
+                dist,
+                version,
+                other,
+                other_dist,
+            )
+            return
+        if self.has_plugin(name) or self.is_blocked(name):
+            logging.getLogger("seebench").warning(
+                "warning: plugin %r (from %s %s) is not loaded: another plugin has that name",
+                name,
+                dist,
+                version,
+            )
+            return
+        self.optional.add(name)
+        try:
+            self.register_plugin(plugin, name, dist, version)
+        except PluginError as exc:
+            self.leave_out(name, dist, version, str(exc))
+
+    def is_optional(self, name: str) -> bool:
+        """Whether ``name`` (or the plugin it is a sub-plugin of) may be left out on failure."""
+        return any(name == o or name.startswith(o + ".") for o in self.optional)
+
+    def leave_out(self, name: str, dist: str, version: str, error: str) -> PluginProblem:
+        """Unregister plugin ``name`` and its sub-plugins, record why and warn in one line."""
+        for registered in [n for n, _ in self.list_name_plugin() if n and _owned_by(n, name)]:
+            self.unregister(name=registered)
+            self.distributions.pop(registered, None)
+        error = _without_plugin_prefix(error)
+        tasks = known_tasks(dist) if not dist.startswith("<") else ()
+        problem = PluginProblem(name, dist, version, error, tasks)
+        self.problems.append(problem)
+        warn(problem)
+        return problem
+
+    def owner(self, plugin_name: str) -> str:
+        """The optional plugin ``plugin_name`` belongs to (itself or its parent)."""
+        return next(o for o in self.optional if _owned_by(plugin_name, o))
 
     def register_plugin(self, plugin: Any, name: str, dist: str, version: str) -> None:
         """Register ``plugin`` (then its declared sub-plugins) and turn pluggy's validation
@@ -140,6 +209,17 @@ class SeebenchPluginManager(pluggy.PluginManager):
             )
 
     def _register_one(self, plugin: Any, name: str, dist: str, version: str) -> None:
+        other = self.get_name(plugin)
+        if other is not None:
+            raise PluginError(
+                f"plugin {name!r} (from {dist} {version}) is the object already loaded as "
+                f"{other!r}; load it once"
+            )
+        if self.has_plugin(name) or self.is_blocked(name):
+            raise PluginError(
+                f"plugin {name!r} (from {dist} {version}) could not be registered: "
+                "another plugin has that name"
+            )
         try:
             self.register(plugin, name=name)
         except pluggy.PluginValidationError as exc:
@@ -153,7 +233,21 @@ class SeebenchPluginManager(pluggy.PluginManager):
         self.distributions[name] = (dist, version)
 
     def check_hooks(self) -> None:
-        """Fail on implementations of hooks that do not exist (typos), naming the plugin."""
+        """Fail on implementations of hooks that do not exist (typos), naming the plugin; an
+        optional plugin with such a typo is left out instead."""
+        problems = []
+        for name, message in self._unknown_hook_impls():
+            if self.is_optional(name) and self.has_plugin(name):
+                owner = self.owner(name)
+                dist, version = self.distributions.get(owner, ("?", "?"))
+                self.leave_out(owner, dist, version, message)
+            elif not self.is_optional(name):
+                problems.append(message)
+        if problems:
+            raise PluginError("\n".join(problems))
+
+    def _unknown_hook_impls(self) -> list[tuple[str, str]]:
+        """``(plugin name, message)`` of every implementation of a hook that does not exist."""
         problems = []
         for name, hook_caller in vars(self.hook).items():
             if name.startswith("_") or not isinstance(hook_caller, pluggy.HookCaller):
@@ -165,11 +259,26 @@ class SeebenchPluginManager(pluggy.PluginManager):
                     continue
                 dist, version = self.distributions.get(impl.plugin_name, ("?", "?"))
                 problems.append(
-                    f"plugin {impl.plugin_name!r} (from {dist} {version}) implements unknown hook "
-                    f"{name!r}; known hooks: {', '.join(hookspecs._all_hook_names())}"
+                    (
+                        impl.plugin_name,
+                        f"plugin {impl.plugin_name!r} (from {dist} {version}) implements unknown "
+                        f"hook {name!r}; known hooks: {', '.join(hookspecs._all_hook_names())}",
+                    )
                 )
-        if problems:
-            raise PluginError("\n".join(problems))
+        return problems
+
+
+def _owned_by(name: str, owner: str) -> bool:
+    return name == owner or name.startswith(owner + ".")
+
+
+_PLUGIN_PREFIX = re.compile(r"^plugin '[^']*' \(from [^)]*\):? ")
+
+
+def _without_plugin_prefix(error: str) -> str:
+    """``plugin 'x' (from d 1.0) is invalid: ...`` -> ``is invalid: ...`` (the warning line
+    names the plugin already), on one line."""
+    return " ".join(_PLUGIN_PREFIX.sub("", error, count=1).split())
 
 
 def _subplugin_names(plugin: Any, name: str, dist: str, version: str) -> tuple[str, ...]:
@@ -201,8 +310,6 @@ def _module_version(plugin: Any) -> str:
 
 def _warn_unknown_allowed(allowed: set[str], eps: Any) -> None:
     """``SEEBENCH_LOAD_PLUGINS`` names distributions; say so when a name matches none."""
-    import logging
-
     dists = {_normalise(ep.dist_name) for ep in eps if ep.dist_name is not None}
     names = {_normalise(ep.name): ep for ep in eps}
     for name in sorted(allowed - dists):
@@ -237,14 +344,7 @@ def _load_entry_points(pm: SeebenchPluginManager, disabled: _DisabledPlugins) ->
         if disabled.match(ep.name, dist):
             pm.disabled.append(ep.name)
             continue
-        try:
-            plugin = ep.load()
-        except Exception as exc:  # any import failure of a third-party plugin
-            raise PluginError(
-                f"plugin {ep.name!r} (from {dist} {version}) failed to import: "
-                f"{type(exc).__name__}: {exc}"
-            ) from None
-        pm.register_plugin(plugin, ep.name, dist, version)
+        pm.load_optional(ep.load, ep.name, dist, version)
 
 
 def create_plugin_manager(
@@ -268,14 +368,12 @@ def create_plugin_manager(
         if disabled.match(module_name):
             pm.disabled.append(module_name)
             continue
-        try:
-            module = importlib.import_module(module_name)
-        except Exception as exc:
-            raise PluginError(
-                f"{EXTRA_PLUGINS_ENV}: cannot import plugin module {module_name!r}: "
-                f"{type(exc).__name__}: {exc}"
-            ) from None
-        pm.register_plugin(module, module_name, f"<{EXTRA_PLUGINS_ENV}>", _module_version(module))
+        pm.load_optional(
+            functools.partial(importlib.import_module, module_name),
+            module_name,
+            f"<{EXTRA_PLUGINS_ENV}>",
+            None,
+        )
     if entry_points:
         _load_entry_points(pm, disabled)
     disabled.warn_unmatched([builtin_short_name(m) for m in DEFAULT_PLUGINS])
@@ -300,7 +398,22 @@ def get_plugin_manager() -> SeebenchPluginManager:
     return pm
 
 
-def _call_per_plugin(pm: pluggy.PluginManager, hook_name: str, make_register) -> None:
+class _OptionalPluginFailed(Exception):
+    """An optional plugin failed while registering: leave it out and build again."""
+
+    def __init__(self, plugin: str, error: str) -> None:
+        super().__init__(error)
+        self.plugin = plugin
+        self.error = error
+
+
+def _is_optional(pm: pluggy.PluginManager, name: str) -> bool:
+    return isinstance(pm, SeebenchPluginManager) and pm.is_optional(name)
+
+
+def _call_per_plugin(
+    pm: pluggy.PluginManager, hook_name: str, make_register: Callable[[str], Any]
+) -> None:
     """Call a registration hook one implementation at a time, so items can blame a plugin."""
     hook_caller = getattr(pm.hook, hook_name)
     tracing = _tracing()
@@ -310,19 +423,38 @@ def _call_per_plugin(pm: pluggy.PluginManager, hook_name: str, make_register) ->
             register = _traced(register, impl.plugin_name, hook_name)
         try:
             impl.function(**{arg: register for arg in impl.argnames})
-        except PluginError:
-            raise
         except Exception as exc:
-            raise PluginError(
-                f"plugin {impl.plugin_name!r} failed in {hook_name}: {type(exc).__name__}: {exc}"
-            ) from None
+            error = (
+                exc
+                if isinstance(exc, PluginError)
+                else PluginError(
+                    f"plugin {impl.plugin_name!r} failed in {hook_name}: {one_line(exc)}"
+                )
+            )
+            if _is_optional(pm, impl.plugin_name):
+                raise _OptionalPluginFailed(impl.plugin_name, str(error)) from None
+            raise error from None
+
+
+def call_register_commands(pm: pluggy.PluginManager, cli: click.Group) -> None:
+    """Call ``register_commands`` as ``pm.hook.register_commands(cli=cli)`` does (same order),
+    one implementation at a time: an optional plugin that fails is left out in one line."""
+    for impl in reversed(pm.hook.register_commands.get_hookimpls()):
+        try:
+            impl.function(**{arg: cli for arg in impl.argnames})
+        except Exception as exc:
+            if not (isinstance(pm, SeebenchPluginManager) and pm.is_optional(impl.plugin_name)):
+                raise
+            owner = pm.owner(impl.plugin_name)
+            dist, version = pm.distributions.get(owner, ("?", "?"))
+            pm.leave_out(owner, dist, version, f"failed in register_commands: {one_line(exc)}")
 
 
 def _tracing() -> bool:
     return os.environ.get(TRACE_PLUGINS_ENV, "").strip() not in ("", "0")
 
 
-def _traced(register, plugin_name: str, hook_name: str):
+def _traced(register: Callable[..., None], plugin_name: str, hook_name: str) -> Callable[..., None]:
     def traced_register(*args: Any, **kwargs: Any) -> None:
         print(
             f"seebench trace: {hook_name}: plugin {plugin_name!r} registers {args[0]!r}",
@@ -334,10 +466,28 @@ def _traced(register, plugin_name: str, hook_name: str):
 
 
 def build_registry(pm: pluggy.PluginManager) -> Registry:
-    """Ask every plugin to register its items and return the resulting registry."""
+    """Ask every plugin to register its items and return the resulting registry. An optional
+    (third-party) plugin that fails is left out with one warning line and the registry is
+    built again without it; the registry lists such plugins in ``plugin_problems``."""
+    while True:
+        try:
+            registry = _build_registry_once(pm)
+        except _OptionalPluginFailed as failed:
+            assert isinstance(pm, SeebenchPluginManager)
+            owner = pm.owner(failed.plugin)
+            dist, version = pm.distributions.get(owner, ("?", "?"))
+            pm.leave_out(owner, dist, version, failed.error)
+            continue
+        if isinstance(pm, SeebenchPluginManager):
+            registry.plugin_problems = [problem.record() for problem in pm.problems]
+        return registry
+
+
+def _build_registry_once(pm: pluggy.PluginManager) -> Registry:
     registry = Registry()
+    distributions: dict[str, tuple[str, str]] = getattr(pm, "distributions", {})
     registry.distributions = {
-        name: f"{dist}=={version}" for name, (dist, version) in pm.distributions.items()
+        name: f"{dist}=={version}" for name, (dist, version) in distributions.items()
     }
     builder = RegistryBuilder(registry)
     _call_per_plugin(pm, "register_task_types", builder.task_type)
@@ -356,10 +506,13 @@ def build_registry(pm: pluggy.PluginManager) -> Registry:
     ]
     for entry in registry.models.values():
         if entry.default_method not in registry.methods:
-            raise PluginError(
+            message = (
                 f"plugin {entry.plugin!r} registered model {entry.name!r} with unknown "
                 f"default_method {entry.default_method!r}"
             )
+            if _is_optional(pm, entry.plugin):
+                raise _OptionalPluginFailed(entry.plugin, message)
+            raise PluginError(message)
     return registry
 
 
@@ -379,8 +532,27 @@ def get_task_index() -> TaskIndex:
     key = (id(registry), generation)
     if key not in _task_indexes:
         _task_indexes.clear()
-        _task_indexes[key] = build_task_index(registry, paths)
+        index = build_task_index(registry, paths)
+        _task_indexes[key] = with_left_out_tasks(index, get_plugin_manager().problems)
     return _task_indexes[key]
+
+
+def with_left_out_tasks(index: TaskIndex, problems: list[PluginProblem]) -> TaskIndex:
+    """``index`` with the known tasks of left-out plugins added as broken (so ``tasks list``
+    shows them and ``--tasks NAME`` says why NAME cannot run)."""
+    from dataclasses import replace
+    from pathlib import Path
+
+    from seebench.tasks.index import BrokenTask
+
+    taken = set(index.summaries) | {b.name for b in index.broken}
+    extra = tuple(
+        BrokenTask(Path(task.path), task.name, task.suite, problem.name, (problem.line(),))
+        for problem in problems
+        for task in problem.tasks
+        if task.name not in taken
+    )
+    return replace(index, broken=index.broken + extra) if extra else index
 
 
 _task_indexes: dict[tuple[int, int], TaskIndex] = {}
@@ -402,6 +574,17 @@ def plugin_infos(pm: SeebenchPluginManager | None = None) -> list[PluginInfo]:
         hooks = tuple(sorted(caller.name for caller in pm.get_hookcallers(plugin) or []))
         dist, version = pm.distributions.get(name, ("?", "?"))
         infos.append(PluginInfo(name, dist, version, dist == "seebench", hooks))
+    for problem in pm.problems:
+        infos.append(
+            PluginInfo(
+                problem.name,
+                problem.distribution,
+                problem.version,
+                False,
+                (),
+                f"not loaded: {problem.error}",
+            )
+        )
     return infos
 
 

@@ -50,6 +50,18 @@ class Registry:
     distributions: dict[str, str] = field(default_factory=dict)
     #: ``on_unit_finished`` implementations: (plugin name, function), in call order
     observers: list[tuple[str, Callable[..., Any]]] = field(default_factory=list)
+    #: third-party plugins left out because they failed to load, as run records store them
+    #: (``plugin``, ``distribution``, ``version``, ``error``, ``tasks``: the task names it
+    #: ships, when its installed files tell)
+    plugin_problems: list[dict[str, Any]] = field(default_factory=list)
+
+    def missing_plugins(self, selector: str) -> list[dict[str, Any]]:
+        """The left-out plugins a run with ``--tasks selector`` would have included: every
+        one for ``all``, else those shipping a task or suite the selector names. A run
+        record stores this list, so a result made without a broken plugin says so."""
+        from seebench.plugin_problems import concerns
+
+        return [p for p in self.plugin_problems if concerns(p, selector)]
 
     def notify_unit_finished(self, event: Any) -> None:
         """Call every ``on_unit_finished`` observer; failures are logged, never fatal."""
@@ -269,7 +281,9 @@ class RegistryBuilder:
 
         return register
 
-    def _function(self, table: dict[str, FunctionEntry], what: str, plugin: str):
+    def _function(
+        self, table: dict[str, FunctionEntry], what: str, plugin: str
+    ) -> Callable[..., None]:
         def register(
             name: str, func: Any, *, description: str = "", schema: dict | None = None
         ) -> None:

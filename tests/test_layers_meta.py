@@ -51,7 +51,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("services", ("seebench.results", "seebench.stats", "seebench.sandbox")),
-    ("registry", ("seebench.registry", "seebench.registry_entries")),
+    ("registry", ("seebench.registry", "seebench.registry_entries", "seebench.plugin_problems")),
     ("tasks", ("seebench.tasks",)),
     ("data", ("seebench.data",)),
     ("models", ("seebench.models", "seebench.leaderboard")),
@@ -61,7 +61,16 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("executors", ("seebench.executors",)),
     ("trackers", ("seebench.trackers",)),
     ("plugins", ("seebench.suites", "seebench.view")),  # and methods/<name>/, suites/<name>/
-    ("root", ("seebench.cli", "seebench.plugin_manager", "seebench.plugin_entry_points")),
+    (
+        "root",
+        (
+            "seebench.cli",
+            "seebench.plugin_manager",
+            "seebench.plugin_entry_points",
+            "seebench.plugin_check",
+            "seebench.api",
+        ),
+    ),
 )
 RANK = {name: rank for rank, (name, _) in enumerate(LAYERS)}
 

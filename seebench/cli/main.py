@@ -28,13 +28,13 @@ def build_cli() -> click.Group:
     of a second per start."""
     import gc
 
-    from seebench.plugin_manager import get_plugin_manager
+    from seebench.plugin_manager import call_register_commands, get_plugin_manager
 
     collecting = gc.isenabled()
     gc.disable()
     try:
         pm = get_plugin_manager()
-        pm.hook.register_commands(cli=cli)
+        call_register_commands(pm, cli)
     finally:
         if collecting:
             gc.enable()

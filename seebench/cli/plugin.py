@@ -9,6 +9,7 @@ from seebench.hookspecs import hookimpl
 def register_commands(cli) -> None:
     from seebench.cli.data import data_group
     from seebench.cli.eval import eval_command
+    from seebench.cli.new import new_group
     from seebench.cli.plugins import plugins_command
     from seebench.cli.results import results_group
     from seebench.cli.results_push import push_command
@@ -22,6 +23,7 @@ def register_commands(cli) -> None:
         score_command,
         data_group,
         results_group,
+        new_group,
     ):
         cli.add_command(command)
     results_group.add_command(push_command)

@@ -175,11 +175,12 @@ def test_plugin_command_via_env(tmp_path):
     assert code == 0 and out.strip() == "hello from a plugin"
 
 
-def test_bad_extra_plugin_is_one_line_error():
+def test_bad_extra_plugin_is_one_line_warning():
+    """A third-party plugin with a misspelt hook is left out in one line; the rest works."""
     code, _, err = run_cli(["tasks", "list"], env={"SEEBENCH_PLUGINS": "tests.plugins.typo_plugin"})
-    assert (
-        code == 1 and "implements unknown hook 'register_metric'" in err and "Traceback" not in err
-    )
+    (line,) = [line for line in err.splitlines() if "typo_plugin" in line]
+    assert code == 0 and "implements unknown hook 'register_metric'" in line
+    assert "Traceback" not in err
 
 
 def test_main_in_process_version(capsys):

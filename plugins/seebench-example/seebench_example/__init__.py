@@ -9,18 +9,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from seebench import hookimpl
+from seebench.api import RegisterMethod, RegisterMetric, RegisterTaskDir, hookimpl
 
 TASK_DIR = Path(__file__).parent / "tasks"
 
 
 @hookimpl
-def register_task_dirs(register):
+def register_task_dirs(register: RegisterTaskDir) -> None:
     register(TASK_DIR, suite="example")
 
 
 @hookimpl
-def register_metrics(register):
+def register_metrics(register: RegisterMetric) -> None:
     register(
         "balanced_accuracy",
         "seebench_example.metrics:balanced_accuracy",
@@ -30,7 +30,7 @@ def register_metrics(register):
 
 
 @hookimpl
-def register_methods(register):
+def register_methods(register: RegisterMethod) -> None:
     register(
         "keyword",
         "seebench_example.keyword:KeywordMethod",

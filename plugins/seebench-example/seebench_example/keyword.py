@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from seebench.methods import MethodOutput, Prediction, RunContext
+from seebench.api import MethodOutput, ModelRef, Prediction, RunContext, TaskSpec
 
 
 class KeywordMethod:
@@ -12,7 +12,7 @@ class KeywordMethod:
 
     name = "keyword"
 
-    def not_applicable(self, task, model):
+    def not_applicable(self, task: TaskSpec, model: ModelRef) -> str | None:
         if not task.method_options("keyword").get("keywords"):
             return f"task {task.name!r} declares no methods.keyword.keywords"
         return None

@@ -1,10 +1,10 @@
 """docs/plugins.md is a plugin: its titled code blocks are written to a folder, loaded as a plugin,
-and the commands of its bash block run against it (so the page cannot drift from what works)."""
+and the commands of its bash block run against it (so the page cannot drift from what works).
+``test_plugin_wheels.py`` builds the same files into a wheel and installs it."""
 
 from __future__ import annotations
 
 import json
-import re
 import shlex
 import tomllib
 from pathlib import Path
@@ -12,15 +12,7 @@ from pathlib import Path
 import pytest
 
 from seebench.cli.main import main
-from tests.conftest import REPO_ROOT
-
-DOC = REPO_ROOT / "docs" / "plugins.md"
-FENCE = re.compile(r'^```(\w*)(?: title="([^"]+)")?\n(.*?)^```$', re.M | re.S)
-
-
-def blocks() -> list[tuple[str, str | None, str]]:
-    """``(language, title, text)`` of every fenced code block of the page, in order."""
-    return [(m.group(1), m.group(2), m.group(3)) for m in FENCE.finditer(DOC.read_text())]
+from tests.docs.doc_blocks import blocks, walkthrough_files, write_files
 
 
 def _cli(capsys: pytest.CaptureFixture, args: list[str]) -> tuple[int, str]:
@@ -34,27 +26,22 @@ def _cli(capsys: pytest.CaptureFixture, args: list[str]) -> tuple[int, str]:
 
 
 def test_every_block_is_a_file_or_a_command() -> None:
-    kinds = [(language, title is not None) for language, title, _ in blocks()]
+    kinds = [(language, title is not None) for language, title, _ in blocks("plugins.md")]
     assert ("python", True) in kinds and ("yaml", True) in kinds
     for language, titled in kinds:
         assert titled or language in ("bash", "text"), language
 
 
 def test_the_walkthrough_runs(tmp_path: Path, monkeypatch, capsys) -> None:
-    files: dict[str, str] = {}
+    files = walkthrough_files()
     commands: list[str] = []
-    for language, title, text in blocks():
-        if title:
-            files[title] = files.get(title, "") + text
-        elif language == "bash":
+    for language, title, text in blocks("plugins.md"):
+        if language == "bash" and not title:
             commands += [line for line in text.splitlines() if line.strip()]
-    for title, text in files.items():
-        target = tmp_path / title
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text)
+    write_files(files, tmp_path)
     project = tomllib.loads(files["pyproject.toml"])["project"]
     assert project["entry-points"]["seebench"] == {"severity": "severity_plugin"}
-    compile(files["severity_plugin.py"], "severity_plugin.py", "exec")
+    compile(files["severity_plugin/__init__.py"], "severity_plugin/__init__.py", "exec")
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
