@@ -228,9 +228,9 @@ def check_tasks(
     record: bool,
     json_path: Path | None,
 ) -> None:
-    """Check tasks' gold: TASKS are names, globs or groups (default: every task). Prints one
-    row per task (items; stable, flaky, broken, infrastructure; already excluded; seconds),
-    then the flagged items. Exit 1 when an item is flagged."""
+    """Check tasks' gold: TASKS are task or suite names (default: every task). Prints one row
+    per task (items checked; stable, flaky, broken, infrastructure; already excluded; without
+    a reference; seconds), then the flagged items. Exit 1 when an item is flagged."""
     from seebench.cli import tasks_gold
     from seebench.plugin_manager import get_registry, get_task_index
 

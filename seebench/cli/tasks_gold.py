@@ -13,6 +13,8 @@ is
 - ``flaky`` (ambiguous) when it passes some runs and fails others;
 - ``broken`` when its gold fails every run (the item, its tests or its reference is wrong).
 
+Items without a reference answer are counted (``noref``), not checked.
+
 Flagged items can be recorded (``--record``) in the exclusion list shipped with the task
 (``data.exclude`` in its YAML, a JSON file next to it): they are then left out of scoring
 and the results count them (``data.counts.excluded``). See ``docs/methodology.md``, "Gold
@@ -75,6 +77,7 @@ class TaskCheck:
     seconds: float = 0.0
     skipped: str = ""
     excluded: int = 0  #: items already left out by the task's exclusion list
+    no_reference: int = 0  #: test items without a reference answer (not checked)
 
     def counts(self) -> dict[str, int]:
         found = Counter(item.verdict for item in self.items)
@@ -89,6 +92,7 @@ class TaskCheck:
             "model": self.model,
             "items": len(self.items),
             "excluded": self.excluded,
+            "no_reference": self.no_reference,
             **self.counts(),
             "seconds": round(self.seconds, 1),
             "skipped": self.skipped,
@@ -171,11 +175,15 @@ def check_task(task: Any, registry: Any, repeats: int = 3, limit: int | None = N
     check.model = model.spec
     try:
         data = load_task_data(task, registry, limit=limit)
-        samples = list(data.test)
-        answers = reference_predictions(task, data, model, method, registry)
+        pairs = zip(
+            data.test, reference_predictions(task, data, model, method, registry), strict=True
+        )
+        kept = [(sample, answer) for sample, answer in pairs if answer is not None]
+        check.no_reference = len(data.test) - len(kept)
+        samples, answers = [s for s, _ in kept], [a for _, a in kept]
         check.excluded = len(getattr(data, "excluded", {}) or {})
         check.items = [ItemCheck(s.id, item_key(s)) for s in samples]
-        for _ in range(repeats):
+        for _ in range(repeats if samples else 0):
             scores = score_once(task, samples, answers, registry)
             for item, score in zip(check.items, scores, strict=True):
                 outcome, why = run_of(score)
@@ -190,7 +198,7 @@ def check_task(task: Any, registry: Any, repeats: int = 3, limit: int | None = N
 def table(checks: list[TaskCheck]) -> str:
     """The checks as a fixed-width table, then the totals line."""
     head = f"{'task':<34} {'model':<9} {'items':>5} {'stable':>6} {'flaky':>5} {'broken':>6} "
-    head += f"{'infra':>5} {'excl':>4} {'seconds':>8}"
+    head += f"{'infra':>5} {'excl':>4} {'noref':>5} {'seconds':>8}"
     lines = [head]
     totals: Counter[str] = Counter()
     for check in checks:
@@ -202,7 +210,7 @@ def table(checks: list[TaskCheck]) -> str:
         lines.append(
             f"{check.task:<34} {check.model:<9} {len(check.items):>5} {c['stable']:>6} "
             f"{c['flaky']:>5} {c['broken']:>6} {c['infrastructure']:>5} {check.excluded:>4} "
-            f"{check.seconds:>8.1f}"
+            f"{check.no_reference:>5} {check.seconds:>8.1f}"
         )
     lines.append(
         f"{totals['tasks']} tasks checked, {totals['items']} items: {totals['stable']} stable, "

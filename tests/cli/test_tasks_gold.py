@@ -86,7 +86,7 @@ def test_gold_check_flags_a_broken_reference_and_records_it(tiny_task, tmp_path)
     code, stdout, stderr = run_cli(args, env=env)
     assert code == 1, stdout + stderr  # an item is flagged
     row = next(line for line in stdout.splitlines() if line.startswith("tinycode "))
-    assert row.split()[1:8] == ["reference", "2", "1", "0", "1", "0", "0"]
+    assert row.split()[1:9] == ["reference", "2", "1", "0", "1", "0", "0", "0"]
     assert "tinycode tiny/wrong: broken ['fail', 'fail', 'fail']" in stdout
     rows = json.loads(report.read_text())
     assert rows[0]["broken"] == 1 and rows[0]["flagged"][0]["key"] == "tiny/wrong"
@@ -104,7 +104,7 @@ def test_an_excluded_item_is_left_out_and_counted_in_the_results(tiny_task, tmp_
     code, stdout, stderr = run_cli(["tasks", "check", "--gold", "tinycode"], env=env)
     assert code == 0, stdout + stderr
     row = next(line for line in stdout.splitlines() if line.startswith("tinycode "))
-    assert row.split()[1:8] == ["reference", "1", "1", "0", "0", "0", "1"]
+    assert row.split()[1:9] == ["reference", "1", "1", "0", "0", "0", "1", "0"]
     out = tmp_path / "out"
     args = ["eval", "--model", "reference", "--tasks", "tinycode", "--output", str(out)]
     code, stdout, stderr = run_cli([*args, "--no-progress", "--bootstrap", "0"], env=env)
