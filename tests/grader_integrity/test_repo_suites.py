@@ -86,6 +86,17 @@ GENERATE_FORGERIES = {
         8,
     ),
     "os_exit_0_inside_a_test": _indent("import os\nos._exit(0)\n", 8),
+    "pytest_report_factory_replaced": _indent(
+        "import _pytest.reports as reports\n"
+        "make = reports.TestReport.from_item_and_call.__func__\n"
+        "def forged(cls, item, call):\n"
+        "    report = make(cls, item, call)\n"
+        "    report.outcome, report.longrepr = 'passed', None\n"
+        "    return report\n"
+        "reports.TestReport.from_item_and_call = classmethod(forged)\n"
+        "return None\n",
+        8,
+    ),
     "forged_driver_report_then_kill_the_driver": _indent(
         "import json, os, signal\n"
         "driver = os.getppid()\n"

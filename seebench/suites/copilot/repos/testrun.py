@@ -211,14 +211,17 @@ def judge_run(result, runner, nonce: str, coverage: bool) -> TestRun:
 def report_problem(report: dict, result, nonce: str) -> tuple[str, str] | None:
     """Why a tamper-evident driver's report cannot be taken as it stands, as (verdict, one
     line): ``tampered`` when the report is not the driver's (no nonce, the driver did not
-    exit cleanly after it) or a plugin came from the change or from a file made during the
-    run; ``failed`` when pytest's own end of session is missing or disagrees with the exit
+    exit cleanly after it), a plugin came from the change or from a file made during the
+    run, or pytest's own functions were replaced during a run with a change; ``failed`` when pytest's own end of session is missing or disagrees with the exit
     status of the process (``os._exit`` from a test or at exit). ``None``: it holds."""
     if report.get("nonce") != nonce or result.exit_code != 0 or result.signal is not None:
         return TAMPERED, "the test report is not the driver's (nonce or driver exit status)"
     foreign = report.get("foreign") or []
     if foreign:
         return TAMPERED, f"a pytest plugin came from the change or the run: {foreign[0]}"
+    patched = report.get("patched") or []
+    if patched:
+        return TAMPERED, f"pytest's own code was replaced during the run: {patched[0]}"
     if report.get("timed_out"):
         return None
     if not report.get("ended"):

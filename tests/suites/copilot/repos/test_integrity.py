@@ -112,6 +112,7 @@ GOOD = {"exit": 0, "outcomes": {"t::a": "passed"}, "ended": True, "session_exit"
         ({"nonce": "forged"}, 0, None, "tampered"),  # printed by someone else
         ({}, None, 9, "tampered"),  # the driver was killed after a report was printed
         ({"foreign": ["src/calc.py"]}, 0, None, "tampered"),
+        ({"patched": ["_pytest.reports.TestReport.from_item_and_call"]}, 0, None, "tampered"),
         ({"ended": False}, 0, None, "failed"),  # os._exit before pytest's end of session
         ({"session_exit": 1}, 0, None, "failed"),  # os._exit(0) after a failing session
         ({"timed_out": True, "ended": False}, 0, None, "timeout"),

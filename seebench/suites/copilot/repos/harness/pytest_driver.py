@@ -110,6 +110,7 @@ def parse_channel(data, report):
     if ends:
         report["session_exit"] = ends[-1].get("end")
         report["plugins"] = [str(p) for p in ends[-1].get("plugins") or []]
+        report["patched"] = [str(p) for p in ends[-1].get("patched") or []]
     if len(ends) > 1:
         report["end_markers"] = len(ends)
 
@@ -196,9 +197,10 @@ def main():
     report = {"exit": returncode, "tail": output_tail(), "outcomes": {}, "timed_out": timed_out}
     report["nonce"] = nonce
     parse_channel(data, report)
-    report["foreign"] = foreign(
-        report.get("plugins", []), run_dir, before, set(config.get("changed", []))
-    )
+    changed = set(config.get("changed", []))
+    report["foreign"] = foreign(report.get("plugins", []), run_dir, before, changed)
+    if not changed:  # nothing untrusted ran: the repository's own tests may patch pytest
+        report["patched"] = []
     if config.get("coverage"):
         try:
             report["coverage"] = coverage_map(run_dir)

@@ -6,8 +6,10 @@ known, as a JSON line ``[node id, outcome]`` down the pipe the driver opened
 (``SEEBENCH_OUTCOMES_FD``), so a run stopped at its time limit keeps what finished. The pipe
 has no file a test could rewrite after the fact: the driver alone reads it. When pytest
 unconfigures, the plugin sends the session's end marker: ``{"end": exit status, "plugins":
-[origins]}`` (where each registered plugin's code lives: the driver refuses one from a file
-the change wrote or created during the run).
+[origins], "patched": [names]}``: where each registered plugin's code lives (the driver
+refuses one from a file the change wrote or created during the run) and which functions or
+classes of pytest and pluggy are no longer those of the session's start (a test that
+replaced them forged the reports).
 
 The descriptor is moved to a private, non-inheritable number and the variable removed when
 the plugin loads (before any conftest or test module is imported), and the functions that
@@ -28,6 +30,26 @@ import pytest
 
 _outcomes = {}
 _session = []
+#: pytest's and pluggy's modules whose functions and classes must be the same at the end of
+#: the session as at its start (a test that replaces them forges every report)
+_WATCHED = (
+    "_pytest.runner",
+    "_pytest.reports",
+    "_pytest.main",
+    "_pytest.terminal",
+    "_pytest.python",
+    "_pytest.nodes",
+    "_pytest.outcomes",
+    "_pytest.skipping",
+    "_pytest.unittest",
+    "_pytest.fixtures",
+    "pluggy._callers",
+    "pluggy._hooks",
+    "pluggy._manager",
+    "pluggy._result",
+)
+_CODE = (types.FunctionType, types.BuiltinFunctionType, classmethod, staticmethod, property)
+_snapshot = {}
 
 
 def _private_fd():
@@ -79,6 +101,22 @@ def _origin(plugin):
     return os.path.realpath(path) if path else f"<{name}>"
 
 
+def _code_state():
+    """id of every function, class and class member of the watched modules, by name."""
+    found = {}
+    for name in _WATCHED:
+        module = sys.modules.get(name)
+        for attr, value in list(vars(module).items()) if module is not None else ():
+            if isinstance(value, type) and getattr(value, "__module__", "") == name:
+                found[name + "." + attr] = id(value)
+                for key, member in list(vars(value).items()):
+                    if isinstance(member, _CODE):
+                        found[name + "." + attr + "." + key] = id(member)
+            elif isinstance(value, _CODE):
+                found[name + "." + attr] = id(value)
+    return found
+
+
 def pytest_runtest_logreport(report):
     nodeid = report.nodeid
     if report.when == "call":
@@ -97,6 +135,7 @@ def pytest_collectreport(report):
 
 def pytest_sessionstart(session):
     _session.append(session)
+    _snapshot.update(_code_state())  # after every plugin and conftest, before the tests
 
 
 @pytest.hookimpl(trylast=True)
@@ -104,7 +143,10 @@ def pytest_unconfigure(config):
     status = getattr(_session[0], "exitstatus", None) if _session else None
     plugins = config.pluginmanager.get_plugins()
     origins = sorted({_origin(plugin) for plugin in plugins if plugin is not None})
-    _send({"end": None if status is None else int(status), "plugins": origins})
+    now = _code_state()
+    patched = sorted(name for name, ident in _snapshot.items() if now.get(name) != ident)
+    end = {"end": None if status is None else int(status), "plugins": origins}
+    _send({**end, "patched": patched[:5]})
 
 
 @pytest.hookimpl(hookwrapper=True)
