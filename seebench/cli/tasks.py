@@ -53,7 +53,8 @@ def list_tasks(suite: str | None, as_json: bool, include_paths: tuple[Path, ...]
         tasks = [t for t in tasks if t.suite == suite]
         broken = [b for b in broken if b.suite in (suite, None)]
     if not as_json:
-        lines = [f"{t.suite:<12} {t.name:<28} {t.type:<11} {t.metric}" for t in tasks]
+        lines = [f"{'SUITE':<12} {'TASK':<28} {'TYPE':<11} METRIC"]
+        lines += [f"{t.suite:<12} {t.name:<28} {t.type:<11} {t.metric}" for t in tasks]
         lines += [f"{b.suite or '?':<12} {b.name:<28} BROKEN      {b.problems[0]}" for b in broken]
         lines.append(f"{len(tasks)} tasks" + (f", {len(broken)} broken" if broken else ""))
         click.echo("\n".join(lines))  # one write: an echo per line costs ~10 us each
@@ -194,3 +195,66 @@ def list_suites(as_json: bool) -> None:
             f"({row['plugin']}) {row['description']}"
         )
     click.echo(f"{len(rows)} suites registered")
+
+
+@tasks_group.command("check")
+@click.argument("selectors", nargs=-1)
+@click.option(
+    "--gold",
+    is_flag=True,
+    required=True,
+    help="Run each task's reference answers (the oracle / reference model) and report the "
+    "items whose gold fails or flips.",
+)
+@click.option(
+    "--repeats",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="Times each reference answer is scored, each from scratch.",
+)
+@click.option("--limit", type=click.IntRange(min=1), help="Only the first N test items.")
+@click.option(
+    "--record",
+    is_flag=True,
+    help="Write the flagged items into each task's exclusion list (data.exclude).",
+)
+@click.option("--json", "json_path", type=click.Path(path_type=Path), help="Also write JSON.")
+def check_tasks(
+    selectors: tuple[str, ...],
+    gold: bool,
+    repeats: int,
+    limit: int | None,
+    record: bool,
+    json_path: Path | None,
+) -> None:
+    """Check tasks' gold: TASKS are task or suite names (default: every task). Prints one row
+    per task (items checked; stable, flaky, broken, infrastructure; already excluded; without
+    a reference; seconds), then the flagged items. Exit 1 when an item is flagged."""
+    from seebench.cli import tasks_gold
+    from seebench.plugin_manager import get_registry, get_task_index
+
+    registry, index = get_registry(), get_task_index()
+    checks = []
+    for task in index.select(",".join(selectors) if selectors else "all"):
+        name = task.name
+        check = tasks_gold.check_task(task, registry, repeats=repeats, limit=limit)
+        checks.append(check)
+        click.echo(f"{name}: {check.skipped or check.counts()}", err=True)
+        if record and not check.skipped:
+            command = f"seebench tasks check --gold --repeats {repeats} {name}"
+            path = tasks_gold.record_exclusions(check, task, command)
+            if path is not None:
+                click.echo(f"{name}: exclusion list {path}", err=True)
+                if not (task.data or {}).get("exclude"):
+                    click.echo(f"{name}: add 'exclude: {path.name}' under data: in {task.path}")
+    click.echo(tasks_gold.table(checks))
+    for check in checks:
+        for item in check.flagged():
+            entry = item.as_dict()
+            click.echo(f"{check.task} {entry['key']}: {entry['class']} {entry['runs']} "
+                       f"{entry['reason']}")  # fmt: skip
+    if json_path is not None:
+        rows = [check.as_dict() for check in checks]
+        json_path.write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    sys.exit(1 if any(check.flagged() for check in checks) else 0)

@@ -6,6 +6,7 @@ import hashlib
 import json
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from seebench.data.external import read_hf_source
@@ -43,16 +44,21 @@ class TaskData:
     test: list[Sample]
     checksums: dict[str, str]
     shots: dict[str, list[str]] = field(default_factory=dict)
+    #: items left out by the task's exclusion list (``data.exclude``): id -> reason
+    excluded: dict[str, str] = field(default_factory=dict)
 
     def by_id(self) -> dict[str, Sample]:
         return {s.id: s for s in (*self.train, *self.validation, *self.test)}
 
     def counts(self) -> dict[str, int]:
-        return {
+        counts = {
             "train": len(self.train),
             "validation": len(self.validation),
             "test": len(self.test),
         }
+        if self.excluded:
+            counts["excluded"] = len(self.excluded)
+        return counts
 
 
 def hash_value(value: Any) -> str:
@@ -244,12 +250,57 @@ def load_task_data(
     rows, checksums = read_rows(task, registry)
     rows = prepare_rows(task, rows, registry)
     samples = rows_to_samples(task, rows)
+    excluded = task_exclusions(task)
+    if excluded:
+        excluded = {s.id: excluded[s.id] for s in samples if s.id in excluded}
+        samples = [s for s in samples if s.id not in excluded]
     if not samples:
         raise DataError(f"task {task.name!r}: preparation left no rows")
     splits = split_samples(task, samples, seed)
     test = splits["test"][:limit] if limit else splits["test"]
     data = TaskData(task, splits["train"], splits["validation"], test, checksums)
+    data.excluded = excluded
     data.shots = pick_shots(
         task, data, int(task.shots.get("k", 3)), int(task.shots.get("seed", seed))
     )
     return data
+
+
+#: the largest exclusion list read
+EXCLUSIONS_MAX_BYTES = 16 * 1024 * 1024
+
+
+def read_exclusions(path: Path) -> dict[str, dict[str, Any]]:
+    """An exclusion list (``{"items": [{"id", "key", "class", "reason", ...}]}``, written by
+    ``seebench tasks check --gold --record``): item id -> its entry without the id. A
+    missing or malformed file is a :class:`DataError` naming it."""
+    from seebench import safe_files
+
+    try:
+        body = json.loads(safe_files.read_text(path, EXCLUSIONS_MAX_BYTES))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise DataError(f"{path}: unreadable exclusion list: {exc}") from None
+    items = body.get("items") if isinstance(body, dict) else None
+    if not isinstance(items, list):
+        raise DataError(f"{path}: an exclusion list needs an 'items' list")
+    entries: dict[str, dict[str, Any]] = {}
+    for number, item in enumerate(items):
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+            raise DataError(f"{path}: items[{number}] needs a string 'id'")
+        if not isinstance(item.get("reason"), str) or not item["reason"].strip():
+            raise DataError(f"{path}: items[{number}] ({item['id']}) needs a 'reason'")
+        entries[item["id"]] = {k: v for k, v in item.items() if k != "id"}
+    return entries
+
+
+def task_exclusions(task: TaskSpec) -> dict[str, str]:
+    """The items ``task``'s exclusion list (``data.exclude``, relative to its YAML) leaves
+    out of scoring: id -> ``class: reason``; empty when it has none."""
+    name = (task.data or {}).get("exclude")
+    if not name:
+        return {}
+    path = Path(task.path).parent / str(name)
+    return {
+        item_id: f"{entry.get('class', 'flagged')}: {entry['reason']}"
+        for item_id, entry in read_exclusions(path).items()
+    }

@@ -33,3 +33,9 @@ def repo_generate_excluded_rate(scores: Sequence[Score]) -> float:
     if not scores:
         return math.nan
     return sum(1 for s in scores if s.metadata.get("excluded")) / len(scores)
+
+
+def repo_generate_tampered(scores: Sequence[Score]) -> float:
+    """How many answers were refused or caught touching the test infrastructure (scored 0,
+    counted apart from failures)."""
+    return float(sum(1 for s in scores if s.metadata.get("tampered")))

@@ -27,6 +27,11 @@ METRICS = {
         "Share of items not judged here (environment not ready, covering test not passing at "
         "baseline, item no longer matching its file).",
     ),
+    "repo_generate_tampered": (
+        False,
+        "How many answers touched the test infrastructure or forged the run (scored 0, "
+        "counted apart from failures).",
+    ),
 }
 
 

@@ -10,8 +10,11 @@ Per sample, in this order:
    1's generate scenario; JavaScript / TypeScript: tree-sitter). Otherwise 0.
 3. ``tests_passed``: the covering tests run on a private copy of the repository with the new
    file (repo-envs' ``run_tests``, sandbox, network off): 1 when every one of them passes,
-   as it did before the change (§3.3.1, §4.2.3). A run that did not happen because the
-   sandbox was unavailable is unscored.
+   as it did before the change (§3.3.1, §4.2.3), and the run itself is a pass (pytest's own
+   end of session, its exit status: see ``docs/sandbox.md``, "Repository suites"). A run
+   that did not happen because the sandbox was unavailable is unscored; one refused or
+   caught for touching the test infrastructure scores 0 with ``tampered`` in its metadata
+   (counted apart by ``repo_generate_tampered``).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import Any
 from seebench.scoring.core import Score, ScoreContext
 from seebench.suites.copilot.repo_generate.assembly import place_answer
 from seebench.suites.copilot.repo_generate.options import OPTIONS  # noqa: F401  (its options)
+from seebench.suites.copilot.repos.integrity import TAMPERED
 
 #: sandbox verdicts that say the run could not be judged (the answer is not at fault)
 UNJUDGED_VERDICTS = frozenset({"sandbox_unavailable"})
@@ -93,7 +97,8 @@ class RepoGenerateScorer:
         self.timeout_s = float(timeout_s)
 
     def identity(self) -> dict[str, Any]:
-        return {"scorer": "copilot_repo_generate", "timeout_s": self.timeout_s}
+        # version 2: tamper-evident runs (verdict tampered, the run's own pass required)
+        return {"scorer": "copilot_repo_generate", "version": 2, "timeout_s": self.timeout_s}
 
     def score(self, sample: Any, prediction: Any, context: ScoreContext) -> Score:
         return self.score_many([(sample, prediction)], context)[0]
@@ -187,11 +192,17 @@ class RepoGenerateScorer:
             return Score(
                 None, explanation=f"not run: {run.reason or run.verdict}", metadata=metadata
             )
-        metadata["tests_passed"] = not failed
+        metadata["tests_passed"] = not failed and run.verdict == "passed"
+        if run.verdict == TAMPERED:
+            metadata.update(tampered=True, tests_passed=False)
+            return Score(0.0, explanation=f"tampered: {run.reason}"[:500], metadata=metadata)
         if failed:
             detail = run.reason or run.outcomes.get(failed[0], "not run")
             explanation = (
                 f"{len(failed)}/{len(target['tests'])} covering tests fail ({failed[0]}: {detail})"
             )
+            return Score(0.0, explanation=explanation[:500], metadata=metadata)
+        if run.verdict != "passed":
+            explanation = f"the run did not pass ({run.verdict}): {run.reason}"
             return Score(0.0, explanation=explanation[:500], metadata=metadata)
         return Score(1.0, metadata=metadata)

@@ -25,3 +25,9 @@ def excluded(scores: Sequence[Score]) -> float:
 def invalid(scores: Sequence[Score]) -> float:
     """How many items failed the validity check (a trivial test placed the same way fails)."""
     return float(sum(1 for s in scores if s.metadata.get("valid") is False))
+
+
+def tampered(scores: Sequence[Score]) -> float:
+    """How many generated tests were refused or caught touching the test infrastructure
+    (scored 0, counted apart from failures)."""
+    return float(sum(1 for s in scores if s.metadata.get("tampered")))

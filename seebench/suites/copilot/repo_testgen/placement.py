@@ -97,6 +97,17 @@ class Placement:
     changes: dict[str, str]
     test_file: str  #: repository-relative path of the file holding the judged tests
     traced: bool = False  #: Python: the run's output carries the trace report
+    #: the paths of ``changes`` seebench itself wrote (the trace hook's conftest), exempt from
+    #: the test-infrastructure check that the answer's file is held to
+    trusted: tuple[str, ...] = ()
+
+    def answer_changes(self) -> dict[str, str]:
+        """The changes that come from the answer (checked before the run)."""
+        return {path: text for path, text in self.changes.items() if path not in self.trusted}
+
+    def trusted_changes(self) -> dict[str, str]:
+        """seebench's own changes (not checked)."""
+        return {path: self.changes[path] for path in self.trusted}
 
 
 def _folder(path: str) -> PurePosixPath:
@@ -165,7 +176,9 @@ def python_placement(
     test_file = python_test_path(path, target["method"])
     hook = trace_hook(path, target["method"], target["first_line"], target["last_line"], test_file)
     conftest = (focal_conftest or "") + hook
-    return Placement({test_file: answer, conftest_path(path): conftest}, test_file, traced=True)
+    hook_file = conftest_path(path)
+    changes = {test_file: answer, hook_file: conftest}
+    return Placement(changes, test_file, traced=True, trusted=(hook_file,))
 
 
 #: a jest environment pragma in the leading block comment of a test (``@jest-environment jsdom``)

@@ -35,6 +35,12 @@ METRICS = {
         False,
         "Items whose validity check failed (a trivial test placed the same way; a count).",
     ),
+    "repo_test_tampered": (
+        "seebench.suites.copilot.repo_testgen.metrics:tampered",
+        False,
+        "Generated tests that touched the test infrastructure or forged the run (scored 0; "
+        "a count).",
+    ),
 }
 
 

@@ -25,12 +25,13 @@ from seebench.scoring.run import stable_hash
 from seebench.suites.copilot.repo_testgen import placement
 from seebench.suites.copilot.repo_testgen.backend import Backend, default_backend, staged_repo
 from seebench.suites.copilot.repo_testgen.options import OPTIONS  # noqa: F401  (its options)
+from seebench.suites.copilot.repos.integrity import TAMPERED
 from seebench.suites.copilot.repos.staging import source_tree
 
 #: sandbox verdicts that say the run did not finish: the item is unscored, not failed
 NOT_RUN = ("sandbox_unavailable",)
 #: changes when the scorer judges differently (part of its identity)
-SCORER_VERSION = 1
+SCORER_VERSION = 2  # 2: tamper-evident runs (verdict tampered)
 
 
 def same_file(a: str, b: str) -> bool:
@@ -123,7 +124,9 @@ class RepoTestScorer:
     def _run(self, env: Any, place: placement.Placement, sandbox: Any, coverage: bool) -> Any:
         return self.backend.run_tests(
             env,
-            changes=place.changes,
+            changes=place.answer_changes(),
+            trusted_changes=place.trusted_changes(),
+            answer_tests=(place.test_file,),
             tests=[place.test_file],
             coverage=coverage,
             timeout_s=self.timeout_s,
@@ -179,6 +182,9 @@ class RepoTestScorer:
         run = self._run(env, place, sandbox, coverage=not python)
         if run.verdict in NOT_RUN:
             return Score(None, explanation=f"{run.verdict}: {run.reason}", metadata=facts)
+        if run.verdict == TAMPERED:
+            facts.update(tampered=True, verdict=run.verdict)
+            return Score(0.0, explanation=f"tampered: {run.reason}"[:500], metadata=facts)
         own = file_outcomes(run.outcomes, place.test_file)
         if python:
             invoked = placement.read_trace(run.output)
@@ -191,7 +197,7 @@ class RepoTestScorer:
                 place.test_file,
             )
         facts.update(
-            passed=clean_pass(own),
+            passed=clean_pass(own) and run.verdict == "passed",
             invokes=bool(invoked),
             trace_missing=invoked is None,
             tests_passed=sum(1 for o in own.values() if o == "passed"),

@@ -4,38 +4,27 @@ Installing a repository's dependencies runs code from the registries (``setup.py
 backends; npm install scripts are off, see :mod:`.node_env`). The jail shows that code only
 what a build needs, read-only (``/usr``, the base interpreter, a few files of ``/etc`` for
 name resolution and certificates), plus, writable, the environment folder being built and the
-shared download cache. It keeps the network (the build downloads), but gets its own PID, IPC
-and UTS namespaces, an unprivileged uid (user namespace where the host allows it), no
-capabilities and a private ``/tmp``. Test runs never use this jail: they run in
-:mod:`seebench.sandbox` with the network off.
+shared download cache. It is the sandbox's ``build`` profile (:mod:`seebench.sandbox.bwrap`):
+the same namespaces, uid 65534 (dropped to before the command runs where the host has no
+user namespaces), no capabilities, no new user namespaces, a private ``/tmp``, but the
+network kept (the build downloads). Test runs never use this profile: they run in the
+``run`` profile with the network off.
 """
 
 from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from seebench.sandbox.bwrap import minimal_bwrap_env
+from seebench.sandbox.bwrap import BUILD, build_argv, dropped, minimal_bwrap_env
 from seebench.sandbox.mechanism import detect, find_bwrap
 
 #: the files of ``/etc`` a build needs (resolver, certificates, users)
-ETC_FILES = (
-    "/etc/resolv.conf",
-    "/etc/hosts",
-    "/etc/nsswitch.conf",
-    "/etc/passwd",
-    "/etc/group",
-    "/etc/ssl",
-    "/etc/ca-certificates",
-    "/etc/localtime",
-    "/etc/alternatives",
-    "/etc/ld.so.cache",
-)
+ETC_FILES = BUILD.etc_files
 BUILD_PATH = "/usr/local/bin:/usr/bin:/bin"
 #: host variables a build keeps: where the certificate authorities are (a TLS-inspecting
 #: egress proxy may add its own) and the proxy itself
@@ -86,33 +75,7 @@ def jail_available() -> str | None:
 def _jail_argv(writable: Sequence[Path], readable: Sequence[Path], workdir: Path) -> list[str]:
     bwrap = find_bwrap()
     assert bwrap is not None
-    mechanism = _mechanism()
-    argv = [bwrap]
-    if mechanism == "bwrap-userns":
-        argv += ["--unshare-user", "--uid", "65534", "--gid", "65534"]
-    argv += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
-    argv += ["--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv"]
-    argv += ["--ro-bind", "/usr", "/usr"]
-    for name in ("bin", "sbin", "lib", "lib32", "lib64"):
-        host = Path("/") / name
-        if host.is_symlink():
-            argv += ["--symlink", os.readlink(host), str(host)]
-        elif host.is_dir():
-            argv += ["--ro-bind", str(host), str(host)]
-    argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
-    for path in ETC_FILES:
-        if os.path.exists(path):
-            argv += ["--ro-bind", path, path]
-    base = os.path.realpath(sys.base_prefix)
-    for path in [Path(base), *readable]:
-        real = os.path.realpath(path)
-        if not real.startswith("/usr/") and os.path.exists(real):
-            argv += ["--ro-bind", real, real]
-    for path in writable:
-        path.mkdir(parents=True, exist_ok=True)
-        argv += ["--bind", str(path), str(path)]
-    argv += ["--chdir", str(workdir)]
-    return argv
+    return build_argv(bwrap, _mechanism(), writable=writable, readable=readable, workdir=workdir)
 
 
 def run_build(
@@ -135,7 +98,7 @@ def run_build(
     variables |= {"PATH": BUILD_PATH, "HOME": "/tmp", "LANG": "C.UTF-8", **(env or {})}
     for key, value in variables.items():
         argv += ["--setenv", key, value]
-    argv += ["--", *command]
+    argv += ["--", *dropped(_mechanism(), command)]
     started = time.monotonic()
     try:
         done = subprocess.run(

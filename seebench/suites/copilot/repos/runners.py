@@ -20,10 +20,21 @@ from seebench.suites.copilot.repos.types import RepoEnv
 class Runner(Protocol):
     """How to run one kind of test suite."""
 
+    #: whether the driver's report is tamper-evident (nonce, end of session, plugin origins;
+    #: see :func:`seebench.suites.copilot.repos.testrun.report_problem`)
+    tamper_evident: bool
+
     def command(
-        self, env: RepoEnv, settings: dict, tests: list[str], coverage: bool, limits: Limits
+        self,
+        env: RepoEnv,
+        settings: dict,
+        tests: list[str],
+        coverage: bool,
+        limits: Limits,
+        changed: Sequence[str] = (),
     ) -> tuple[list[str], dict[str, str]]:
-        """The argv (run in the copy of the tree) and environment variables of a run."""
+        """The argv (run in the copy of the tree) and environment variables of a run;
+        ``changed`` are the paths the change under test wrote."""
         ...
 
     def failure_reason(self, report: dict, outcomes: dict[str, str]) -> str:
@@ -50,10 +61,19 @@ def driver_timeout(limits: Limits) -> int:
 
 @dataclass(frozen=True)
 class PytestRunner:
-    """pytest in the environment's venv, with seebench's plugin (outcomes, coverage contexts)."""
+    """pytest in the environment's venv, with seebench's plugin (outcomes through a pipe,
+    the session's end marker, coverage contexts)."""
+
+    tamper_evident = True
 
     def command(
-        self, env: RepoEnv, settings: dict, tests: list[str], coverage: bool, limits: Limits
+        self,
+        env: RepoEnv,
+        settings: dict,
+        tests: list[str],
+        coverage: bool,
+        limits: Limits,
+        changed: Sequence[str] = (),
     ) -> tuple[list[str], dict[str, str]]:
         python = Path(str(env.root)) / "venv" / "bin" / "python"
         pythonpath = settings.get("pythonpath", [""])
@@ -64,6 +84,7 @@ class PytestRunner:
             "coverage": coverage,
             "pythonpath": pythonpath,
             "timeout_s": driver_timeout(limits),
+            "changed": sorted(changed),
         }
         return [str(python), ".seebench/pytest_driver.py", json.dumps(config)], {}
 
@@ -78,9 +99,16 @@ class NodeRunner:
     reporter; coverage per test file, see the driver)."""
 
     name: str
+    tamper_evident = False
 
     def command(
-        self, env: RepoEnv, settings: dict, tests: list[str], coverage: bool, limits: Limits
+        self,
+        env: RepoEnv,
+        settings: dict,
+        tests: list[str],
+        coverage: bool,
+        limits: Limits,
+        changed: Sequence[str] = (),
     ) -> tuple[list[str], dict[str, str]]:
         script = settings.get("script")
         if not isinstance(script, str) or ".." in script.split("/") or script.startswith("/"):

@@ -10,7 +10,8 @@ the coverage map. See ``docs/tasks/copilot/repos.md``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import secrets
+from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -18,6 +19,7 @@ from pathlib import Path
 from seebench.errors import SeebenchError
 from seebench.sandbox import Limits, SandboxRequest, open_sandbox
 from seebench.sandbox.types import check_file_name
+from seebench.suites.copilot.repos.integrity import TAMPERED, refused_changes, tampered_reason
 from seebench.suites.copilot.repos.runners import runner_for
 from seebench.suites.copilot.repos.staging import repos_dir
 from seebench.suites.copilot.repos.types import RepoEnv, TestRun
@@ -132,27 +134,47 @@ def run_tests(
     extra_env: Mapping[str, str] | None = None,
     timeout_s: float | None = None,
     sandbox=None,
+    answer_tests: Collection[str] = (),
+    trusted_changes: Mapping[str, str] | None = None,
 ) -> TestRun:
     """Run ``env``'s test suite (or only ``tests``: test ids or test file paths) on a copy
-    of the tree with ``changes`` (path -> new text) applied, in the sandbox, network off.
-    ``coverage`` fills ``TestRun.coverage`` (see the module docs of the runner)."""
+    of the tree with ``changes`` (path -> new text: the change under test) applied, in the
+    sandbox, network off. ``coverage`` fills ``TestRun.coverage`` (see the module docs of
+    the runner).
+
+    A change that touches the test infrastructure or the tests being run is refused without
+    running (verdict ``tampered``); ``answer_tests`` are the test files the change may add
+    (a test-generation answer) and ``trusted_changes`` seebench's own edits (never checked).
+    """
     if env.root is None or env.status != "ready":
         raise SeebenchError(f"{env.slug}: the environment is {env.status}: {env.reason}")
+    changes = dict(changes or {})
+    refused = refused_changes(changes, list(tests or ()), answer_tests)
+    if refused:
+        return TestRun(TAMPERED, reason=tampered_reason(refused))
     runner = runner_for(env.runner)
-    settings = read_settings(env)
     limits = suite_limits(timeout_s)
-    command, variables = runner.command(env, settings, list(tests or ()), coverage, limits)
+    command, variables = runner.command(
+        env, read_settings(env), list(tests or ()), coverage, limits, changed=sorted(changes)
+    )
+    nonce = secrets.token_hex(16)
     request = SandboxRequest(
-        files=run_files(env, changes or {}),
+        files=run_files(env, {**changes, **dict(trusted_changes or {})}),
         command=command,
         limits=limits,
         env={**variables, **dict(extra_env or {})},
+        stdin=nonce.encode("ascii"),
     )
     if sandbox is None:
         with open_repo_sandbox([env]) as box:
             result = box.run(request)
     else:
         result = sandbox.run(request)
+    return judge_run(result, runner, nonce, coverage)
+
+
+def judge_run(result, runner, nonce: str, coverage: bool) -> TestRun:
+    """The :class:`TestRun` of one sandbox run of a runner's driver."""
     report = parse_report(result.stdout)
     if report is None:
         tail = (result.stdout[-3000:] + result.stderr[-3000:]).strip()
@@ -163,11 +185,19 @@ def run_tests(
         str(test): outcome for test, outcome in report["outcomes"].items() if outcome in OUTCOMES
     }
     failed = any(outcome in ("failed", "error") for outcome in outcomes.values())
-    exit_code = report.get("exit")
-    verdict = "passed" if exit_code == 0 and not failed else "failed"
-    if report.get("timed_out"):
+    problem = report_problem(report, result, nonce) if runner.tamper_evident else None
+    if problem is not None and problem[0] == TAMPERED:
+        verdict = TAMPERED
+    elif report.get("timed_out"):
         verdict = "timeout"
-    reason = "" if verdict == "passed" else runner.failure_reason(report, outcomes)
+    elif report.get("exit") == 0 and not failed and problem is None:
+        verdict = "passed"
+    else:
+        verdict = "failed"
+    if verdict == "passed":
+        reason = ""
+    else:
+        reason = problem[1] if problem is not None else runner.failure_reason(report, outcomes)
     return TestRun(
         verdict,
         outcomes=outcomes,
@@ -176,6 +206,34 @@ def run_tests(
         coverage=_coverage(report) if coverage else None,
         reason=reason,
     )
+
+
+def report_problem(report: dict, result, nonce: str) -> tuple[str, str] | None:
+    """Why a tamper-evident driver's report cannot be taken as it stands, as (verdict, one
+    line): ``tampered`` when the report is not the driver's (no nonce, the driver did not
+    exit cleanly after it), a plugin came from the change or from a file made during the
+    run, or pytest's own functions were replaced during a run with a change; ``failed`` when pytest's own end of session is missing or disagrees with the exit
+    status of the process (``os._exit`` from a test or at exit). ``None``: it holds."""
+    if report.get("nonce") != nonce or result.exit_code != 0 or result.signal is not None:
+        return TAMPERED, "the test report is not the driver's (nonce or driver exit status)"
+    foreign = report.get("foreign") or []
+    if foreign:
+        return TAMPERED, f"a pytest plugin came from the change or the run: {foreign[0]}"
+    patched = report.get("patched") or []
+    if patched:
+        return TAMPERED, f"pytest's own code was replaced during the run: {patched[0]}"
+    if report.get("timed_out"):
+        return None
+    if not report.get("ended"):
+        why = "outcomes after the end of the session" if report.get("late_outcomes") else ""
+        why = why or "pytest's end of session never arrived"
+        return "failed", f"{why} (exit status {report.get('exit')})"
+    if report.get("session_exit") != report.get("exit"):
+        return "failed", (
+            f"pytest ended with status {report.get('session_exit')} but the process "
+            f"exited with {report.get('exit')}"
+        )
+    return None
 
 
 _settings_cache: dict[tuple[str, float], dict] = {}

@@ -60,7 +60,10 @@ class FakeEnvs:
         extra_env: Mapping[str, str] = {},
         timeout_s: float | None = None,
         sandbox=None,
+        answer_tests: Sequence[str] = (),
+        trusted_changes: Mapping[str, str] | None = None,
     ) -> TestRun:
+        changes = {**changes, **dict(trusted_changes or {})}
         self.runs.append({"changes": dict(changes), "tests": list(tests or []), "cov": coverage})
         if coverage and self.coverage is not None:
             return TestRun("passed", {}, coverage=self.coverage)

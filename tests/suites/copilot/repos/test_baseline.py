@@ -119,17 +119,24 @@ def test_the_pytest_plugin_keeps_outcomes_when_a_test_replaces_os_environ(tmp_pa
         "def test_last():\n    assert True\n"
     )
     outcomes = tmp_path / "outcomes.jsonl"
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "seebench_pytest_plugin", "-p", "no:cacheprovider"]
-        + ["-q", "test_env.py"],
-        cwd=tmp_path,
-        env={**os.environ, "SEEBENCH_OUTCOMES": str(outcomes), "PYTHONPATH": str(tmp_path)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    fd = os.open(outcomes, os.O_WRONLY | os.O_CREAT, 0o600)  # the driver passes a pipe
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", "-p", "seebench_pytest_plugin"]
+            + ["-p", "no:cacheprovider", "-q", "test_env.py"],
+            cwd=tmp_path,
+            env={**os.environ, "SEEBENCH_OUTCOMES_FD": str(fd), "PYTHONPATH": str(tmp_path)},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            pass_fds=(fd,),
+        )
+    finally:
+        os.close(fd)
     assert done.returncode == 1, done.stdout[-2000:]
-    recorded = dict(json.loads(line) for line in outcomes.read_text().splitlines())
+    lines = [json.loads(line) for line in outcomes.read_text().splitlines()]
+    recorded = dict(line for line in lines if isinstance(line, list))
+    assert lines[-1]["end"] == 1  # the session's end marker, with pytest's exit status
     assert recorded == {
         "test_env.py::test_first": "passed",
         "test_env.py::test_replaces_environ": "passed",

@@ -25,7 +25,10 @@ def test_selected_tests_and_a_new_test_file(python_env):
     repo, env = python_env
     new = "from tinycalc import mul\n\n\ndef test_square():\n    assert mul(4, 4) == 16\n"
     run = run_tests(
-        env, changes={"tests/test_new.py": new}, tests=["tests/test_new.py", f"{TESTS}::test_add"]
+        env,
+        changes={"tests/test_new.py": new},
+        tests=["tests/test_new.py", f"{TESTS}::test_add"],
+        answer_tests=["tests/test_new.py"],
     )
     assert run.outcomes == {
         "tests/test_new.py::test_square": "passed",
@@ -75,6 +78,7 @@ def test_a_run_stopped_at_its_time_limit_keeps_the_finished_outcomes(python_env)
         env,
         changes={"tests/test_slow.py": slow},
         tests=[f"{TESTS}::test_add", "tests/test_slow.py"],
+        answer_tests=["tests/test_slow.py"],
         timeout_s=15,
     )
     assert run.verdict == "timeout"

@@ -1,35 +1,83 @@
 """pytest plugin loaded (``-p seebench_pytest_plugin``) into a repository's own test run.
 
 It records one outcome per test node id (``passed``, ``failed``, ``error``, ``skipped``) and
-a collection error as ``error`` of the module's node id, appending each as a JSON line
-``[node id, outcome]`` to the file named by ``SEEBENCH_OUTCOMES`` as soon as it is known
-(the last line of an id wins), so a run stopped at its time limit keeps what finished. The
-file is opened, and the functions that write it bound, when the plugin loads: a test that
-replaces ``os.environ``, ``open`` or ``json.dumps`` (thefuck's ``os_environ`` fixture sets
-``os.environ`` to a dict without the variable) cannot lose the outcomes recorded after
-it. Under ``coverage run`` it switches coverage.py's dynamic
+a collection error as ``error`` of the module's node id, and sends each, as soon as it is
+known, as a JSON line ``[node id, outcome]`` down the pipe the driver opened
+(``SEEBENCH_OUTCOMES_FD``), so a run stopped at its time limit keeps what finished. The pipe
+has no file a test could rewrite after the fact: the driver alone reads it. When pytest
+unconfigures, the plugin sends the session's end marker: ``{"end": exit status, "plugins":
+[origins], "patched": [names]}``: where each registered plugin's code lives (the driver
+refuses one from a file the change wrote or created during the run) and which functions or
+classes of pytest and pluggy are no longer those of the session's start (a test that
+replaced them forged the reports).
+
+The descriptor is moved to a private, non-inheritable number and the variable removed when
+the plugin loads (before any conftest or test module is imported), and the functions that
+write are bound then: a test that replaces ``os.environ``, ``open`` or ``json.dumps``
+(thefuck's ``os_environ`` fixture sets ``os.environ`` to a dict without the variable) cannot
+lose the outcomes recorded after it. Under ``coverage run`` it switches coverage.py's dynamic
 context to the running test's node id, so each covered line knows the tests that ran it.
 Standard library, pytest and coverage only: it runs with the repository's versions.
 """
 
+import contextlib
 import json
 import os
+import sys
+import types
 
 import pytest
 
 _outcomes = {}
-_PATH = os.environ.get("SEEBENCH_OUTCOMES")
-_FD = os.open(_PATH, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644) if _PATH else None
+_session = []
+#: pytest's and pluggy's modules whose functions and classes must be the same at the end of
+#: the session as at its start (a test that replaces them forges every report)
+_WATCHED = (
+    "_pytest.runner",
+    "_pytest.reports",
+    "_pytest.main",
+    "_pytest.terminal",
+    "_pytest.python",
+    "_pytest.nodes",
+    "_pytest.outcomes",
+    "_pytest.skipping",
+    "_pytest.unittest",
+    "_pytest.fixtures",
+    "pluggy._callers",
+    "pluggy._hooks",
+    "pluggy._manager",
+    "pluggy._result",
+)
+_CODE = (types.FunctionType, types.BuiltinFunctionType, classmethod, staticmethod, property)
+_snapshot = {}
+
+
+def _private_fd():
+    number = os.environ.pop("SEEBENCH_OUTCOMES_FD", None)
+    if not number:
+        return None
+    fd = int(number)
+    private = os.dup(fd)  # dup: non-inheritable, so a subprocess of a test never holds it
+    os.close(fd)
+    return private
+
+
+_FD = _private_fd()
 _write = os.write
 _dumps = json.dumps
+
+
+def _send(value):
+    if _FD is not None:
+        with contextlib.suppress(OSError):  # OSError: the driver is gone, nobody listens
+            _write(_FD, (_dumps(value) + "\n").encode("utf-8"))
 
 
 def _set(nodeid, outcome):
     if _outcomes.get(nodeid) == outcome:
         return
     _outcomes[nodeid] = outcome
-    if _FD is not None:
-        _write(_FD, (_dumps([nodeid, outcome]) + "\n").encode("utf-8"))
+    _send([nodeid, outcome])
 
 
 def _coverage():
@@ -39,6 +87,34 @@ def _coverage():
         return None
     current = getattr(coverage.Coverage, "current", None)
     return current() if current else None
+
+
+def _origin(plugin):
+    """The file a plugin's code comes from (``<name>`` when it has none)."""
+    if isinstance(plugin, types.ModuleType):
+        module = plugin
+    else:  # a class registered as a plugin, or an instance of one
+        owner = plugin if isinstance(plugin, type) else type(plugin)
+        module = sys.modules.get(getattr(owner, "__module__", ""))
+    name = getattr(module, "__name__", "?")
+    path = getattr(module, "__file__", None)
+    return os.path.realpath(path) if path else f"<{name}>"
+
+
+def _code_state():
+    """id of every function, class and class member of the watched modules, by name."""
+    found = {}
+    for name in _WATCHED:
+        module = sys.modules.get(name)
+        for attr, value in list(vars(module).items()) if module is not None else ():
+            if isinstance(value, type) and getattr(value, "__module__", "") == name:
+                found[name + "." + attr] = id(value)
+                for key, member in list(vars(value).items()):
+                    if isinstance(member, _CODE):
+                        found[name + "." + attr + "." + key] = id(member)
+            elif isinstance(value, _CODE):
+                found[name + "." + attr] = id(value)
+    return found
 
 
 def pytest_runtest_logreport(report):
@@ -55,6 +131,22 @@ def pytest_runtest_logreport(report):
 def pytest_collectreport(report):
     if report.failed:
         _set(report.nodeid or "<collection>", "error")
+
+
+def pytest_sessionstart(session):
+    _session.append(session)
+    _snapshot.update(_code_state())  # after every plugin and conftest, before the tests
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    status = getattr(_session[0], "exitstatus", None) if _session else None
+    plugins = config.pluginmanager.get_plugins()
+    origins = sorted({_origin(plugin) for plugin in plugins if plugin is not None})
+    now = _code_state()
+    patched = sorted(name for name, ident in _snapshot.items() if now.get(name) != ident)
+    end = {"end": None if status is None else int(status), "plugins": origins}
+    _send({**end, "patched": patched[:5]})
 
 
 @pytest.hookimpl(hookwrapper=True)
