@@ -64,7 +64,7 @@ class MissingExtraError(SeebenchError):
 
     def __init__(self, module: str, extra: str, purpose: str = "") -> None:
         self.module, self.extra = module, extra
-        what = f"{purpose} needs" if purpose else "this needs"
+        what = f"{purpose} needs" if purpose else "needs"
         super().__init__(
             f"{what} the '{extra}' extra (no module '{module}'): {install_hint(extra)}"
         )
