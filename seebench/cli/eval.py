@@ -196,5 +196,9 @@ def eval_command(
 
     report_groups(get_registry(), outcomes, output, table_console(stderr=False))
     failed = [o for o in outcomes if o.status == "failed"]
-    click.echo(f"results in {output}" + (f"; {len(failed)} unit(s) failed" if failed else ""))
+    click.echo(
+        f"results in {output}/ (MODEL/METHOD/TASK.json, samples beside each)"
+        + (f"; {len(failed)} unit(s) failed" if failed else "")
+        + f"; browse them with: seebench view {output}"
+    )
     sys.exit(1 if failed else 0)
