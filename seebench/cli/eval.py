@@ -144,6 +144,9 @@ def eval_command(
 
     if limit is not None and limit < 1:
         raise SeebenchError(f"--limit {limit}: must be at least 1")
+    from seebench.cli.quiet import quiet_libraries
+
+    quiet_libraries(progress=not no_progress)
     extras = run_extras()  # --config, budgets, trackers
     models = parse_models(model, sweep.get("models_file"))
     config = EvalConfig(
