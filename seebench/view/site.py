@@ -216,7 +216,7 @@ class Site:
             "index_note": note,
             "filterable": self.mode == "serve" and index is not None,
             "f": wanted,
-            "labels": index.labels[:200] if index is not None else [],
+            "labels": gold_labels(index)[:200] if index is not None else [],
             "scorer_names": sorted(index.scorers) if index is not None else [],
             "total": None,
             "qs": qs,
@@ -462,6 +462,13 @@ class Site:
         if report is not None:
             context.update(leaderboard_context(report, self.catalog.list(), self.groups))
         return self._page("leaderboard.html", "", "Leaderboard", **context)
+
+
+def gold_labels(index: SampleIndex) -> list[str]:
+    """The labels the Label filter offers: those some sample has as its gold answer (a code
+    task's predictions are short strings too, but they are answers, not labels)."""
+    codes = np.unique(index.gold[index.gold >= 0])
+    return [index.labels[int(c)] for c in codes]
 
 
 _EMPTY = {

@@ -1,0 +1,45 @@
+"""Viewer pages of the first-hour findings: the Label filter offers gold labels only."""
+
+from __future__ import annotations
+
+import re
+
+from seebench.plugin_manager import get_registry
+from seebench.view.catalog import Catalog
+from seebench.view.site import Site
+from seebench.view.synthetic import classification_records, write_unit
+
+
+def _site(root) -> tuple[Site, Catalog]:
+    catalog = Catalog([root])
+    catalog.refresh()
+    return Site(catalog, get_registry()), catalog
+
+
+def _unit(catalog: Catalog, task: str):
+    [unit] = [u for u in catalog.list() if u.task == task]
+    return unit
+
+
+def test_a_code_tasks_label_filter_lists_no_predictions(tmp_path):
+    code = [
+        {
+            "id": f"HumanEval/{i}",
+            "prediction": f"    return {i}",  # short code: it would pass for a label
+            "gold": {"tests": "def check(f): assert f() == 1", "entry_point": "f"},
+            "score": float(i == 1),
+        }
+        for i in range(4)
+    ]
+    write_unit(tmp_path, "m", "zero-shot", "humaneval", code, task_type="generate")
+    write_unit(tmp_path, "m", "zero-shot", "issues", classification_records(30, 0.5, seed=3))
+    site, catalog = _site(tmp_path)
+    page = site.unit_page(_unit(catalog, "humaneval").uid)
+    assert 'id="f-label"' not in page and "return 1</option>" not in page
+    page = site.unit_page(_unit(catalog, "issues").uid)
+    options = re.findall(r'<select name="label" id="f-label">(.*?)</select>', page)[0]
+    assert sorted(re.findall(r"<option>([^<]*)</option>", options)) == [
+        "bug",
+        "feature",
+        "question",
+    ]
