@@ -215,6 +215,7 @@ class Site:
             "peers": self.catalog.peers(unit),
             "index_note": note,
             "filterable": self.mode == "serve" and index is not None,
+            "task_href": f"task/{unit.task}.html" if render.TASK_NAME.match(unit.task) else "",
             "f": wanted,
             "labels": gold_labels(index)[:200] if index is not None else [],
             "scorer_names": sorted(index.scorers) if index is not None else [],

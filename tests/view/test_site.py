@@ -43,3 +43,19 @@ def test_a_code_tasks_label_filter_lists_no_predictions(tmp_path):
         "feature",
         "question",
     ]
+
+
+def test_task_pages_are_reachable_and_limit_runs_flagged(tmp_path):
+    import json
+
+    path = write_unit(tmp_path, "m", "zero-shot", "issues", classification_records(30, 0.5))
+    result = json.loads(path.read_text())
+    result["run"] = {**result.get("run", {}), "limit": 30}
+    path.write_text(json.dumps(result))
+    site, catalog = _site(tmp_path)
+    runs = site.runs_page()
+    assert 'href="task/issues.html"' in runs
+    assert "--limit 30</div>" in runs
+    unit = _unit(catalog, "issues")
+    assert 'id="task-link" href="../../task/issues.html"' in site.unit_page(unit.uid)
+    assert f"unit/{unit.uid}/page-1.html" in site.task_page("issues")
