@@ -57,7 +57,7 @@ def value_view(value: Any, limit: int, name: str = "") -> dict[str, Any]:
         text = value
     else:
         try:
-            text = json.dumps(value, indent=1, ensure_ascii=False, default=str)
+            text = readable(value, limit)
         except (ValueError, RecursionError):
             text = repr(value)[:limit]
     truncated = ""
@@ -77,6 +77,53 @@ def value_view(value: Any, limit: int, name: str = "") -> dict[str, Any]:
             lines.append((cls, line))
         return {"kind": "diff", "lines": lines, "truncated": truncated}
     return {"kind": "text", "text": text, "truncated": truncated}
+
+
+def readable(value: Any, limit: int = 1_000_000) -> str:
+    """A JSON value as indented ``key: value`` text in which a string of several lines (a
+    traceback, a test run's output) keeps its lines instead of showing ``\\n`` escapes; other
+    scalars as JSON. Stops growing once past ``limit`` characters."""
+    lines: list[str] = []
+    _readable(value, "", lines, [0], limit)
+    return "\n".join(lines)
+
+
+def _readable(value: Any, pad: str, lines: list[str], size: list[int], limit: int) -> None:
+    def add(line: str) -> None:
+        lines.append(line)
+        size[0] += len(line) + 1
+
+    items = (
+        list(value.items())
+        if isinstance(value, dict)
+        else list(enumerate(value))
+        if isinstance(value, list)
+        else None
+    )
+    if items is None:
+        add(pad + _scalar(value))
+        return
+    if not items:
+        add(pad + ("{}" if isinstance(value, dict) else "[]"))
+    for key, item in items:
+        if size[0] > limit:
+            return
+        label = f"{key}:" if isinstance(value, dict) else "-"
+        if isinstance(item, str) and "\n" in item:
+            add(f"{pad}{label} |")
+            for line in item.splitlines():
+                add(f"{pad}  {line}")
+        elif isinstance(item, dict | list) and item:
+            add(f"{pad}{label}")
+            _readable(item, pad + "  ", lines, size, limit)
+        else:
+            add(f"{pad}{label} {_scalar(item)}")
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, dict | list):
+        return "{}" if isinstance(value, dict) else "[]"
+    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 def record_fields(record: dict[str, Any], limit: int) -> list[dict[str, Any]]:

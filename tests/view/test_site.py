@@ -59,3 +59,21 @@ def test_task_pages_are_reachable_and_limit_runs_flagged(tmp_path):
     unit = _unit(catalog, "issues")
     assert 'id="task-link" href="../../task/issues.html"' in site.unit_page(unit.uid)
     assert f"unit/{unit.uid}/page-1.html" in site.task_page("issues")
+
+
+def test_a_traceback_in_scorer_metadata_keeps_its_lines(tmp_path):
+    import html
+
+    traceback = 'Traceback (most recent call last):\n  File "test.py", line 3\nAssertionError'
+    record = {
+        "id": "HumanEval/0",
+        "prediction": "    return 0",
+        "gold": {"entry_point": "f"},
+        "score": 0.0,
+        "scores": {"python_tests": {"value": 0.0, "metadata": {"stderr": traceback, "rc": 1}}},
+    }
+    write_unit(tmp_path, "m", "zero-shot", "humaneval", [record], task_type="generate")
+    site, catalog = _site(tmp_path)
+    page = html.unescape(site.unit_page(_unit(catalog, "humaneval").uid))
+    assert 'stderr: |\n  Traceback (most recent call last):\n    File "test.py", line 3\n' in page
+    assert "\\n" not in page.split('data-scorer="python_tests"')[1]
