@@ -14,6 +14,7 @@ import base64
 import hashlib
 import json
 import math
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,6 +103,9 @@ class Site:
         self._selections: OrderedDict[tuple, np.ndarray] = OrderedDict()
         self._pairings: OrderedDict[tuple, Pairing] = OrderedDict()
         self._report: tuple[Any, str | None] | None = None
+        self._report_lock = threading.Lock()
+        self._board: dict[str, Any] | None = None  # the leaderboard page's context, once made
+        self._warming: threading.Thread | None = None
         self.export_artifacts: dict[str, ExportArtifact] = {}
 
     # -- shared -----------------------------------------------------------------------------
@@ -443,26 +447,46 @@ class Site:
 
     def report(self) -> tuple[Any, str | None]:
         """The comparison report (computed once) or why there is none."""
-        if self._report is None:
-            from seebench.view.leaderboard import build_report, score_table
+        with self._report_lock:
+            if self._report is None:
+                from seebench.view.leaderboard import build_report, score_table
 
-            try:
-                if self.registry is None:
-                    raise SeebenchError("no plugin registry given")
-                table = score_table(self.catalog.list(), self.csv_inputs)
-                self._report = (build_report(table, self.registry), None)
-            except SeebenchError as exc:
-                self._report = (None, str(exc))
-        return self._report
+                try:
+                    if self.registry is None:
+                        raise SeebenchError("no plugin registry given")
+                    table = score_table(self.catalog.list(), self.csv_inputs)
+                    self._report = (build_report(table, self.registry), None)
+                except SeebenchError as exc:
+                    self._report = (None, str(exc))
+            return self._report
+
+    def board_context(self) -> dict[str, Any]:
+        """What the leaderboard page shows (the report, its figures), made once."""
+        if self._board is None:
+            from seebench.view.leaderboard import leaderboard_context
+
+            report, problem = self.report()
+            context: dict[str, Any] = {"problem": problem or ""}
+            if report is not None:
+                context.update(leaderboard_context(report, self.catalog.list(), self.groups))
+            self._board = context
+        return self._board
+
+    def start_leaderboard(self) -> None:
+        """Compute the leaderboard in the background (the server calls this as it starts): its
+        posterior draws and figures take seconds, which no request should wait for."""
+        if self._warming is None and self._board is None:
+            self._warming = threading.Thread(target=self.board_context, daemon=True)
+            self._warming.start()
 
     def leaderboard_page(self) -> str:
-        from seebench.view.leaderboard import leaderboard_context
-
-        report, problem = self.report()
-        context: dict[str, Any] = {"problem": problem or ""}
-        if report is not None:
-            context.update(leaderboard_context(report, self.catalog.list(), self.groups))
-        return self._page("leaderboard.html", "", "Leaderboard", **context)
+        if self._warming is not None and self._warming.is_alive():
+            return self._page(
+                "leaderboard.html", "", "Leaderboard", computing=True, problem="", refresh=2
+            )
+        return self._page(
+            "leaderboard.html", "", "Leaderboard", computing=False, **self.board_context()
+        )
 
 
 def gold_labels(index: SampleIndex) -> list[str]:

@@ -57,3 +57,29 @@ def test_the_leaderboard_uses_compares_defaults(tmp_path):
     from seebench.stats import Settings
 
     assert _site_report(make_results(tmp_path / "results")).settings == Settings()
+
+
+def test_the_server_computes_the_leaderboard_in_the_background(tmp_path, monkeypatch):
+    import threading
+
+    from seebench.view.site import Site
+
+    catalog = Catalog([make_results(tmp_path / "results")])
+    catalog.refresh()
+    site = Site(catalog, get_registry())
+    release = threading.Event()
+    real = site.board_context
+
+    def slow() -> dict:
+        release.wait(60)
+        return real()
+
+    monkeypatch.setattr(site, "board_context", slow)
+    site.start_leaderboard()
+    waiting = site.leaderboard_page()
+    assert 'id="leaderboard-computing"' in waiting
+    assert '<meta http-equiv="refresh" content="2">' in waiting
+    release.set()
+    site._warming.join(120)
+    ready = site.leaderboard_page()
+    assert 'id="ranking"' in ready and "leaderboard-computing" not in ready
