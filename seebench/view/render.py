@@ -173,14 +173,15 @@ def scorer_views(record: dict[str, Any], limit: int) -> list[dict[str, Any]]:
 
 def artifact_refs(record: dict[str, Any]) -> list[str]:
     """Artifact paths (relative to the unit's artifacts folder) a record names: a scorer's
-    ``metadata.artifacts`` and the record's own ``artifacts``."""
+    ``metadata.artifacts`` and ``metadata.log`` (the sandbox's per-sample log of
+    ``python_tests``: the program, tests and full output) and the record's own ``artifacts``."""
     refs: list[str] = []
     named = record.get("scores")
     if isinstance(named, dict):
         for entry in named.values():
             meta = entry.get("metadata") if isinstance(entry, dict) else None
             if isinstance(meta, dict):
-                refs += _as_list(meta.get("artifacts"))
+                refs += _as_list(meta.get("artifacts")) + _as_list(meta.get("log"))
     refs += _as_list(record.get("artifacts"))
     extra = record.get("extra")
     if isinstance(extra, dict):

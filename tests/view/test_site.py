@@ -77,3 +77,29 @@ def test_a_traceback_in_scorer_metadata_keeps_its_lines(tmp_path):
     page = html.unescape(site.unit_page(_unit(catalog, "humaneval").uid))
     assert 'stderr: |\n  Traceback (most recent call last):\n    File "test.py", line 3\n' in page
     assert "\\n" not in page.split('data-scorer="python_tests"')[1]
+
+
+def test_the_per_sample_test_log_is_linked(tmp_path):
+    import json
+
+    log = "python_tests/HumanEval_0-1a2b3c4d.json"
+    record = {
+        "id": "HumanEval/0",
+        "prediction": "    return 0",
+        "gold": {"entry_point": "f"},
+        "score": 0.0,
+        "scores": {"python_tests": {"value": 0.0, "metadata": {"verdict": "fail", "log": log}}},
+    }
+    body = json.dumps({"program": "def f():\n    return 0", "stdout": "", "exit_code": 1})
+    write_unit(
+        tmp_path,
+        "m",
+        "zero-shot",
+        "humaneval",
+        [record],
+        task_type="generate",
+        artifacts={log: body},
+    )
+    site, catalog = _site(tmp_path)
+    page = site.sample_page(_unit(catalog, "humaneval").uid, 0)
+    assert f'data-name="{log}"' in page
