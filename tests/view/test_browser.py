@@ -110,6 +110,7 @@ def test_task_pages_are_reached_from_the_runs_table_and_a_unit(browser, served) 
     row.click()
     WebDriverWait(browser, 20).until(lambda d: "/task/" in d.current_url)
     assert browser.current_url.endswith("/task/issue_type.html")
+    _shot(browser, "task")
     units = browser.execute_script(
         "return Array.from(document.querySelectorAll('main a')).map(a => a.getAttribute('href'))"
         ".filter(h => h.includes('unit/'));"
@@ -131,6 +132,7 @@ def test_the_label_filter_offers_gold_labels_only(browser, served) -> None:
     browser.get(f"{base}/unit/{unit.uid}/page-1.html")
     options = [o.text for o in browser.find_elements(By.CSS_SELECTOR, "#f-label option")]
     assert sorted(options) == ["any", "bug", "feature", "question"]
+    _shot(browser, "unit")
     code = unit_of(catalog, "alpha", "humaneval", method="sampling")
     browser.get(f"{base}/unit/{code.uid}/page-1.html")
     labels = [o.text for o in browser.find_elements(By.CSS_SELECTOR, "#f-label option")]
