@@ -31,7 +31,9 @@ print(len(out.getvalue()))
 """
 
 
-@pytest.mark.parametrize(("progress", "drawn"), [("no-progress", False), ("progress", False), ("untouched", True)])
+@pytest.mark.parametrize(
+    ("progress", "drawn"), [("no-progress", False), ("progress", False), ("untouched", True)]
+)
 def test_library_bars_are_off_without_progress_or_a_terminal(no_switches, progress, drawn):
     pytest.importorskip("tqdm")
     # a fresh interpreter, as the command line (tqdm reads its variables on import); its
