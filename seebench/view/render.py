@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from markupsafe import Markup
+
 from seebench.view.safety import INLINE_ARTIFACT_BYTES, Refused, inside, read_bytes
 
 #: The order in which a sample's fields are shown (others follow, sorted).
@@ -269,3 +271,19 @@ def inline_artifact(item: ArtifactFile, base: Path, limit: int) -> dict[str, Any
         with contextlib.suppress(ValueError, RecursionError):
             text = json.dumps(json.loads(text), indent=1, ensure_ascii=False)
     return value_view(text, limit, item.name)
+
+
+def highlight(text: str, query: str) -> Markup:
+    """``text`` escaped, each case-insensitive occurrence of ``query`` in a ``<mark>``."""
+    from markupsafe import escape
+
+    if not query:
+        return escape(text)
+    pattern = re.compile(re.escape(query), re.IGNORECASE)
+    out, last = [], 0
+    for match in pattern.finditer(text):
+        out += [escape(text[last : match.start()]), Markup("<mark>"), escape(match.group())]
+        out.append(Markup("</mark>"))
+        last = match.end()
+    out.append(escape(text[last:]))
+    return Markup("").join(out)

@@ -99,6 +99,7 @@ class Site:
             autoescape=True,
             undefined=jinja2.StrictUndefined,
         )
+        self.env.filters["highlight"] = render.highlight
         self._indexes: OrderedDict[tuple, tuple[SampleIndex | None, str]] = OrderedDict()
         self._selections: OrderedDict[tuple, np.ndarray] = OrderedDict()
         self._pairings: OrderedDict[tuple, Pairing] = OrderedDict()

@@ -159,6 +159,11 @@ def test_sample_filters_in_the_browser(browser, served) -> None:
     WebDriverWait(browser, 20).until(lambda d: "q=Issue" in d.current_url)
     count = browser.find_element(By.ID, "match-count").text
     assert count.endswith("of 60 samples") and int(count.split()[0]) <= 1
+    browser.get(f"{base}/unit/{unit.uid}/page-1.html?q=Issue%207%3A")  # the search alone
+    marks = browser.execute_script(
+        "return Array.from(document.querySelectorAll('.sample mark')).map(m => m.textContent);"
+    )
+    assert marks and set(marks) == {"Issue 7:"}  # the matches, highlighted
 
 
 def test_script_in_a_reply_stays_text(browser, served) -> None:

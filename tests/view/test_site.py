@@ -103,3 +103,16 @@ def test_the_per_sample_test_log_is_linked(tmp_path):
     site, catalog = _site(tmp_path)
     page = site.sample_page(_unit(catalog, "humaneval").uid, 0)
     assert f'data-name="{log}"' in page
+
+
+def test_search_matches_are_highlighted_and_stay_escaped(tmp_path):
+    from seebench.view.index import SampleFilter
+    from seebench.view.render import highlight
+
+    assert str(highlight("a <b>Crash</b> crash", "crash")) == (
+        "a &lt;b&gt;<mark>Crash</mark>&lt;/b&gt; <mark>crash</mark>"
+    )
+    write_unit(tmp_path, "m", "zero-shot", "issues", classification_records(30, 0.5))
+    site, catalog = _site(tmp_path)
+    page = site.unit_page(_unit(catalog, "issues").uid, 1, SampleFilter(query="Issue 7:"))
+    assert "<mark>Issue 7:</mark>" in page
