@@ -85,8 +85,18 @@ def main(argv: list[str] | None = None) -> int:
 
     from seebench.suites.judge.readers import load_released_task
     from seebench.suites.judge.tokenizer import o200k_encoding
-    from seebench.suites.judge.wordnet import wordnet_reader
 
+    ours, theirs = seebench_metrics(), reference_metrics()
+    chosen = [m.strip() for m in args.metrics.split(",") if m.strip()]
+    unknown = sorted(set(chosen) - set(ours))
+    if unknown:
+        print(f"unknown metric(s): {', '.join(unknown)} (choose from {', '.join(ours)})")
+        return 2
+    missing = [args.data.resolve() / name for name in SCORING]
+    missing = [path for path in missing if not path.is_dir()]
+    if missing:
+        print(f"judge data unavailable: {missing[0]} is not a directory (see docs/tasks/judge.md)")
+        return 0
     tasks = [load_released_task(args.data.resolve() / name) for name in SCORING]
     items = [(r.output, r.gold) for task in tasks for r in task.responses]
     released = {
@@ -94,13 +104,14 @@ def main(argv: list[str] | None = None) -> int:
         for metric, name in RELEASED_NAME.items()
     }
     o200k_encoding()  # one-off loads, outside both timings
-    wordnet_reader()
-    ours, theirs = seebench_metrics(), reference_metrics()
-    chosen = [m.strip() for m in args.metrics.split(",") if m.strip()]
-    unknown = sorted(set(chosen) - set(ours))
-    if unknown:
-        print(f"unknown metric(s): {', '.join(unknown)} (choose from {', '.join(ours)})")
-        return 2
+    if "meteor" in chosen:  # only METEOR needs WordNet (Debian's wordnet-base)
+        from seebench.suites.judge.wordnet import WordNetUnavailableError, wordnet_reader
+
+        try:
+            wordnet_reader()
+        except WordNetUnavailableError as exc:
+            print(f"meteor unavailable: {exc}")
+            return 0
 
     print(f"{len(items)} scoring items from {args.data}")
     header = f"{'metric':8} {'seebench s':>10} {'reference s':>11} {'ratio':>7}"

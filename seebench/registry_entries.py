@@ -23,6 +23,11 @@ def load_object(ref: Any) -> Any:
     try:
         obj: Any = importlib.import_module(module_name)
     except ImportError as exc:
+        from seebench.extras import missing_extra
+
+        extra = missing_extra(exc)
+        if extra is not None:  # an optional dependency: name the extra, not the module path
+            raise PluginError(str(extra)) from None
         raise PluginError(f"cannot import {module_name!r} (for {ref!r}): {exc}") from exc
     for part in attr.split("."):
         try:

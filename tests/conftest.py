@@ -13,6 +13,38 @@ from seebench.tasks import index as task_index
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "requires(*tools): needs optional system tools (tests/requirements.py)"
+    )
+    config.addinivalue_line(
+        "markers", "bare: must pass without the optional system tools (.ci/run's bare job)"
+    )
+
+
+#: fixtures that use an optional system tool: a test using one is marked as requiring it
+FIXTURE_TOOLS = {"analyzers_ok": "npm", "analyzer_ok": "npm"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        names = getattr(item, "fixturenames", ())
+        for fixture, tool in FIXTURE_TOOLS.items():
+            if fixture in names:
+                item.add_marker(pytest.mark.requires(tool))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Skip (or fail, where required) a test marked ``requires`` whose tools are missing,
+    before any of its fixtures run."""
+    from tests.requirements import need
+
+    for mark in item.iter_markers("requires"):
+        for name in mark.args:
+            need(name)
+
+
 def _reset_caches() -> None:
     from seebench.secrets import forget_registered_secrets
 

@@ -6,7 +6,7 @@ anywhere in a module counts, lazy ones inside functions included. Imports under
 
 The layers, lowest first (``docs/architecture.md`` draws them)::
 
-    base      seebench (the package), errors, events, secrets, home, hookspecs
+    base      seebench (the package), errors, extras, events, secrets, home, hookspecs
     services  results, stats, sandbox
     registry  registry, registry_entries
     tasks     tasks
@@ -42,6 +42,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "seebench",
             "seebench.errors",
+            "seebench.extras",
             "seebench.events",
             "seebench.secrets",
             "seebench.safe_files",

@@ -6,6 +6,7 @@ Only click is imported at module level; NumPy, SciPy and matplotlib load when th
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -115,6 +116,12 @@ _MISSING = ("overlap", "error", "drop-tasks", "drop-models")
     metavar="NAME",
     help="Only these exporters (repeatable); default: all registered ones.",
 )
+@click.option(
+    "--include-limited",
+    is_flag=True,
+    help="Also rank results of '--limit N' runs (scored on the first N items only); by default "
+    "they are left out, each named in a note.",
+)
 @click.option("--title", default="Leaderboard", show_default=True, help="Title of the pages.")
 @click.option(
     "--view-site",
@@ -137,6 +144,7 @@ def compare_command(
     mode: str,
     label: str,
     model_groups: Path | None,
+    include_limited: bool,
     formats: tuple[str, ...],
     title: str,
     view_site: str | None,
@@ -153,18 +161,66 @@ def compare_command(
     several suites (a sweep of `seebench eval --tasks all`) give one leaderboard per suite in
     OUT/<suite>/ and an overall one in OUT/ on the tasks the models share; what each leaves
     out is printed (see --missing, --group-by). A suite may rank only some task types by
-    default ('seebench tasks suites' lists them); --include-type adds others.
+    default ('seebench tasks suites' lists them); --include-type adds others. Results of
+    `--limit` runs are left out unless --include-limited.
     """
-    from seebench.leaderboard.boards import MIN_MODELS, MIN_TASKS, plan_boards
-    from seebench.leaderboard.inputs import compared_tasks, read_inputs, read_model_groups
     from seebench.plugin_manager import get_registry
-    from seebench.stats import Settings, compare_models
-    from seebench.stats.matrix import IncompleteMatrixError
+    from seebench.stats import Settings
 
     registry = get_registry()
+    table = _read_scores(inputs, label, model_groups, include_limited)
+    plan = _plan_boards(table, registry, include_types, missing, group_by)
+    settings = Settings(
+        alpha=alpha,
+        rope=rope,
+        rope_mode=rope_mode,
+        nsamples=nsamples,
+        seed=seed,
+        ci_correction=ci_correction,
+        mode=mode,
+    )
+    several = len(plan.boards) > 1 or bool(plan.skipped and group_by == "suite")
+    exporters = _exporters(formats)
+    for board in plan.boards:
+        report = _board_report(board, table, registry, settings, title, several, view_site)
+        _write_board(report, board, out_dir, exporters, several)
+    _warn_unsandboxed(table)
+
+
+def _read_scores(
+    inputs: tuple[Path, ...], label: str, model_groups: Path | None, include_limited: bool
+) -> Any:
+    """The score table of the inputs; results of ``--limit`` runs left out (each named) unless
+    ``include_limited``, where each is named in a warning instead."""
+    from seebench.leaderboard.inputs import read_inputs, read_model_groups
+
     table = read_inputs(list(inputs), label=label)
     if model_groups is not None:
         table.model_groups.update(read_model_groups(model_groups))
+    if include_limited:
+        for (model, task), limit in sorted(table.limited.items()):
+            click.echo(
+                f"warning: ranking {model} on {task} from a --limit {limit} run "
+                "(a subset of the items)",
+                err=True,
+            )
+        return table
+    for line in table.drop_limited():
+        click.echo(
+            f"note: left out {line}: a subset of the items; --include-limited ranks it", err=True
+        )
+    return table
+
+
+def _plan_boards(
+    table: Any, registry: Any, include_types: tuple[str, ...], missing: str, group_by: str
+) -> Any:
+    """The leaderboards to compute (one per suite and an overall one, see --group-by), after
+    printing which tasks and blocks are left out; an error when there is none."""
+    from seebench.leaderboard.boards import MIN_MODELS, MIN_TASKS, plan_boards
+    from seebench.leaderboard.inputs import compared_tasks
+    from seebench.stats.matrix import IncompleteMatrixError
+
     kept, dropped = compared_tasks(table, registry, include_types)
     for task, reason in dropped.items():
         click.echo(f"note: not ranking {task}: {reason}; --include-type adds it", err=True)
@@ -183,57 +239,69 @@ def compare_command(
             f"least {MIN_TASKS} tasks (task types ranked: {types}; {len(dropped)} task(s) of "
             f"other types left out, see --include-type; --missing {missing})"
         )
-    settings = Settings(
-        alpha=alpha,
-        rope=rope,
-        rope_mode=rope_mode,
-        nsamples=nsamples,
-        seed=seed,
-        ci_correction=ci_correction,
-        mode=mode,
-    )
-    from seebench.scoring.groups import collect_groups, matrix_group_scores
+    return plan
 
-    exporters = _exporters(formats)
-    several = len(plan.boards) > 1 or bool(plan.skipped and group_by == "suite")
-    for board in plan.boards:
-        where = out_dir / board.name if board.name else out_dir
-        heading = f"{title}: {board.name}" if board.name and several else title
-        try:
-            report = compare_models(
-                board.matrix,
-                settings,
-                breakdown_matrix=board.breakdown,
-                title=heading,
-                sources=tuple(table.sources),
-            )
-        except ValueError as exc:
-            raise SeebenchError(str(exc)) from None
-        counts = table.counts_for(report.models, report.matrix.tasks)
-        if counts:
-            report.extra["counts"] = counts
-        if view_site:
-            report.extra["view_site"] = view_site
-        groups = matrix_group_scores(collect_groups(registry), report.matrix)  # from suites
-        if groups:
-            report.extra["task_groups"] = groups
-        if board.left_out:
-            report.extra["left_out"] = list(board.left_out)
-        name = f"suite {board.name}" if board.name else "overall"
-        prefix = f"{name}: " if several else ""
-        for note in report.notes:
-            click.echo(f"note: {prefix}{note}", err=True)
-        for line in board.left_out:
-            click.echo(f"note: {prefix}left out {line}", err=True)
-        click.echo(
-            f"{prefix}{len(report.models)} models, {len(report.matrix.tasks)} tasks; "
-            f"top: {report.models[0]}; tiers: {len(report.tiers)}",
-            err=True,
+
+def _board_report(
+    board: Any,
+    table: Any,
+    registry: Any,
+    settings: Any,
+    title: str,
+    several: bool,
+    view_site: str | None,
+) -> Any:
+    """The comparison report of one leaderboard, with its counts, groups and left-out notes."""
+    from seebench.scoring.groups import collect_groups, matrix_group_scores
+    from seebench.stats import compare_models
+
+    heading = f"{title}: {board.name}" if board.name and several else title
+    try:
+        report = compare_models(
+            board.matrix,
+            settings,
+            breakdown_matrix=board.breakdown,
+            title=heading,
+            sources=tuple(table.sources),
         )
-        where.mkdir(parents=True, exist_ok=True)
-        for export in exporters.values():
-            for path in export(report, where):
-                click.echo(str(path))
+    except ValueError as exc:
+        raise SeebenchError(str(exc)) from None
+    counts = table.counts_for(report.models, report.matrix.tasks)
+    if counts:
+        report.extra["counts"] = counts
+    if view_site:
+        report.extra["view_site"] = view_site
+    groups = matrix_group_scores(collect_groups(registry), report.matrix)  # from suites
+    if groups:
+        report.extra["task_groups"] = groups
+    if board.left_out:
+        report.extra["left_out"] = list(board.left_out)
+    return report
+
+
+def _write_board(
+    report: Any, board: Any, out_dir: Path, exporters: dict[str, Any], several: bool
+) -> None:
+    """Print one leaderboard's notes and summary line, and export it under ``out_dir``."""
+    name = f"suite {board.name}" if board.name else "overall"
+    prefix = f"{name}: " if several else ""
+    for note in report.notes:
+        click.echo(f"note: {prefix}{note}", err=True)
+    for line in board.left_out:
+        click.echo(f"note: {prefix}left out {line}", err=True)
+    click.echo(
+        f"{prefix}{len(report.models)} models, {len(report.matrix.tasks)} tasks; "
+        f"top: {report.models[0]}; tiers: {len(report.tiers)}",
+        err=True,
+    )
+    where = out_dir / board.name if board.name else out_dir
+    where.mkdir(parents=True, exist_ok=True)
+    for export in exporters.values():
+        for path in export(report, where):
+            click.echo(str(path))
+
+
+def _warn_unsandboxed(table: Any) -> None:
     for unit in table.unsandboxed:
         click.echo(
             f"warning: sandbox: none: {unit} ran model-written code on the host "

@@ -144,6 +144,9 @@ def eval_command(
 
     if limit is not None and limit < 1:
         raise SeebenchError(f"--limit {limit}: must be at least 1")
+    from seebench.cli.quiet import quiet_libraries
+
+    quiet_libraries(progress=not no_progress)
     extras = run_extras()  # --config, budgets, trackers
     models = parse_models(model, sweep.get("models_file"))
     config = EvalConfig(
@@ -196,5 +199,9 @@ def eval_command(
 
     report_groups(get_registry(), outcomes, output, table_console(stderr=False))
     failed = [o for o in outcomes if o.status == "failed"]
-    click.echo(f"results in {output}" + (f"; {len(failed)} unit(s) failed" if failed else ""))
+    click.echo(
+        f"results in {output}/ (MODEL/METHOD/TASK.json, samples beside each)"
+        + (f"; {len(failed)} unit(s) failed" if failed else "")
+        + f"; browse them with: seebench view {output}"
+    )
     sys.exit(1 if failed else 0)

@@ -47,10 +47,14 @@ def main(argv: list[str] | None = None) -> None:
         group = build_cli()
         group.main(args=argv, prog_name="seebench", standalone_mode=False)
     except SeebenchError as exc:
-        from seebench.secrets import scrub
+        _report(exc)
+    except ModuleNotFoundError as exc:
+        from seebench.extras import missing_extra
 
-        click.echo(f"error: {scrub(str(exc))}", err=True)
-        sys.exit(1)
+        found = missing_extra(exc)
+        if found is None:
+            raise
+        _report(found)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
@@ -63,6 +67,14 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("interrupted", err=True)
         sys.exit(130)
     sys.exit(0)
+
+
+def _report(error: SeebenchError) -> None:
+    """Print a user error as one line (secrets scrubbed) and exit 1."""
+    from seebench.secrets import scrub
+
+    click.echo(f"error: {scrub(str(error))}", err=True)
+    sys.exit(1)
 
 
 if __name__ == "__main__":  # pragma: no cover

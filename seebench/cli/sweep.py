@@ -110,6 +110,8 @@ def parse_resources(values: tuple[str, ...]) -> dict[str, float]:
 
 def rerun_base_args() -> list[str]:
     """The options given on this command line that a rerun of failed units repeats."""
+    from seebench.cli.run_options import _meta
+
     ctx = click.get_current_context()
     args: list[str] = []
     for param in ctx.command.params:
@@ -119,7 +121,8 @@ def rerun_base_args() -> list[str]:
         if ctx.get_parameter_source(name) is not click.core.ParameterSource.COMMANDLINE:
             continue
         flag = max(param.opts, key=len)
-        value = ctx.params[name]
+        # run_options (--log-to, --max-cost...) keep their values in the context, not params
+        value = ctx.params[name] if name in ctx.params else _meta(ctx).get(name)
         if param.is_flag:
             if value:
                 args.append(flag)

@@ -15,7 +15,13 @@ from typing import Any
 from seebench.stats.report import ComparisonReport
 
 #: Abbreviations of effect size magnitudes, as in the paper's Table IV.
-MAGNITUDE_ABBREVIATIONS = {"negligible": "neg.", "small": "sml.", "medium": "med.", "large": "lar."}
+MAGNITUDE_ABBREVIATIONS = {
+    "negligible": "neg.",
+    "small": "sml.",
+    "medium": "med.",
+    "large": "lar.",
+    "undefined": "n/a",  # no spread: the effect size is not defined
+}
 
 
 def fmt(value: float | None, digits: int = 3) -> str:

@@ -73,7 +73,8 @@ def table_console(**kwargs: Any) -> Console:
 def summary_table(outcomes: Sequence[Any]) -> Table:
     """The end-of-run table: task, metric, value, n (the scored samples x repeats the value rests
     on; the test items when unknown), excl. (samples left unscored: an environment not ready,
-    an excluded case; shown when some unit has any), seconds, status (model and
+    an excluded case; shown when some unit has any), invalid (answers that could not be read,
+    scored as wrong; shown when some unit has any), seconds, status (model and
     method too when the run mixed several), and a note column when a method summarised a unit (e.g. the
     selected hyper-parameters).
 
@@ -87,12 +88,14 @@ def summary_table(outcomes: Sequence[Any]) -> Table:
     title = "seebench results" + (": {} / {}".format(*next(iter(runs))) if shared else "")
     table = Table(title=title, show_lines=False)
     excluded = any(getattr(outcome, "excluded", None) for outcome in outcomes)
+    invalid = any(getattr(outcome, "invalid", None) for outcome in outcomes)
     columns = (
         "task",
         "metric",
         "value",
         "n",
         *(("excl.",) if excluded else ()),
+        *(("invalid",) if invalid else ()),
         "seconds",
         "status",
     )
@@ -101,7 +104,7 @@ def summary_table(outcomes: Sequence[Any]) -> Table:
     for column in columns:
         table.add_column(
             column,
-            justify="right" if column in ("value", "n", "excl.", "seconds") else "left",
+            justify="right" if column in ("value", "n", "excl.", "invalid", "seconds") else "left",
             no_wrap=True,
         )
     if notes:
@@ -114,6 +117,7 @@ def summary_table(outcomes: Sequence[Any]) -> Table:
             outcome.primary_metric or "-",
             _format_value(value),
             *_counts(outcome)[: 2 if excluded else 1],
+            *((_invalid(outcome),) if invalid else ()),
             f"{outcome.seconds:.1f}",
             outcome.status,
             *((scrub(outcome.note or ""),) if notes else ()),
@@ -131,6 +135,12 @@ def _counts(outcome: Any) -> tuple[str, str]:
         return str(outcome.n), "-"
     repeats = max(1, getattr(outcome, "repeats", 1) or 1)
     return str(max(0, outcome.n * repeats - excluded)), str(excluded)
+
+
+def _invalid(outcome: Any) -> str:
+    """Answers the task type could not read (scored as wrong), of all samples x repeats."""
+    count = getattr(outcome, "invalid", None)
+    return "-" if count is None else str(count)
 
 
 def _format_value(value: Any) -> str:

@@ -77,6 +77,7 @@ class UnitOutcome:
     primary_metric: str | None = None
     n: int | None = None
     excluded: int | None = None  # scores left out of the metrics (unscored samples x repeats)
+    invalid: int | None = None  # answers that could not be read (samples x repeats)
     repeats: int = 1
     seconds: float = 0.0
     result_path: Path | None = None
@@ -250,6 +251,7 @@ class Runner:
             outcome.status = "cached"
             outcome.metrics = previous.get("metrics", {})
             outcome.n = previous.get("n")
+            outcome.invalid = previous.get("invalid")
             outcome.excluded = int((previous.get("unscored") or {}).get("count", 0))
             outcome.repeats = int(previous.get("run", {}).get("config", {}).get("repeats") or 1)
             outcome.reason = None if previous["status"] == "ok" else previous.get("reason")
@@ -352,6 +354,7 @@ class Runner:
             result["warnings"] = caveats
         write_result(result_path, result)
         outcome.metrics, outcome.n = result["metrics"], n
+        outcome.invalid = invalid
         outcome.excluded = scoring.unscored if scoring is not None else None
         outcome.repeats = len(outputs)
         outcome.note = _summary(outputs[0].info)

@@ -13,6 +13,10 @@ from seebench.tasks.types import ParsedAnswer
 #: A fenced code block: an opening fence with an optional language, the code, a closing fence.
 FENCE = re.compile(r"^```[ \t]*([A-Za-z0-9_+.-]*)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
 OPENING_FENCE = re.compile(r"^```", re.M)
+#: A bare fence (no language) with nothing but blank lines after it: a block's end.
+TRAILING_BARE_FENCE = re.compile(r"^```[ \t]*\s*\Z", re.M)
+UNCLOSED = "unclosed code block (reply cut off?)"
+UNOPENED = "closing ``` without an opening fence"
 CODE_LANGUAGES = ("", "python", "py", "python3")
 
 
@@ -28,10 +32,10 @@ def parse_code_reply(
     fences = len(OPENING_FENCE.findall(text))
     if not blocks:
         if fences:
-            return ParsedAnswer(None, "unclosed code block (reply cut off?)")
+            return ParsedAnswer(None, _lone_fence_reason(text, fences))
         return ParsedAnswer(text)
     if fences != 2 * len(blocks):
-        return ParsedAnswer(None, "unclosed code block (reply cut off?)")
+        return ParsedAnswer(None, UNCLOSED)
     if len(blocks) > 1:
         return ParsedAnswer(None, f"{len(blocks)} code blocks; expected one")
     language, code = blocks[0]
@@ -40,3 +44,11 @@ def parse_code_reply(
     if not code.strip():
         return ParsedAnswer(None, "empty code block")
     return ParsedAnswer(code)
+
+
+def _lone_fence_reason(text: str, fences: int) -> str:
+    """Why fences that pair into no block are invalid: a reply that ends in a bare fence with
+    code before it closed a block it never opened; any other lone fence was never closed."""
+    if fences == 1 and TRAILING_BARE_FENCE.search(text) and text.lstrip()[:3] != "```":
+        return UNOPENED
+    return UNCLOSED

@@ -93,6 +93,10 @@ def compare_models(
     breakdown_matrix = breakdown_matrix or input_matrix
     kept = [i for i, model in enumerate(breakdown_matrix.models) if model in matrix.models]
     by_type = _reorder(breakdown_matrix, kept)
+    notes = (
+        *notes,
+        *_undefined_effect_notes(rows, ds.cohen_d if parametric else ds.akinshin_gamma),
+    )
     return ComparisonReport(
         settings=settings,
         parametric=parametric,
@@ -108,6 +112,17 @@ def compare_models(
         sources=sources,
         title=title,
         higher_is_better=sign > 0,
+    )
+
+
+def _undefined_effect_notes(rows: tuple[ModelRow, ...], effect: object) -> tuple[str, ...]:
+    """One note per model whose effect size against the top is undefined (no spread)."""
+    name = "Cohen's d" if effect is ds.cohen_d else "Akinshin's gamma"
+    return tuple(
+        f"{row.model}: {name} against the top model is undefined (the pooled spread of the "
+        "two models' scores is 0, their centers differ)"
+        for row in rows
+        if row.magnitude == "undefined"
     )
 
 

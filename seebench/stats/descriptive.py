@@ -22,7 +22,7 @@ CI_CORRECTIONS: dict[str, str] = {
 #: Scale factor that makes the median absolute deviation estimate the SD of a normal sample.
 MAD_TO_SD = 1.4826
 
-Magnitude = Literal["negligible", "small", "medium", "large"]
+Magnitude = Literal["negligible", "small", "medium", "large", "undefined"]
 
 
 def ci_alpha(alpha: float, n_models: int, correction: str) -> float:
@@ -97,17 +97,32 @@ def pooled_mad(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def cohen_d(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Cohen's d of ``a`` over ``b``: difference of means over the pooled SD."""
-    return (a.mean(axis=0) - b.mean(axis=0)) / pooled_sd(a, b)
+    """Cohen's d of ``a`` over ``b``: difference of means over the pooled SD (NaN where the
+    pooled SD is 0 and the means differ: no spread to measure the difference in)."""
+    return _standardised(a.mean(axis=0) - b.mean(axis=0), pooled_sd(a, b))
 
 
 def akinshin_gamma(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Akinshin's gamma: difference of medians over the pooled scaled MAD."""
-    return (np.median(a, axis=0) - np.median(b, axis=0)) / pooled_mad(a, b)
+    """Akinshin's gamma: difference of medians over the pooled scaled MAD (NaN where that is 0
+    and the medians differ)."""
+    return _standardised(np.median(a, axis=0) - np.median(b, axis=0), pooled_mad(a, b))
+
+
+def _standardised(difference: np.ndarray, spread: np.ndarray) -> np.ndarray:
+    """``difference / spread``; 0 where both are 0, NaN (undefined, never infinite) where only
+    the spread is."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.asarray(difference / spread, dtype=float)
+    undefined = ~(np.asarray(spread) > 0)
+    same = np.asarray(difference) == 0
+    return np.where(undefined, np.where(same, 0.0, np.nan), ratio)
 
 
 def magnitude(effect_size: float) -> Magnitude:
-    """Cohen's labels for ``|d|``: negligible < 0.2 <= small < 0.5 <= medium < 0.8 <= large."""
+    """Cohen's labels for ``|d|``: negligible < 0.2 <= small < 0.5 <= medium < 0.8 <= large;
+    ``undefined`` for a NaN effect size (no spread)."""
+    if not np.isfinite(effect_size):
+        return "undefined"
     size = abs(effect_size)
     if size < 0.2:
         return "negligible"

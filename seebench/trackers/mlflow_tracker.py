@@ -1,8 +1,12 @@
 """The ``mlflow`` tracker plugin: a run's results in MLflow.
 
-The run's resolved configuration becomes the MLflow run's params (flattened to
-``key.sub`` names; where each value came from is left out); per unit, its metrics (``TASK.METRIC``) and its result and samples files
-as artifacts under ``units/MODEL/METHOD/``; at the end the leaderboard CSV as an artifact.
+One MLflow run per ``seebench eval``: the run's resolved configuration becomes its params
+(flattened to ``key.sub`` names; where each value came from is left out) and, at the end, the
+leaderboard CSV its artifact. Each model and method of the run (a sweep has several) gets a
+nested child run named ``MODEL/METHOD`` with the params ``model`` and ``method``, its units'
+metrics (``TASK.METRIC``), a ``TASK.status`` tag and each unit's result and samples files as
+artifacts under ``units/MODEL/METHOD/``: two models' values of one task never collide, and
+MLflow's run comparison lines the models up.
 
 MLflow's own environment variables apply: ``MLFLOW_TRACKING_URI`` (a server, or
 ``file:///path`` for a local store; default: MLflow's own default), ``MLFLOW_EXPERIMENT_NAME``
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -51,24 +56,51 @@ class MlflowTracker(Tracker):
         self._mlflow = mlflow
         mlflow.set_experiment(os.environ.get("MLFLOW_EXPERIMENT_NAME") or "seebench")
         self.run = mlflow.start_run(run_name=os.environ.get("MLFLOW_RUN_NAME") or None)
+        self._children: dict[tuple[str, str], str] = {}
         params = flatten({k: v for k, v in self.config.items() if k != "sources"})
         items = sorted(params.items())
         for start in range(0, len(items), 100):  # MLflow takes at most 100 params per batch
             mlflow.log_params(dict(items[start : start + 100]))
 
+    def _child(self, model: str, method: str) -> str:
+        """The id of the nested run of ``model`` and ``method`` (created on first use)."""
+        key = (model, method)
+        if key not in self._children:
+            from mlflow.tracking import MlflowClient
+
+            self._client = getattr(self, "_client", None) or MlflowClient()
+            parent = self.run.info
+            child = self._client.create_run(
+                parent.experiment_id,
+                run_name=f"{model}/{method}",
+                tags={"mlflow.parentRunId": parent.run_id},
+            )
+            self._client.log_param(child.info.run_id, "model", model)
+            self._client.log_param(child.info.run_id, "method", method)
+            self._children[key] = child.info.run_id
+        return self._children[key]
+
     def log_unit(self, unit: UnitRecord) -> None:
+        from mlflow.entities import Metric, RunTag
+
         event = unit.event
-        metrics = {metric_name(event.task, k): float(v) for k, v in event.metrics.items()}
-        metrics[metric_name(event.task, "seconds")] = float(event.seconds)
-        self._mlflow.log_metrics(metrics)
-        self._mlflow.set_tag(metric_name(event.task, "status"), event.status)
+        run_id = self._child(event.model_id, event.method)
+        values = {metric_name(event.task, k): float(v) for k, v in event.metrics.items()}
+        values[metric_name(event.task, "seconds")] = float(event.seconds)
+        now = int(time.time() * 1000)
+        self._client.log_batch(
+            run_id,
+            metrics=[Metric(key, value, now, 0) for key, value in values.items()],
+            tags=[RunTag(metric_name(event.task, "status"), event.status)],
+        )
         where = f"units/{event.model_id}/{event.method}"
-        if event.result_path is not None and event.result_path.is_file():
-            self._mlflow.log_artifact(str(event.result_path), artifact_path=where)
-        if unit.samples_path is not None and unit.samples_path.is_file():
-            self._mlflow.log_artifact(str(unit.samples_path), artifact_path=where)
+        for path in (event.result_path, unit.samples_path):
+            if path is not None and path.is_file():
+                self._client.log_artifact(run_id, str(path), artifact_path=where)
 
     def finish(self, leaderboard: Path) -> None:
+        for run_id in self._children.values():
+            self._client.set_terminated(run_id)
         self._mlflow.log_artifact(str(leaderboard))
         self._mlflow.end_run()
 

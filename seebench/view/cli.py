@@ -38,7 +38,11 @@ def view_command(
     Each input is a results folder of `seebench eval` (runs, samples, artifacts, compare two
     models item by item) or a score CSV as `seebench compare` takes (leaderboard only).
     """
+    from seebench.extras import require
     from seebench.plugin_manager import get_registry
+
+    for module in ("jinja2", "markupsafe") if export_dir else ("jinja2", "starlette", "uvicorn"):
+        require(module, "seebench view")
     from seebench.view.catalog import Catalog
     from seebench.view.site import Site
 

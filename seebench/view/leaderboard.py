@@ -7,6 +7,7 @@ say); the statistics are :func:`seebench.stats.compare_models` with compare's de
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,13 +18,10 @@ if TYPE_CHECKING:
     from seebench.registry import Registry
     from seebench.view.catalog import Unit
 
-#: Posterior samples per pair (compare's default is 50,000; the ranking is the same).
-NSAMPLES = 20_000
-
 
 def score_table(units: Iterable[Unit], csv_inputs: Iterable[Path]) -> Any:
     """A :class:`seebench.leaderboard.inputs.ScoreTable` of the ok units and the CSV inputs."""
-    from seebench.leaderboard.inputs import ScoreTable, normalise_task_type, read_csv
+    from seebench.leaderboard.inputs import ScoreTable, normalise_task_type, read_csv, run_limit
 
     table = ScoreTable()
     for unit in units:
@@ -36,6 +34,9 @@ def score_table(units: Iterable[Unit], csv_inputs: Iterable[Path]) -> Any:
             continue
         task = result["task"]
         table.records.append((unit.label, task["name"], float(score)))
+        limit = run_limit(result)
+        if limit is not None:
+            table.limited[(unit.label, task["name"])] = limit
         table.task_metrics[task["name"]] = metric
         recorded = (result.get("metric_info", {}).get(metric) or {}).get("higher_is_better")
         if isinstance(recorded, bool):
@@ -56,26 +57,56 @@ def build_report(table: Any, registry: Registry) -> Any:
     from seebench.leaderboard.inputs import compared_tasks
     from seebench.stats import Settings, compare_models
 
+    limited = table.drop_limited()
     if not table.records:
-        raise SeebenchError("no scores to rank")
-    kept, _ = compared_tasks(table, registry, ())
+        raise SeebenchError("no scores to rank" + _limited_note(limited))
+    kept, dropped = compared_tasks(table, registry, ())
     selected = table.to_matrix(registry).select_tasks(kept)
     complete = _largest_complete(selected)
     if len(complete.models) < 2 or len(complete.tasks) < 3:
         raise SeebenchError(
             f"a leaderboard needs at least 2 models with scores on the same 3 tasks; found "
             f"{len(complete.models)} model(s) and {len(complete.tasks)} common task(s)"
+            + _limited_note(limited)
         )
     try:
-        return compare_models(
-            complete,
-            Settings(nsamples=NSAMPLES),
+        report = compare_models(
+            complete,  # compare's defaults (Settings()), as docs/view.md says
+            Settings(),
             breakdown_matrix=selected,
             title="Leaderboard",
             sources=tuple(table.sources),
         )
     except ValueError as exc:
         raise SeebenchError(str(exc)) from None
+    notes = (*report.notes, *left_out_notes(selected, complete, dropped, limited))
+    return dataclasses.replace(report, notes=notes)
+
+
+def left_out_notes(
+    selected: Any, complete: Any, dropped: dict[str, str], limited: list[str]
+) -> list[str]:
+    """One line for each model, task or result the ranking leaves out, and why."""
+    import numpy as np
+
+    notes = [f"left out {line}: a --limit run (a subset of the items)" for line in limited]
+    notes += [f"left out task {task}: {reason}" for task, reason in dropped.items()]
+    scored = ~np.isnan(selected.scores)
+    for m, model in enumerate(selected.models):
+        if model not in complete.models:
+            count = int(scored[:, m].sum())
+            notes.append(
+                f"left out model {model}: scores on {count} of the {len(selected.tasks)} tasks; "
+                "the ranking needs every model on the same tasks"
+            )
+    for task in selected.tasks:
+        if task not in complete.tasks:
+            notes.append(f"left out task {task}: not every ranked model has a score on it")
+    return notes
+
+
+def _limited_note(limited: list[str]) -> str:
+    return f" ({len(limited)} result(s) of --limit runs left out)" if limited else ""
 
 
 def _largest_complete(matrix: Any) -> Any:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from markupsafe import Markup
+
 from seebench.view.safety import INLINE_ARTIFACT_BYTES, Refused, inside, read_bytes
 
 #: The order in which a sample's fields are shown (others follow, sorted).
@@ -57,7 +59,7 @@ def value_view(value: Any, limit: int, name: str = "") -> dict[str, Any]:
         text = value
     else:
         try:
-            text = json.dumps(value, indent=1, ensure_ascii=False, default=str)
+            text = readable(value, limit)
         except (ValueError, RecursionError):
             text = repr(value)[:limit]
     truncated = ""
@@ -77,6 +79,53 @@ def value_view(value: Any, limit: int, name: str = "") -> dict[str, Any]:
             lines.append((cls, line))
         return {"kind": "diff", "lines": lines, "truncated": truncated}
     return {"kind": "text", "text": text, "truncated": truncated}
+
+
+def readable(value: Any, limit: int = 1_000_000) -> str:
+    """A JSON value as indented ``key: value`` text in which a string of several lines (a
+    traceback, a test run's output) keeps its lines instead of showing ``\\n`` escapes; other
+    scalars as JSON. Stops growing once past ``limit`` characters."""
+    lines: list[str] = []
+    _readable(value, "", lines, [0], limit)
+    return "\n".join(lines)
+
+
+def _readable(value: Any, pad: str, lines: list[str], size: list[int], limit: int) -> None:
+    def add(line: str) -> None:
+        lines.append(line)
+        size[0] += len(line) + 1
+
+    items = (
+        list(value.items())
+        if isinstance(value, dict)
+        else list(enumerate(value))
+        if isinstance(value, list)
+        else None
+    )
+    if items is None:
+        add(pad + _scalar(value))
+        return
+    if not items:
+        add(pad + ("{}" if isinstance(value, dict) else "[]"))
+    for key, item in items:
+        if size[0] > limit:
+            return
+        label = f"{key}:" if isinstance(value, dict) else "-"
+        if isinstance(item, str) and "\n" in item:
+            add(f"{pad}{label} |")
+            for line in item.splitlines():
+                add(f"{pad}  {line}")
+        elif isinstance(item, dict | list) and item:
+            add(f"{pad}{label}")
+            _readable(item, pad + "  ", lines, size, limit)
+        else:
+            add(f"{pad}{label} {_scalar(item)}")
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, dict | list):
+        return "{}" if isinstance(value, dict) else "[]"
+    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 def record_fields(record: dict[str, Any], limit: int) -> list[dict[str, Any]]:
@@ -126,14 +175,15 @@ def scorer_views(record: dict[str, Any], limit: int) -> list[dict[str, Any]]:
 
 def artifact_refs(record: dict[str, Any]) -> list[str]:
     """Artifact paths (relative to the unit's artifacts folder) a record names: a scorer's
-    ``metadata.artifacts`` and the record's own ``artifacts``."""
+    ``metadata.artifacts`` and ``metadata.log`` (the sandbox's per-sample log of
+    ``python_tests``: the program, tests and full output) and the record's own ``artifacts``."""
     refs: list[str] = []
     named = record.get("scores")
     if isinstance(named, dict):
         for entry in named.values():
             meta = entry.get("metadata") if isinstance(entry, dict) else None
             if isinstance(meta, dict):
-                refs += _as_list(meta.get("artifacts"))
+                refs += _as_list(meta.get("artifacts")) + _as_list(meta.get("log"))
     refs += _as_list(record.get("artifacts"))
     extra = record.get("extra")
     if isinstance(extra, dict):
@@ -221,3 +271,19 @@ def inline_artifact(item: ArtifactFile, base: Path, limit: int) -> dict[str, Any
         with contextlib.suppress(ValueError, RecursionError):
             text = json.dumps(json.loads(text), indent=1, ensure_ascii=False)
     return value_view(text, limit, item.name)
+
+
+def highlight(text: str, query: str) -> Markup:
+    """``text`` escaped, each case-insensitive occurrence of ``query`` in a ``<mark>``."""
+    from markupsafe import escape
+
+    if not query:
+        return escape(text)
+    pattern = re.compile(re.escape(query), re.IGNORECASE)
+    out, last = [], 0
+    for match in pattern.finditer(text):
+        out += [escape(text[last : match.start()]), Markup("<mark>"), escape(match.group())]
+        out.append(Markup("</mark>"))
+        last = match.end()
+    out.append(escape(text[last:]))
+    return Markup("").join(out)

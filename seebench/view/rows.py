@@ -45,6 +45,8 @@ def run_row(unit: Unit) -> dict[str, Any]:
         "ci": render.interval((info.get(primary) or {}).get("ci95")) if primary else "",
         "others": [(k, v) for k, v in metrics.items() if k != primary],
         "n": data.get("n", ""),
+        "limit": run.get("limit") if isinstance(run.get("limit"), int) else None,
+        "task_href": f"task/{unit.task}.html" if render.TASK_NAME.match(unit.task) else "",
         "invalid": f"{invalid:.1%}" if isinstance(invalid, int | float) else "",
         "time": f"{total_s:.1f}" if isinstance(total_s, int | float) else "",
         "tokens": tokens or "",

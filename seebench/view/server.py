@@ -151,6 +151,7 @@ def serve(site: Site, host: str, port: int) -> None:
     # SciPy (the compare view's t interval) takes a while to import on a busy machine: do it
     # while the first pages are served, not on the first compare.
     threading.Thread(target=_warm_up, daemon=True).start()
+    site.start_leaderboard()
     hosts = LOCAL_HOSTS if host in LOCAL_HOSTS else (*LOCAL_HOSTS, host)
     uvicorn.run(build_app(site, hosts), host=host, port=port, log_level="warning")
 

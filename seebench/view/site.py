@@ -14,6 +14,7 @@ import base64
 import hashlib
 import json
 import math
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,10 +99,14 @@ class Site:
             autoescape=True,
             undefined=jinja2.StrictUndefined,
         )
+        self.env.filters["highlight"] = render.highlight
         self._indexes: OrderedDict[tuple, tuple[SampleIndex | None, str]] = OrderedDict()
         self._selections: OrderedDict[tuple, np.ndarray] = OrderedDict()
         self._pairings: OrderedDict[tuple, Pairing] = OrderedDict()
         self._report: tuple[Any, str | None] | None = None
+        self._report_lock = threading.Lock()
+        self._board: dict[str, Any] | None = None  # the leaderboard page's context, once made
+        self._warming: threading.Thread | None = None
         self.export_artifacts: dict[str, ExportArtifact] = {}
 
     # -- shared -----------------------------------------------------------------------------
@@ -215,8 +220,9 @@ class Site:
             "peers": self.catalog.peers(unit),
             "index_note": note,
             "filterable": self.mode == "serve" and index is not None,
+            "task_href": f"task/{unit.task}.html" if render.TASK_NAME.match(unit.task) else "",
             "f": wanted,
-            "labels": index.labels[:200] if index is not None else [],
+            "labels": gold_labels(index)[:200] if index is not None else [],
             "scorer_names": sorted(index.scorers) if index is not None else [],
             "total": None,
             "qs": qs,
@@ -442,26 +448,53 @@ class Site:
 
     def report(self) -> tuple[Any, str | None]:
         """The comparison report (computed once) or why there is none."""
-        if self._report is None:
-            from seebench.view.leaderboard import build_report, score_table
+        with self._report_lock:
+            if self._report is None:
+                from seebench.view.leaderboard import build_report, score_table
 
-            try:
-                if self.registry is None:
-                    raise SeebenchError("no plugin registry given")
-                table = score_table(self.catalog.list(), self.csv_inputs)
-                self._report = (build_report(table, self.registry), None)
-            except SeebenchError as exc:
-                self._report = (None, str(exc))
-        return self._report
+                try:
+                    if self.registry is None:
+                        raise SeebenchError("no plugin registry given")
+                    table = score_table(self.catalog.list(), self.csv_inputs)
+                    self._report = (build_report(table, self.registry), None)
+                except SeebenchError as exc:
+                    self._report = (None, str(exc))
+            return self._report
+
+    def board_context(self) -> dict[str, Any]:
+        """What the leaderboard page shows (the report, its figures), made once."""
+        if self._board is None:
+            from seebench.view.leaderboard import leaderboard_context
+
+            report, problem = self.report()
+            context: dict[str, Any] = {"problem": problem or ""}
+            if report is not None:
+                context.update(leaderboard_context(report, self.catalog.list(), self.groups))
+            self._board = context
+        return self._board
+
+    def start_leaderboard(self) -> None:
+        """Compute the leaderboard in the background (the server calls this as it starts): its
+        posterior draws and figures take seconds, which no request should wait for."""
+        if self._warming is None and self._board is None:
+            self._warming = threading.Thread(target=self.board_context, daemon=True)
+            self._warming.start()
 
     def leaderboard_page(self) -> str:
-        from seebench.view.leaderboard import leaderboard_context
+        if self._warming is not None and self._warming.is_alive():
+            return self._page(
+                "leaderboard.html", "", "Leaderboard", computing=True, problem="", refresh=2
+            )
+        return self._page(
+            "leaderboard.html", "", "Leaderboard", computing=False, **self.board_context()
+        )
 
-        report, problem = self.report()
-        context: dict[str, Any] = {"problem": problem or ""}
-        if report is not None:
-            context.update(leaderboard_context(report, self.catalog.list(), self.groups))
-        return self._page("leaderboard.html", "", "Leaderboard", **context)
+
+def gold_labels(index: SampleIndex) -> list[str]:
+    """The labels the Label filter offers: those some sample has as its gold answer (a code
+    task's predictions are short strings too, but they are answers, not labels)."""
+    codes = np.unique(index.gold[index.gold >= 0])
+    return [index.labels[int(c)] for c in codes]
 
 
 _EMPTY = {

@@ -100,3 +100,27 @@ def test_the_table_console_is_wide_when_writing_to_a_file():
     from seebench.runner.progress import table_console
 
     assert table_console(file=io.StringIO()).width >= 160
+
+
+def test_the_table_shows_how_many_answers_were_invalid_when_some_were():
+    row = {
+        "model_id": "m",
+        "method": "zero-shot",
+        "primary_metric": "pass_rate",
+        "metrics": {"pass_rate": 0.2},
+        "n": 5,
+        "seconds": 1.0,
+        "status": "ok",
+        "reason": None,
+        "note": None,
+    }
+    clean = summary_table([SimpleNamespace(**row, task="a", invalid=0)])
+    assert "invalid" not in [column.header for column in clean.columns]
+    table = summary_table(
+        [
+            SimpleNamespace(**row, task="a", invalid=1),
+            SimpleNamespace(**row, task="b", invalid=None),
+        ]
+    )
+    [column] = [c for c in table.columns if c.header == "invalid"]
+    assert list(column.cells) == ["1", "-"]

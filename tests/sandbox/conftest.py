@@ -8,6 +8,7 @@ import pytest
 
 from seebench.sandbox import Limits, Mechanism, Sandbox, find_bwrap, open_sandbox
 from seebench.sandbox.mechanism import ROOT_DROPPED_UID, bwrap_version, probe
+from tests.requirements import unavailable
 
 #: CI sets this so that a missing sandbox fails the tests instead of skipping them.
 REQUIRE_SANDBOX = os.environ.get("SEEBENCH_REQUIRE_SANDBOX") == "1"
@@ -19,9 +20,7 @@ TIGHT = Limits(cpu_s=2, wall_s=6, memory_mb=128, processes=16, file_size_mb=4, d
 def open_or_skip(**options):
     sandbox = open_sandbox(**options)
     if not sandbox.available:
-        if REQUIRE_SANDBOX:
-            pytest.fail(f"SEEBENCH_REQUIRE_SANDBOX=1 but no sandbox: {sandbox.reason}")
-        pytest.skip(f"no sandbox here: {sandbox.reason}")
+        unavailable("sandbox", f"no sandbox here: {sandbox.reason}")
     return sandbox
 
 

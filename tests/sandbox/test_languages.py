@@ -7,8 +7,9 @@ import shutil
 import pytest
 
 from seebench.sandbox import Limits, java_request, node_request
+from tests.requirements import requires
 
-needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+needs_node = requires("node")
 needs_java = pytest.mark.skipif(shutil.which("java") is None, reason="java is not installed")
 
 LIMITS = Limits(cpu_s=10, wall_s=30, memory_mb=256, disk_mb=16)

@@ -135,3 +135,19 @@ def test_nonparametric_fallback_matches_autorank() -> None:
         )
         assert row.effect_size == pytest.approx(expected["effect_size"])
         assert row.magnitude == expected["magnitude"]
+
+
+def test_a_model_without_spread_gets_an_undefined_effect_size_and_a_note() -> None:
+    rng = np.random.default_rng(1)
+    scores = np.column_stack(
+        [np.full(8, 0.9), np.full(8, 0.5), rng.normal(0.6, 0.05, size=8)]
+    )  # m0 and m1 constant: their pooled spread is 0
+    report = compare_models(_matrix(scores), Settings(nsamples=500, mode="parametric"))
+    row = {r.model: r for r in report.rows}
+    assert row["m1"].magnitude == "undefined" and np.isnan(row["m1"].effect_size)
+    assert row["m2"].magnitude != "undefined" and np.isfinite(row["m2"].effect_size)
+    assert any(
+        n.startswith("m1: Cohen's d against the top model is undefined") for n in report.notes
+    )
+    ranking = {r["model"]: r for r in report.to_dict()["ranking"]}
+    assert ranking["m1"]["effect_size"] is None

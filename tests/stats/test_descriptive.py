@@ -71,3 +71,13 @@ def test_shapiro_skips_constant_columns() -> None:
     x = np.column_stack([np.ones(10), np.random.default_rng(1).normal(size=10)])
     p = ds.shapiro_pvalues(x)
     assert np.isnan(p[0]) and 0 <= p[1] <= 1
+
+
+def test_an_effect_size_without_spread_is_undefined_not_infinite() -> None:
+    constant = np.full((5, 1), 0.5)
+    lower = np.full((5, 1), 0.3)
+    assert np.isnan(ds.cohen_d(constant, lower)).all()
+    assert np.isnan(ds.akinshin_gamma(constant, lower)).all()
+    assert (ds.cohen_d(constant, constant) == 0).all()  # no difference is no effect
+    assert ds.magnitude(float("nan")) == "undefined"
+    assert ds.magnitude(float("inf")) == "undefined"

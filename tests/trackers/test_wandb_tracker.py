@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-pytest.importorskip("wandb", reason="the wandb tracker needs the trackers extra")
+wandb = pytest.importorskip("wandb", reason="the wandb tracker needs the trackers extra")
 
 from tests.trackers.conftest import SECRET, files_containing  # noqa: E402
 from tests.trackers.wandb_log import records  # noqa: E402
@@ -30,6 +30,10 @@ def offline(tracked, monkeypatch):
 def test_an_offline_run_holds_config_metrics_samples_and_leaderboard(offline):
     run, tmp = offline
     assert run("--log-to", "wandb") == 0
+    # W&B's service process writes the offline file; run.finish() only tells it to close the
+    # stream. teardown() waits for the service to stop, so the file is complete (reading it
+    # earlier found no 'run' record now and then, more often under load).
+    wandb.teardown()
     [run_file] = list((tmp / "wandb").rglob("offline-run-*/run-*.wandb"))
     found = records(run_file)
     by_kind: dict[str, list] = {}

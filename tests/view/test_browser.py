@@ -70,7 +70,8 @@ def _shot(driver, name: str) -> None:
 def _visible_rows(driver) -> list[str]:
     return driver.execute_script(
         "return Array.from(document.querySelectorAll('#runs tbody tr'))"
-        ".filter(r => !r.hidden).map(r => r.dataset.model + '/' + r.cells[0].textContent.trim());"
+        ".filter(r => !r.hidden)"
+        ".map(r => r.dataset.model + '/' + r.cells[0].querySelector('a').textContent.trim());"
     )
 
 
@@ -99,6 +100,45 @@ def test_runs_table_filters_and_navigation(browser, served) -> None:
     assert "copilot_fix" in browser.find_element(By.TAG_NAME, "h1").text
 
 
+def test_task_pages_are_reached_from_the_runs_table_and_a_unit(browser, served) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    base, catalog, _ = served
+    browser.get(f"{base}/")
+    row = browser.find_element(By.CSS_SELECTOR, '#runs tr[data-model="beta"] .task-link')
+    row.click()
+    WebDriverWait(browser, 20).until(lambda d: "/task/" in d.current_url)
+    assert browser.current_url.endswith("/task/issue_type.html")
+    _shot(browser, "task")
+    units = browser.execute_script(
+        "return Array.from(document.querySelectorAll('main a')).map(a => a.getAttribute('href'))"
+        ".filter(h => h.includes('unit/'));"
+    )
+    assert {u.split("/")[-2] for u in units} >= {
+        unit_of(catalog, m, "issue_type").uid for m in ("alpha", "beta", "gamma")
+    }
+    unit = unit_of(catalog, "gamma", "sentiment")
+    browser.get(f"{base}/unit/{unit.uid}/page-1.html")
+    browser.find_element(By.ID, "task-link").click()
+    WebDriverWait(browser, 20).until(lambda d: d.current_url.endswith("/task/sentiment.html"))
+
+
+def test_the_label_filter_offers_gold_labels_only(browser, served) -> None:
+    from selenium.webdriver.common.by import By
+
+    base, catalog, _ = served
+    unit = unit_of(catalog, "beta", "issue_type")
+    browser.get(f"{base}/unit/{unit.uid}/page-1.html")
+    options = [o.text for o in browser.find_elements(By.CSS_SELECTOR, "#f-label option")]
+    assert sorted(options) == ["any", "bug", "feature", "question"]
+    _shot(browser, "unit")
+    code = unit_of(catalog, "alpha", "humaneval", method="sampling")
+    browser.get(f"{base}/unit/{code.uid}/page-1.html")
+    labels = [o.text for o in browser.find_elements(By.CSS_SELECTOR, "#f-label option")]
+    assert labels == ["any", "x"]  # this fixture's gold is 'x'; tests/view/test_site.py has code
+
+
 def test_sample_filters_in_the_browser(browser, served) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
@@ -119,6 +159,11 @@ def test_sample_filters_in_the_browser(browser, served) -> None:
     WebDriverWait(browser, 20).until(lambda d: "q=Issue" in d.current_url)
     count = browser.find_element(By.ID, "match-count").text
     assert count.endswith("of 60 samples") and int(count.split()[0]) <= 1
+    browser.get(f"{base}/unit/{unit.uid}/page-1.html?q=Issue%207%3A")  # the search alone
+    marks = browser.execute_script(
+        "return Array.from(document.querySelectorAll('.sample mark')).map(m => m.textContent);"
+    )
+    assert marks and set(marks) == {"Issue 7:"}  # the matches, highlighted
 
 
 def test_script_in_a_reply_stays_text(browser, served) -> None:

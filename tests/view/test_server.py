@@ -86,7 +86,7 @@ def test_a_fix_sample_shows_diff_analyzer_output_and_verdict(client, catalog) ->
     assert FIX_ID in text and "scorer copilot_fix" in text
     assert '<span class="add">+    total = 0\n</span>' in text
     assert '<span class="del">-    l = 0\n</span>' in text
-    assert "&#34;warnings_before&#34;: 2" in text  # the verdict's metadata
+    assert "warnings_before: 2" in text  # the verdict's metadata, as key: value lines
     assert "pylint" in text and "analysis.json" in text  # the analyzer output, inline
     invalid = client.get(f"/unit/{unit.uid}/page-1.html?invalid=1").text
     assert "1 of 2 samples" in invalid and "no python answer" in invalid

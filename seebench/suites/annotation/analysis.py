@@ -149,9 +149,31 @@ def analyse_task(
             continue
         result.curves[model.name] = curves
         safe = largest_safe_fraction(curves["confidence"], result.band)
+        with_humans = _mean_with_humans(result.matrices.get(data.level), model.name)
+        if safe and with_humans is not None and with_humans <= 0:
+            # many raters per item hide one rater in the band: never call a rater safe who
+            # agrees with the humans no better than chance
+            problems.append(
+                f"{task}: no fraction is safe for {model.name!r}: its mean alpha with the "
+                f"human raters is {with_humans:.3f} (not above chance)"
+            )
+            safe = 0.0
         result.safe_fraction[model.name] = safe
         result.effort[model.name] = effort_saved(safe, per_item)
         result.majority[model.name] = majority_agreement(
             data, model.ratings, model.confidence, fractions=fractions
         )
     return result
+
+
+def _mean_with_humans(matrix: AgreementMatrix | None, rater: str) -> float | None:
+    """The mean pairwise alpha of ``rater`` with each human rater (``None``: undefined)."""
+    if matrix is None or rater not in matrix.raters:
+        return None
+    i = matrix.raters.index(rater)
+    values = [
+        float(matrix.alpha[i, j])
+        for j, kind in enumerate(matrix.kinds)
+        if kind == HUMAN and j != i and not math.isnan(matrix.alpha[i, j])
+    ]
+    return statistics.fmean(values) if values else None

@@ -215,10 +215,12 @@ def replaceable_items(
 
 def largest_safe_fraction(curve: ReplacementCurve, band: HumanBand) -> float:
     """The largest fraction such that the curve's mean lies inside the human band at it and at
-    every smaller fraction; 0.0 when even the smallest fraction leaves the band."""
+    every smaller fraction, and above chance (alpha > 0: a band that reaches below chance would
+    call a rater that disagrees with everyone safe); 0.0 when even the smallest fraction
+    fails."""
     safe = 0.0
     for fraction, mean in sorted(zip(curve.fractions, curve.mean, strict=True)):
-        if not band.low <= mean <= band.high:
+        if not band.low <= mean <= band.high or mean <= 0:
             break
         safe = fraction
     return safe

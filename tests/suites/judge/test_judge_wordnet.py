@@ -10,13 +10,11 @@ import pytest
 
 from seebench.suites.judge import wordnet
 from seebench.suites.judge.wordnet import WordNetUnavailableError, lexnames_text, nltk_data_dir
+from tests.requirements import requires
 
 LEXNAMES_MAN_PAGE = Path("/usr/share/man/man5/lexnames.5WN.gz")
 
-needs_wordnet = pytest.mark.skipif(
-    not (wordnet.DEBIAN_WORDNET_DIR / "index.sense").is_file(),
-    reason="Debian packages wordnet-base and wordnet-sense-index not installed",
-)
+needs_wordnet = requires("wordnet")
 
 
 def test_lexnames_has_the_45_lexicographer_files_in_order():
@@ -54,7 +52,7 @@ def test_the_folder_is_built_once_and_rebuilt_when_damaged(isolated_home):
     (folder / "index.sense").write_text("truncated")
     nltk_data_dir()
     assert (folder / "index.sense").stat().st_size == (
-        (wordnet.DEBIAN_WORDNET_DIR / "index.sense").stat().st_size
+        (wordnet.source_dir() / "index.sense").stat().st_size
     )
 
 

@@ -99,7 +99,8 @@ def _cached_vectors(path: Path, count: int) -> Any:
         vectors = numpy.load(path, allow_pickle=False)
     except (OSError, ValueError, EOFError):
         return None
-    dimension = embedding_model().get_sentence_embedding_dimension()
+    model = embedding_model()  # sentence-transformers 6 renamed the method; older ones lack it
+    dimension = getattr(model, "get_embedding_dimension", model.get_sentence_embedding_dimension)()
     if not (
         isinstance(vectors, numpy.ndarray)
         and vectors.dtype == numpy.float32

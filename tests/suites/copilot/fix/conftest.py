@@ -3,12 +3,12 @@
 The tools folder is the one of the environment the tests start in (``seebench copilot tools
 install`` put it there), kept when each test gets its own ``SEEBENCH_HOME``. Tests that run
 analyzers skip where the tools or the sandbox are missing, and fail instead under
-``SEEBENCH_REQUIRE_SANDBOX=1`` (CI installs both).
+``SEEBENCH_REQUIRE_SANDBOX=1`` or ``SEEBENCH_REQUIRE_NODE=1`` (CI installs both; see
+``tests/requirements.py``).
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -16,17 +16,15 @@ import pytest
 from seebench.data.file_sets import FileSet, read_file_list
 from seebench.suites.copilot.fix import tools
 from tests.conftest import REPO_ROOT
+from tests.requirements import unavailable
 
-REQUIRED = os.environ.get("SEEBENCH_REQUIRE_SANDBOX") == "1"
 TOOLS = tools.tools_dir()
 MIRROR = (REPO_ROOT / ".." / "shared" / "data" / "copilot_harness").resolve()
 FILE_LIST = REPO_ROOT / "task_configs/copilot/data/copilot_fix.sha256"
 
 
 def _missing(reason: str) -> None:
-    if REQUIRED:
-        pytest.fail(f"SEEBENCH_REQUIRE_SANDBOX=1 but {reason}")
-    pytest.skip(reason)
+    unavailable("sandbox", reason)
 
 
 @pytest.fixture(autouse=True)
@@ -57,7 +55,7 @@ def analyzers_ok(sandbox_ok, tools_folder) -> None:
         try:
             analyzer(name).check_installed()
         except SeebenchError as exc:
-            _missing(str(exc))
+            unavailable("npm", str(exc))
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,6 @@ temporary data cache with it imported, a registry, in-process evaluation and a s
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -13,11 +12,11 @@ from seebench.data.file_sets import FileSet
 from seebench.plugin_manager import build_registry, create_plugin_manager
 from seebench.runner.runner import EvalConfig, run_eval
 from seebench.tasks.index import build_task_index
+from tests.requirements import unavailable
 
 MIRROR = Path(__file__).resolve().parents[4] / ".." / "shared" / "data" / "realhumaneval"
 UPSTREAM_DIR = "tasks_study/tasks"
 #: CI sets this so that a missing sandbox fails the tests instead of skipping them.
-REQUIRE_SANDBOX = os.environ.get("SEEBENCH_REQUIRE_SANDBOX") == "1"
 
 
 def mirror_or_skip() -> Path:
@@ -66,6 +65,4 @@ def sandbox_or_skip() -> None:
     try:
         detect()
     except SandboxUnavailable as error:
-        if REQUIRE_SANDBOX:
-            pytest.fail(f"SEEBENCH_REQUIRE_SANDBOX=1 but no sandbox: {error}")
-        pytest.skip(f"no sandbox here: {error}")
+        unavailable("sandbox", f"no sandbox here: {error}")

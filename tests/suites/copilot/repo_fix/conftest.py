@@ -3,7 +3,8 @@ the tests start in (kept when each test gets its own ``SEEBENCH_HOME``), the san
 tiny hand-made repositories stored in the data cache as ``git archive``-like tars.
 
 Tests that run analyzers skip where the tools or the sandbox are missing, and fail instead
-under ``SEEBENCH_REQUIRE_SANDBOX=1`` (CI installs both).
+under ``SEEBENCH_REQUIRE_SANDBOX=1`` or ``SEEBENCH_REQUIRE_NODE=1`` (CI installs both; see
+``tests/requirements.py``).
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.requirements import unavailable
+
 # the tools folder, the sandbox check and the skip-or-fail rule are part 1's fix fixtures
 from tests.suites.copilot.fix.conftest import (  # noqa: E402,F401
-    _missing,
     sandbox_ok,
     tools_folder,
 )
@@ -33,7 +35,7 @@ def analyzer_ok(sandbox_ok, tools_folder) -> Callable[[str], None]:  # noqa: F81
         try:
             analyzer(name).check_installed()
         except SeebenchError as exc:
-            _missing(str(exc))
+            unavailable("npm", str(exc))
 
     return check
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from seebench.suites.copilot.repos.staging import StagedRepo
+from tests.requirements import unavailable
 
 REQUIRE_SANDBOX = os.environ.get("SEEBENCH_REQUIRE_SANDBOX") == "1"
 COMMIT_TIME = 1717200000  # 2024-06-01, stamped on every tar entry as git archive does
@@ -92,9 +93,7 @@ def need_jail() -> None:
 
     problem = jail_available()
     if problem:
-        if REQUIRE_SANDBOX:
-            pytest.fail(f"SEEBENCH_REQUIRE_SANDBOX=1 but {problem}")
-        pytest.skip(problem)
+        unavailable("sandbox", problem)
 
 
 @pytest.fixture(scope="session")
