@@ -70,6 +70,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "seebench.plugin_entry_points",
             "seebench.plugin_check",
             "seebench.api",
+            "seebench.__main__",
         ),
     ),
 )
