@@ -26,14 +26,19 @@ RESULT_MAX_BYTES = 64 * 1024 * 1024
 
 
 def result_paths(output: Path, model_id: str, method: str, task: str) -> tuple[Path, Path]:
-    """``OUTPUT/<model-id>/<method>/<task>.json`` and its ``.samples.jsonl``."""
+    """``OUTPUT/<model-id>/<method>/<task>.json`` and its ``.samples.jsonl``; ``OUTPUT`` is
+    declared a known root (:func:`seebench.safe_files.add_root`): no folder below it that a
+    write goes through may be a symbolic link."""
+    safe_files.add_root(output)
     folder = Path(output) / model_id / method
     return folder / f"{task}.json", folder / f"{task}.samples.jsonl"
 
 
 def artifacts_dir(result_path: Path) -> Path:
     """The unit's artifacts folder beside its result: ``<task>.artifacts/`` (scorer caches,
-    patches, logs, judge transcripts)."""
+    patches, logs, judge transcripts). The result's folder is declared a known root, so
+    that no write of a scorer goes through a linked folder of the artifacts."""
+    safe_files.add_root(Path(result_path).parent, resolved=False)
     return result_path.with_name(f"{result_path.stem}.artifacts")
 
 
