@@ -61,8 +61,9 @@ def remove_stale_temps(path: Path) -> int:
 
 
 def write_result(path: Path, result: dict[str, Any]) -> None:
-    """Write one result JSON (secrets scrubbed)."""
-    text = json.dumps(result, indent=2, sort_keys=False, default=_jsonable)
+    """Write one result JSON (secrets scrubbed: as data, so that entries named like keys go,
+    then as text)."""
+    text = json.dumps(scrub(result), indent=2, sort_keys=False, default=_jsonable)
     atomic_write_text(path, scrub(text) + "\n")
 
 
