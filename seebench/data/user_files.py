@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.data.cache import cached_file, data_dir, sha256_file, store_file
 from seebench.errors import SeebenchError
 
@@ -32,8 +33,8 @@ def _records() -> dict[str, dict[str, dict[str, Any]]]:
     if not path.is_file():
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        data = json.loads(safe_files.read_text(path, 64 * 1024 * 1024))
+    except (OSError, ValueError, RecursionError) as exc:
         raise SeebenchError(f"{path}: cannot read the recorded user files: {exc}") from None
     if not isinstance(data, dict):
         raise SeebenchError(f"{path}: expected a JSON object of tasks")
