@@ -36,10 +36,16 @@ def result_paths(output: Path, model_id: str, method: str, task: str) -> tuple[P
 
 def artifacts_dir(result_path: Path) -> Path:
     """The unit's artifacts folder beside its result: ``<task>.artifacts/`` (scorer caches,
-    patches, logs, judge transcripts). The result's folder is declared a known root, so
-    that no write of a scorer goes through a linked folder of the artifacts."""
-    safe_files.add_root(Path(result_path).parent, resolved=False)
+    patches, logs, judge transcripts)."""
     return result_path.with_name(f"{result_path.stem}.artifacts")
+
+
+def unit_root(result_path: Path) -> Path:
+    """Declare the folder of an existing result a known root (for commands given result
+    files rather than ``--output``: ``seebench score``), so that no write below it, a scorer's
+    artifacts included, goes through a linked folder; returns the result's artifacts folder."""
+    safe_files.add_root(Path(result_path).parent, resolved=False)
+    return artifacts_dir(result_path)
 
 
 def atomic_write_text(path: Path, text: str) -> None:

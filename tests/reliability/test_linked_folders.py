@@ -75,11 +75,18 @@ def test_eval_writes_no_run_record_through_a_linked_runs_folder(tasks_env, capsy
     assert "symbolic link" in stderr and "Traceback" not in stderr
 
 
+@pytest.mark.parametrize("via", ["eval", "score"])
 @pytest.mark.parametrize("linked", ["t0.artifacts", "t0.artifacts/python_tests"])
-def test_scorer_artifacts_are_not_written_through_a_linked_folder(tmp_path, linked):
+def test_scorer_artifacts_are_not_written_through_a_linked_folder(tmp_path, linked, via):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    result, _ = result_paths(tmp_path / "out", "m", "baseline", "t0")
+    if via == "eval":  # eval names the unit's paths from --output
+        result, _ = result_paths(tmp_path / "out", "m", "baseline", "t0")
+    else:  # score is given the result file
+        from seebench.results.io import unit_root
+
+        result = tmp_path / "given" / "m" / "baseline" / "t0.json"
+        unit_root(result)
     folder = result.parent / linked
     folder.parent.mkdir(parents=True)
     os.symlink(elsewhere, folder)
@@ -149,3 +156,13 @@ def test_a_hardlinked_score_cache_is_not_appended(tmp_path):
     with pytest.raises(UnsafeFileError, match="hard links"):
         safe_files.append_text(scores / "accuracy.jsonl", "{}\n", root=tmp_path / "t0.artifacts")
     assert victim.read_text() == SECRET
+
+
+def test_an_output_folder_that_is_itself_a_link_is_used(tasks_env, capsys, monkeypatch):
+    out, elsewhere = tasks_env
+    real = out.parent / "real-out"
+    real.mkdir()
+    os.symlink(real, out)
+    monkeypatch.chdir(out.parent)  # the current folder is no root: its links stay allowed
+    assert cli(capsys, _evaluate("out"))[0] == 0
+    assert (real / "majority" / "slow-echo" / "t0.json").is_file()
