@@ -69,7 +69,7 @@ def add_user_file(
     """
     if not path.is_file():
         raise SeebenchError(f"{path}: no such file")
-    unpinned = [s for s in sources if s.kind == "url" and not s.pinned]
+    unpinned = [s for s in sources if s.handler.user_supplied(s)]
     if not unpinned:
         raise SeebenchError(
             f"task {task.name!r} has no unpinned source: its files are checked against their "
@@ -125,7 +125,7 @@ def user_file_caveats(task: Any, sources: list[Any]) -> list[str]:
     resolves to a user-supplied file."""
     lines = []
     for source in sources:
-        if source.kind != "url" or source.pinned:
+        if not source.handler.user_supplied(source):
             continue
         entry = recorded(task.name, source.name)
         if entry is None:
