@@ -183,12 +183,25 @@ def _scrub_text(text: str, secrets: list[str]) -> str:
     for secret in secrets:
         if secret in text:
             text = text.replace(secret, REDACTED)
-    if "=" in text:
+    if "=" in text and "://" in text:  # a query string of a URL
         text = _QUERY_SECRET.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
-    if ":" in text or "=" in text:
+    # substring tests first (far cheaper than the patterns, and inline: this runs on every
+    # string of every samples file)
+    lower = text.lower()
+    if "authoriz" in lower or "bearer" in lower or "api-key" in lower or "auth-token" in lower:
         text = _HEADER_SECRET.sub(_header_redacted, text)
-    text = _BEARER.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
-    return _KEY_SHAPE.sub(REDACTED, text)
+        text = _BEARER.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
+    if (
+        "sk-" in text
+        or "hf_" in text
+        or "AKIA" in text
+        or "AIza" in text
+        or "xox" in text
+        or "glpat-" in text
+        or ("gh" in text and "_" in text)
+    ):
+        text = _KEY_SHAPE.sub(REDACTED, text)
+    return text
 
 
 def _header_redacted(match: re.Match[str]) -> str:
@@ -222,7 +235,12 @@ def _scrub_value(value: Any, secrets: list[str]) -> Any:
     if isinstance(value, str):
         return _scrub_text(value, secrets)
     if isinstance(value, dict):
-        return {_scrub_value(k, secrets): _scrub_entry(k, v, secrets) for k, v in value.items()}
+        return {
+            _scrub_value(k, secrets): _scrub_entry(k, v, secrets)
+            if type(k) is str and (k.lower() in SECRET_KEYS or k[-4:].lower() == "_env")
+            else _scrub_value(v, secrets)
+            for k, v in value.items()
+        }
     if isinstance(value, list | tuple):
         return [_scrub_value(v, secrets) for v in value]
     return value
