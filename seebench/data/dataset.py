@@ -8,8 +8,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from seebench.data.kinds.base import DataError  # noqa: F401  (re-exported: suites raise it)
 from seebench.data.sources import task_sources
-from seebench.errors import DataMissingError, SeebenchError
+from seebench.errors import DataMissingError
 from seebench.registry import Registry
 from seebench.tasks.spec import TaskSpec
 from seebench.tasks.splits import random_split
@@ -58,10 +59,6 @@ def hash_value(value: Any) -> str:
     """Short stable hash of a JSON-serialisable value."""
     blob = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str).encode()
     return hashlib.sha256(blob).hexdigest()[:16]
-
-
-class DataError(SeebenchError):
-    """Rows could not be turned into samples (wrong column, value outside the labels...)."""
 
 
 def read_rows(task: TaskSpec, registry: Registry) -> tuple[list[dict[str, Any]], dict[str, str]]:

@@ -5,11 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from seebench.errors import DataMissingError
+from seebench.errors import DataMissingError, SeebenchError
 
 if TYPE_CHECKING:
     from seebench.data.sources import Source
     from seebench.registry import Registry
+
+
+class DataError(SeebenchError):
+    """Rows could not be turned into samples (wrong column, value outside the labels...)."""
 
 
 class SourceKind:
@@ -78,8 +82,6 @@ class SourceKind:
     ) -> tuple[list[dict[str, Any]], dict[str, str]]:
         """The source's rows, read by its format's data reader, and the checksums a result
         records for them (by source name)."""
-        from seebench.data.dataset import DataError
-
         path = self.require(source)
         reader = registry.data_reader(source.format).load()
         try:
