@@ -3,8 +3,11 @@
 Writes never follow a symbolic link: the file itself is opened with ``O_NOFOLLOW`` (or
 replaced atomically, which swaps the link rather than writing through it, after a check that
 refuses a link there), and the folders between a known root and the file must not be links
-either. Reads open only regular files, without blocking (a FIFO named ``*.json`` is refused
-instead of hanging) and up to a size bound. Every refusal is an :class:`UnsafeFileError` with
+either: a root is passed by the caller or declared once with :func:`add_root` (the output
+folder of a run, the data cache), and every write below it is checked. A file opened to append
+to or to lock must also have a single link (a hard link to a file elsewhere is refused). Reads
+open only regular files, without blocking (a FIFO named ``*.json`` is refused instead of
+hanging) and up to a size bound. Every refusal is an :class:`UnsafeFileError` with
 one line naming the path and the reason; it never quotes the file's content.
 """
 
@@ -29,19 +32,46 @@ class UnsafeFileError(SeebenchError, OSError):
     """A file was not opened: a link, not a regular file, or too large (one line)."""
 
 
+#: Folders declared with :func:`add_root` (absolute, both as given and links resolved).
+_ROOTS: set[str] = set()
+
+
+def add_root(root: Path | str, resolved: bool = True) -> None:
+    """Declare ``root`` a known root: from now on no write in this process goes through a
+    folder below it that is a symbolic link (``root`` itself may be one). With ``resolved``
+    the folder it links to is declared too (writers may name paths either way)."""
+    _ROOTS.add(os.path.abspath(root))
+    if resolved:
+        with contextlib.suppress(OSError, RuntimeError):
+            _ROOTS.add(os.path.realpath(root))
+
+
+def known_roots(path: Path | str) -> list[Path]:
+    """The declared roots that ``path`` (made absolute, links not resolved) lies below."""
+    absolute = os.path.abspath(path)
+    return [
+        Path(root) for root in sorted(_ROOTS) if absolute.startswith(root.rstrip(os.sep) + os.sep)
+    ]
+
+
 def check_no_links(path: Path | str, root: Path | str | None = None) -> None:
     """Raise :class:`UnsafeFileError` when ``path`` is a symbolic link, or when a folder
-    between ``root`` (not included) and ``path`` is one. Missing parts are fine."""
+    between ``root`` (not included) or any root declared with :func:`add_root` and ``path``
+    is one. Missing parts are fine."""
     path = Path(path)
     if path.is_symlink():
         raise UnsafeFileError(f"{path}: is a symbolic link; seebench does not write through links")
-    if root is None:
-        return
-    root = Path(root)
+    for known in [*([root] if root is not None else []), *known_roots(path)]:
+        _check_folders(path, known)
+
+
+def _check_folders(path: Path, root: Path | str) -> None:
+    """Refuse a linked folder between ``root`` (not included) and ``path``."""
     try:
-        relative = path.parent.relative_to(root)
+        relative = Path(os.path.abspath(path)).parent.relative_to(Path(os.path.abspath(root)))
     except ValueError:
         return
+    root = Path(os.path.abspath(root))
     current = root
     for part in relative.parts:
         current = current / part
@@ -55,7 +85,9 @@ def open_for_write(
     path: Path | str, *, append: bool = False, exclusive: bool = False, mode: int = 0o644
 ) -> int:
     """A descriptor of ``path`` opened for writing (created if missing) that is never a link
-    and always a regular file; truncated unless ``append``. The caller closes it."""
+    (nor below a linked folder of a known root), always a regular file and never a file with
+    another hard link; truncated unless ``append``. The caller closes it."""
+    check_no_links(path)
     flags = os.O_WRONLY | os.O_CREAT | _NOFOLLOW | _NONBLOCK | _CLOEXEC
     flags |= os.O_APPEND if append else 0
     flags |= os.O_EXCL if exclusive else 0
@@ -63,7 +95,7 @@ def open_for_write(
         fd = os.open(path, flags, mode)
     except OSError as error:
         raise _refusal(path, error) from None
-    _require_regular(fd, path)
+    _require_regular(fd, path, single_link=True)
     if not append and not exclusive:
         os.ftruncate(fd, 0)
     os.set_blocking(fd, True)
@@ -72,13 +104,15 @@ def open_for_write(
 
 def open_lock_file(path: Path | str, mode: int = 0o644) -> int:
     """A read-write descriptor of a lock file (created if missing, not truncated), refusing
-    links and anything but a regular file."""
+    links (the file, or a linked folder below a known root), anything but a regular file and
+    a file with another hard link (writing the pid would change that other file)."""
+    check_no_links(path)
     flags = os.O_RDWR | os.O_CREAT | _NOFOLLOW | _NONBLOCK | _CLOEXEC
     try:
         fd = os.open(path, flags, mode)
     except OSError as error:
         raise _refusal(path, error) from None
-    _require_regular(fd, path)
+    _require_regular(fd, path, single_link=True)
     os.set_blocking(fd, True)
     return fd
 
@@ -93,14 +127,19 @@ def append_text(path: Path | str, text: str, root: Path | str | None = None) -> 
 
 def atomic_write_text(path: Path | str, text: str, root: Path | str | None = None) -> None:
     """Write ``text`` to ``path`` so that readers see the old file or the whole new one; a link
-    at ``path`` (or a linked folder below ``root``) is refused."""
+    at ``path`` (or a linked folder below ``root`` or a declared root) is refused."""
+    atomic_write_bytes(path, text.encode("utf-8"), root)
+
+
+def atomic_write_bytes(path: Path | str, data: bytes, root: Path | str | None = None) -> None:
+    """:func:`atomic_write_text` of bytes."""
     path = Path(path)
     check_no_links(path, root)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         check_no_links(path, root)  # a link planted meanwhile is refused too
@@ -111,13 +150,14 @@ def atomic_write_text(path: Path | str, text: str, root: Path | str | None = Non
         raise
 
 
-def read_bytes(path: Path | str, limit: int = MAX_READ_BYTES) -> bytes:
+def read_bytes(path: Path | str, limit: int = MAX_READ_BYTES, follow: bool = True) -> bytes:
     """The content of the regular file ``path`` (at most ``limit`` bytes, else refused),
-    opened without blocking."""
+    opened without blocking; without ``follow`` a symbolic link at ``path`` is refused."""
+    flags = os.O_RDONLY | _NONBLOCK | _CLOEXEC | (0 if follow else _NOFOLLOW)
     try:
-        fd = os.open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC)
+        fd = os.open(path, flags)
     except OSError as error:
-        raise _refusal(path, error) from None
+        raise _refusal(path, error, "read") from None
     try:
         size = _require_regular(fd, path, close=False)
         if size > limit:
@@ -187,21 +227,31 @@ def inside(path: Path | str, *roots: Path | str) -> bool:
     return False
 
 
-def _require_regular(fd: int, path: Path | str, close: bool = True) -> int:
-    """The size of the regular file open at ``fd``; otherwise refuse (closing ``fd``)."""
+def _require_regular(
+    fd: int, path: Path | str, close: bool = True, single_link: bool = False
+) -> int:
+    """The size of the regular file open at ``fd``; otherwise refuse (closing ``fd``). With
+    ``single_link``, a file with more than one hard link is refused too."""
     info = os.fstat(fd)
+    problem = None
     if not stat.S_ISREG(info.st_mode):
+        problem = "not a regular file; seebench opens only regular files"
+    elif single_link and info.st_nlink > 1:
+        problem = (
+            f"has {info.st_nlink} hard links; seebench does not write to a file linked elsewhere"
+        )
+    if problem is not None:
         if close:
             os.close(fd)
-        raise UnsafeFileError(f"{path}: not a regular file; seebench opens only regular files")
+        raise UnsafeFileError(f"{path}: {problem}")
     return info.st_size
 
 
-def _refusal(path: Path | str, error: OSError) -> OSError:
+def _refusal(path: Path | str, error: OSError, action: str = "write through") -> OSError:
     import errno
 
     if error.errno == errno.ELOOP:
-        return UnsafeFileError(f"{path}: is a symbolic link; seebench does not write through links")
+        return UnsafeFileError(f"{path}: is a symbolic link; seebench does not {action} links")
     if error.errno == errno.ENXIO:  # a FIFO without a reader, opened for writing
         return UnsafeFileError(f"{path}: not a regular file; seebench opens only regular files")
     return error

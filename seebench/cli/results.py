@@ -74,9 +74,12 @@ def merge(directories: tuple[Path, ...], out: Path) -> None:
     if report.problems:
         click.echo(f"nothing merged: {len(report.problems)} problem(s)")
         sys.exit(1)
+    left = (
+        f", {len(report.skipped)} link(s) or special file(s) left behind" if report.skipped else ""
+    )
     click.echo(
         f"merged into {out}: {report.copied} result(s) copied, {report.kept} already there, "
-        f"{report.identical} identical duplicate(s)"
+        f"{report.identical} identical duplicate(s){left}"
     )
 
 

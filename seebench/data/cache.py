@@ -21,10 +21,16 @@ import tempfile
 from pathlib import Path
 
 from seebench import safe_files
+from seebench.errors import SeebenchError
 from seebench.home import HOME_ENV, seebench_home  # noqa: F401  (re-exported)
 
 #: The largest data file read or stored (a bound, not a limit real data sets come near).
 DATA_MAX_BYTES = 64 * 1024 * 1024 * 1024
+#: The largest data file read whole into memory as a task's rows (CSV, JSONL, Parquet, Excel,
+#: a member of a ``files:`` set): real task data is under 100 MiB, so a 2 GB sparse file is
+#: refused at once instead of being parsed for half a minute. Copies and checksums (``data
+#: import``, the cache) stream and keep :data:`DATA_MAX_BYTES`.
+TABLE_MAX_BYTES = 1024 * 1024 * 1024
 
 
 def data_dir() -> Path:
@@ -122,12 +128,17 @@ def store_file(source: Path, sha256: str, file_name: str | None = None) -> Path:
     Other files in the checksum's folder (damaged copies) are removed.
     """
     folder = data_dir() / sha256[:2] / sha256
-    folder.mkdir(parents=True, exist_ok=True)
     target = folder / (file_name or source.name)
+    safe_files.check_no_links(target, data_dir())  # before anything is made or removed there
+    folder.mkdir(parents=True, exist_ok=True)
     for damaged in _cache_entries(sha256):  # a verified file would not be stored again
         if damaged != target:
             damaged.unlink(missing_ok=True)
     safe_files.check_no_links(target, data_dir())
+    if target.is_dir():
+        raise SeebenchError(
+            f"cached data file {target} is a folder, not a file; remove it and import again"
+        )
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
     try:
         with safe_files.open_regular(source, DATA_MAX_BYTES) as reader, os.fdopen(fd, "wb") as out:

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from seebench.data.external import read_hf_source
-from seebench.data.sources import require_local, task_sources
-from seebench.errors import DataMissingError, SeebenchError
+from seebench.data.kinds.base import DataError  # noqa: F401  (re-exported: suites raise it)
+from seebench.data.sources import task_sources
+from seebench.errors import DataMissingError
 from seebench.registry import Registry
 from seebench.tasks.spec import TaskSpec
 from seebench.tasks.splits import random_split
@@ -67,38 +67,13 @@ def hash_value(value: Any) -> str:
     return hashlib.sha256(blob).hexdigest()[:16]
 
 
-class DataError(SeebenchError):
-    """Rows could not be turned into samples (wrong column, value outside the labels...)."""
-
-
 def read_rows(task: TaskSpec, registry: Registry) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """Read and concatenate all sources of ``task`` (in declaration order)."""
     rows: list[dict[str, Any]] = []
     checksums: dict[str, str] = {}
     for source in task_sources(task):
-        if source.hf is not None:  # a Hugging Face dataset: rows, not a file
-            source_rows, hf_checksums = read_hf_source(source)
-            checksums.update(hf_checksums)
-        else:
-            path = require_local(source)
-            reader = registry.data_reader(source.format).load()
-            what: Any = path
-            if source.files is not None:  # a file set: the reader gets every member
-                from seebench.data.file_sets import file_list_sha256, open_file_set
-
-                what = open_file_set(source)
-            try:
-                source_rows = reader(what, **source.options)
-            except Exception as exc:
-                raise DataError(
-                    f"task {task.name!r}: cannot read {path.name} as {source.format}: "
-                    f"{type(exc).__name__}: {exc}"
-                ) from None
-            checksums[source.name] = (
-                file_list_sha256(path)
-                if source.files is not None
-                else source.recorded_sha256 or source.sha256 or ""
-            )
+        source_rows, source_checksums = source.handler.rows(source, registry)
+        checksums.update(source_checksums)
         for row in source_rows:
             row["_source"] = source.name
             if source.split:

@@ -182,13 +182,13 @@ def require_package_file(source: Source) -> Path:
         raise SourceError(f"{what}: package.path must be relative, without '..'")
     path = package_location(source)
     if path is None:
-        installed = _distribution(spec["name"])
+        installed = distribution_of(spec["name"])
         why = f"not in {installed}" if installed else f"package {spec['name']!r} is not installed"
         raise DataMissingError(f"{what}: {why}; install the distribution that ships it")
     actual = sha256_file(path)
     if actual != source.sha256:
         raise DataMissingError(
-            f"{what} ({_distribution(spec['name']) or 'installed'}) has sha256 {actual[:12]}..., "
+            f"{what} ({distribution_of(spec['name']) or 'installed'}) has sha256 {actual[:12]}..., "
             f"the task declares {str(source.sha256)[:12]}...; install the release the task was written for"
         )
     return path
@@ -196,27 +196,15 @@ def require_package_file(source: Source) -> Path:
 
 def describe(source: Source) -> str:
     """Where a source comes from, in a few words (for ``seebench data status``)."""
-    if source.hf is not None:
-        spec = source.hf
-        extras = ", ".join(f"{k} {spec[k]}" for k in ("name", "split") if spec.get(k))
-        revision = f"@{spec['revision'][:12]}" if spec.get("revision") else ""
-        return f"hf:{spec['path']}{revision}" + (f" ({extras})" if extras else "")
-    if source.package is not None:
-        dist = _distribution(source.package["name"])
-        return f"package {source.package['name']}: {source.package['path']}" + (
-            f" ({dist})" if dist else ""
-        )
-    if source.files is not None:
-        where = source.url or "no upstream url"
-        return f"file set listed in {source.files.name} ({where})"
-    return source.url or "no upstream url"
+    return source.handler.describe(source)
 
 
 def _saved_to_disk(directory: Path) -> bool:
     return (directory / "state.json").is_file() or (directory / "dataset_dict.json").is_file()
 
 
-def _distribution(import_name: str) -> str | None:
+def distribution_of(import_name: str) -> str | None:
+    """The installed distribution (name and version) that provides ``import_name``."""
     dists = metadata.packages_distributions().get(import_name.split(".")[0], [])
     if not dists:
         return None

@@ -25,7 +25,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from seebench import safe_files
-from seebench.data.cache import DATA_MAX_BYTES, cache_damage, cached_file, data_dir, sha256_file
+from seebench.data.cache import (
+    TABLE_MAX_BYTES,
+    cache_damage,
+    cached_file,
+    data_dir,
+    sha256_file,
+)
 from seebench.errors import DataDamagedError, DataMissingError, SeebenchError
 
 if TYPE_CHECKING:
@@ -117,7 +123,7 @@ class FileSet(Mapping[str, Path]):
 
     def read_text(self, name: str, encoding: str = "utf-8") -> str:
         """The text of member ``name``."""
-        return safe_files.read_text(self.paths[name], DATA_MAX_BYTES, encoding)
+        return safe_files.read_text(self.paths[name], TABLE_MAX_BYTES, encoding)
 
     def under(self, prefix: str) -> list[str]:
         """The member paths inside folder ``prefix`` (sorted)."""

@@ -44,18 +44,8 @@ def wanted_checksums(tasks: list[TaskSpec]) -> dict[str, Source]:
     wanted: dict[str, Source] = {}
     for task in tasks:
         for declared in all_sources(task):
-            expanded = [declared]
-            if declared.files is not None and declared.files.is_file():
-                from seebench.data.file_sets import member_sources
-
-                expanded = member_sources(declared)
-            for source in expanded:
-                if (
-                    source.sha256
-                    and source.pinned
-                    and source.package is None
-                    and source.sha256 not in wanted
-                ):
+            for source in declared.handler.members(declared):
+                if source.handler.importable(source) and source.sha256 not in wanted:
                     wanted[source.sha256] = source
     return wanted
 

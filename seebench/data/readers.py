@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from seebench import safe_files
-from seebench.data.cache import DATA_MAX_BYTES
+from seebench.data.cache import TABLE_MAX_BYTES
 
 
 def _records(frame: Any) -> list[dict[str, Any]]:
@@ -29,7 +29,7 @@ def read_csv(path: Path, **options: Any) -> list[dict[str, Any]]:
     """Read a CSV file with pandas; ``options`` go to :func:`pandas.read_csv`."""
     import pandas as pd
 
-    safe_files.check_regular(path, DATA_MAX_BYTES)
+    safe_files.check_regular(path, TABLE_MAX_BYTES)
     return _records(pd.read_csv(path, **options))
 
 
@@ -44,7 +44,7 @@ def read_xlsx(path: Path, **options: Any) -> list[dict[str, Any]]:
     import pandas as pd
 
     options.setdefault("sheet_name", 0)
-    safe_files.check_regular(path, DATA_MAX_BYTES)
+    safe_files.check_regular(path, TABLE_MAX_BYTES)
     return _records(pd.read_excel(path, engine="openpyxl", **options))
 
 
@@ -52,13 +52,13 @@ def read_parquet(path: Path, **options: Any) -> list[dict[str, Any]]:
     """Read a Parquet file (needs pyarrow)."""
     import pandas as pd
 
-    safe_files.check_regular(path, DATA_MAX_BYTES)
+    safe_files.check_regular(path, TABLE_MAX_BYTES)
     return _records(pd.read_parquet(path, **options))
 
 
 def _open_text(path: Path, encoding: str):
     """Open a text file, decompressing it when it starts with the gzip magic bytes."""
-    handle = safe_files.open_regular(path, DATA_MAX_BYTES)  # a FIFO or device is refused
+    handle = safe_files.open_regular(path, TABLE_MAX_BYTES)  # a FIFO or device is refused
     gzipped = handle.peek(2)[:2] == b"\x1f\x8b"
     if gzipped:
         return gzip.open(handle, "rt", encoding=encoding)

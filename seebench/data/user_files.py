@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.data.cache import cached_file, data_dir, sha256_file, store_file
 from seebench.errors import SeebenchError
 
@@ -32,8 +33,8 @@ def _records() -> dict[str, dict[str, dict[str, Any]]]:
     if not path.is_file():
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        data = json.loads(safe_files.read_text(path, 64 * 1024 * 1024))
+    except (OSError, ValueError, RecursionError) as exc:
         raise SeebenchError(f"{path}: cannot read the recorded user files: {exc}") from None
     if not isinstance(data, dict):
         raise SeebenchError(f"{path}: expected a JSON object of tasks")
@@ -68,7 +69,7 @@ def add_user_file(
     """
     if not path.is_file():
         raise SeebenchError(f"{path}: no such file")
-    unpinned = [s for s in sources if s.kind == "url" and not s.pinned]
+    unpinned = [s for s in sources if s.handler.user_supplied(s)]
     if not unpinned:
         raise SeebenchError(
             f"task {task.name!r} has no unpinned source: its files are checked against their "
@@ -124,7 +125,7 @@ def user_file_caveats(task: Any, sources: list[Any]) -> list[str]:
     resolves to a user-supplied file."""
     lines = []
     for source in sources:
-        if source.kind != "url" or source.pinned:
+        if not source.handler.user_supplied(source):
             continue
         entry = recorded(task.name, source.name)
         if entry is None:

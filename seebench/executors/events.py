@@ -34,8 +34,11 @@ class EventLog:
         self.events: list[dict[str, Any]] = []
         self._handle = None
         if path is not None:
+            from seebench import safe_files
+
             path.parent.mkdir(parents=True, exist_ok=True)
-            self._handle = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed in close()
+            fd = safe_files.open_for_write(path, append=True)  # never through a link
+            self._handle = os.fdopen(fd, "a", encoding="utf-8")
 
     def write(self, event: str, at: float | None = None, **fields: Any) -> None:
         """Record ``event``; ``at`` is when it happened (a worker's clock), default now."""

@@ -82,8 +82,14 @@ def parse_models(model: str | None, models_file: Path | None) -> list[str]:
     if model:
         specs.extend(part.strip() for part in model.split(",") if part.strip())
     if models_file is not None:
-        try:
-            text = Path(models_file).read_text(encoding="utf-8")
+        from seebench import safe_files
+
+        try:  # a regular UTF-8 file of at most 16 MiB: a FIFO or /dev/zero is refused
+            text = safe_files.read_text(models_file, 16 * 1024 * 1024)
+        except UnicodeDecodeError:
+            raise SeebenchError(f"--models-file {models_file}: not UTF-8 text") from None
+        except safe_files.UnsafeFileError as exc:
+            raise SeebenchError(f"--models-file {exc}") from None
         except OSError as exc:
             raise SeebenchError(
                 f"--models-file {models_file}: cannot read: {exc.strerror or exc}"

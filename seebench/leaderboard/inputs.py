@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from seebench import safe_files
 from seebench.errors import SeebenchError
 from seebench.results.io import RESULT_MAX_BYTES
-from seebench.results.numbers import bad_number
+from seebench.results.numbers import MAX_FLOAT, bad_number
 from seebench.stats.matrix import ScoreMatrix
 
 if TYPE_CHECKING:
@@ -194,41 +195,91 @@ def read_inputs(paths: Sequence[Path], label: str = "id-method") -> ScoreTable:
     return table
 
 
+#: The largest comparison CSV read (a leaderboard of thousands of cells is a few MiB).
+CSV_MAX_BYTES = 256 * 1024 * 1024
+#: The longest CSV field (model and task names, numbers); the csv module's own bound is 131,072.
+CSV_MAX_FIELD = 4096
+#: A plain decimal number: no ``1_0`` (Python reads it as 10), no hex, no words.
+_DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+_INFINITY = {"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
+
+
 def read_csv(path: Path, table: ScoreTable) -> None:
-    """Add the rows of a tidy score CSV to ``table``."""
-    with path.open(newline="", encoding="utf-8") as handle:
-        reader = csv.DictReader(handle)
-        columns = set(reader.fieldnames or ())
-        needed = {"model", "task", "score"}
-        if not needed <= columns:
-            raise SeebenchError(f"{path}: missing column(s) {', '.join(sorted(needed - columns))}")
-        type_column = (
-            "task_type" if "task_type" in columns else "type" if "type" in columns else None
+    """Add the rows of a tidy score CSV to ``table``. The file must be a regular UTF-8 file
+    (a BOM is allowed) within :data:`CSV_MAX_BYTES`; anything else, a malformed row or a
+    score that is not a plain finite number within range is one line naming the file (and
+    line), never quoting more than the offending value."""
+    try:
+        with safe_files.open_regular(
+            path, CSV_MAX_BYTES, binary=False, newline="", encoding="utf-8-sig"
+        ) as handle:
+            _read_rows(csv.DictReader(handle), path, table)
+    except UnicodeDecodeError:
+        raise SeebenchError(f"{path}: not UTF-8 text; save the CSV as UTF-8") from None
+    except csv.Error as exc:
+        line = exc.args[0] if exc.args else "?"
+        raise SeebenchError(f"{path}: not a well-formed CSV file ({str(line)[:80]})") from None
+
+
+def _read_rows(reader: csv.DictReader, path: Path, table: ScoreTable) -> None:
+    columns = set(_field_names(reader, path))
+    needed = {"model", "task", "score"}
+    if not needed <= columns:
+        raise SeebenchError(f"{path}: missing column(s) {', '.join(sorted(needed - columns))}")
+    type_column = "task_type" if "task_type" in columns else "type" if "type" in columns else None
+    for line, row in enumerate(reader, start=2):
+        _check_row(row, path, line)
+        task = row["task"].strip()
+        table.records.append((row["model"].strip(), task, _score(row["score"], path, line)))
+        if type_column and row[type_column]:
+            table.task_types[task] = row[type_column].strip().lower()
+        for column, target in (
+            ("family", table.task_families),
+            ("suite", table.task_suites),
+            ("metric", table.task_metrics),
+        ):
+            if (row.get(column) or "").strip():
+                target[task] = row[column].strip()
+
+
+def _field_names(reader: csv.DictReader, path: Path) -> list[str]:
+    names = list(reader.fieldnames or ())
+    for name in names:
+        _check_cell(name, path, 1, "header")
+    return names
+
+
+def _check_row(row: dict[str | None, Any], path: Path, line: int) -> None:
+    """One line unless every cell of ``row`` is a short text without control characters and
+    the row has no fewer (and no more) cells than the header."""
+    if None in row or any(value is None for value in row.values()):
+        raise SeebenchError(f"{path}:{line}: the row does not have as many cells as the header")
+    for column, value in row.items():
+        _check_cell(value, path, line, str(column))
+
+
+def _check_cell(value: str, path: Path, line: int, column: str) -> None:
+    if len(value) > CSV_MAX_FIELD:
+        raise SeebenchError(
+            f"{path}:{line}: {column}: a cell of {len(value)} characters (at most {CSV_MAX_FIELD})"
         )
-        for line, row in enumerate(reader, start=2):
-            task = row["task"].strip()
-            table.records.append((row["model"].strip(), task, _score(row["score"], path, line)))
-            if type_column and row[type_column]:
-                table.task_types[task] = row[type_column].strip().lower()
-            for column, target in (
-                ("family", table.task_families),
-                ("suite", table.task_suites),
-                ("metric", table.task_metrics),
-            ):
-                if (row.get(column) or "").strip():
-                    target[task] = row[column].strip()
+    if any(ord(c) < 32 and c not in "\t\r\n" or ord(c) == 127 for c in value):
+        raise SeebenchError(f"{path}:{line}: {column}: holds a control character")
 
 
 def _score(text: str | None, path: Path, line: int) -> float:
     value = (text or "").strip()
     if value.lower() in MISSING_MARKERS:
         return math.nan
-    try:
-        score = float(value)
-    except ValueError:
-        raise SeebenchError(f"{path}:{line}: score {value!r} is not a number") from None
-    if not math.isfinite(score):  # nan spellings are "missing" above; infinity is an error upstream
+    if value.lower() in _INFINITY:
         raise SeebenchError(f"{path}:{line}: score {value!r} is not a finite number")
+    if not _DECIMAL.fullmatch(value):
+        raise SeebenchError(f"{path}:{line}: score {value[:40]!r} is not a number")
+    score = float(value)
+    if not math.isfinite(score):  # 1e999
+        raise SeebenchError(f"{path}:{line}: score {value!r} is not a finite number")
+    if bad_number(score) is not None:  # 1e308: its mean and spread overflow
+        raise SeebenchError(f"{path}:{line}: score {value!r} is out of range (|x| > {MAX_FLOAT:g})")
     return score
 
 

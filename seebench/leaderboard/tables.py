@@ -12,6 +12,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from seebench.leaderboard.csv_cells import safe_record, safe_row
 from seebench.stats.report import ComparisonReport
 
 #: Abbreviations of effect size magnitudes, as in the paper's Table IV.
@@ -219,9 +220,10 @@ def export_csv(report: ComparisonReport, out_dir: Path) -> list[Path]:
     ):
         path = out_dir / f"{name}.csv"
         with path.open("w", newline="", encoding="utf-8") as handle:
-            writer = csv.DictWriter(handle, fieldnames=list(rows[0]) if rows else [])
+            safe = [safe_record(row) for row in rows]  # no cell a spreadsheet runs
+            writer = csv.DictWriter(handle, fieldnames=list(safe[0]) if safe else [])
             writer.writeheader()
-            writer.writerows(rows)
+            writer.writerows(safe)
         written.append(path)
     return written
 
@@ -246,9 +248,11 @@ def export_per_task(report: ComparisonReport, out_dir: Path) -> list[Path]:
     csv_path = out_dir / "per_task.csv"
     with csv_path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(header)
+        writer.writerow(safe_row(header))
         writer.writerows(
-            [task, m.task_types[t], m.task_families[t], *(repr(float(v)) for v in m.scores[t])]
+            safe_row(
+                [task, m.task_types[t], m.task_families[t], *(repr(float(v)) for v in m.scores[t])]
+            )
             for t, task in enumerate(m.tasks)
         )
     best = m.scores.max(axis=1)

@@ -26,7 +26,10 @@ RESULT_MAX_BYTES = 64 * 1024 * 1024
 
 
 def result_paths(output: Path, model_id: str, method: str, task: str) -> tuple[Path, Path]:
-    """``OUTPUT/<model-id>/<method>/<task>.json`` and its ``.samples.jsonl``."""
+    """``OUTPUT/<model-id>/<method>/<task>.json`` and its ``.samples.jsonl``; ``OUTPUT`` is
+    declared a known root (:func:`seebench.safe_files.add_root`): no folder below it that a
+    write goes through may be a symbolic link."""
+    safe_files.add_root(output)
     folder = Path(output) / model_id / method
     return folder / f"{task}.json", folder / f"{task}.samples.jsonl"
 
@@ -35,6 +38,14 @@ def artifacts_dir(result_path: Path) -> Path:
     """The unit's artifacts folder beside its result: ``<task>.artifacts/`` (scorer caches,
     patches, logs, judge transcripts)."""
     return result_path.with_name(f"{result_path.stem}.artifacts")
+
+
+def unit_root(result_path: Path) -> Path:
+    """Declare the folder of an existing result a known root (for commands given result
+    files rather than ``--output``: ``seebench score``), so that no write below it, a scorer's
+    artifacts included, goes through a linked folder; returns the result's artifacts folder."""
+    safe_files.add_root(Path(result_path).parent, resolved=False)
+    return artifacts_dir(result_path)
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -56,8 +67,9 @@ def remove_stale_temps(path: Path) -> int:
 
 
 def write_result(path: Path, result: dict[str, Any]) -> None:
-    """Write one result JSON (secrets scrubbed)."""
-    text = json.dumps(result, indent=2, sort_keys=False, default=_jsonable)
+    """Write one result JSON (secrets scrubbed: as data, so that entries named like keys go,
+    then as text)."""
+    text = json.dumps(scrub(result), indent=2, sort_keys=False, default=_jsonable)
     atomic_write_text(path, scrub(text) + "\n")
 
 

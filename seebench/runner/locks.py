@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from seebench.safe_files import open_lock_file
+from seebench.safe_files import check_no_links, open_lock_file
 
 try:
     import fcntl
@@ -42,6 +42,7 @@ def unit_lock(path: Path) -> Iterator[None]:
     if fcntl is None:  # pragma: no cover
         yield
         return
+    check_no_links(path)  # no folder made through a linked model or method folder
     path.parent.mkdir(parents=True, exist_ok=True)
     while True:
         fd = open_lock_file(path)  # never a link, never a FIFO (one-line error)

@@ -16,7 +16,7 @@ from typing import Any
 from seebench.data.dataset import load_task_data
 from seebench.errors import SeebenchError
 from seebench.registry import Registry
-from seebench.results.io import artifacts_dir, write_result, write_samples
+from seebench.results.io import unit_root, write_result, write_samples
 from seebench.results.samples import read_samples
 from seebench.results.verify import pending_samples_path, settle_pending_samples, verify_result
 from seebench.scoring.aggregate import DEFAULT_BOOTSTRAP
@@ -135,7 +135,7 @@ def _rescore(
         data.test,
         predictions,
         registry,
-        artifacts=artifacts_dir(path),
+        artifacts=unit_root(path),  # no scorer write through a linked folder
         seed=seed,
         bootstrap=reps,
         options=run_options,

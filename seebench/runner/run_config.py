@@ -154,9 +154,11 @@ def store_resolved_config(
     """Write the resolved configuration to ``OUTPUT/runs/<UTC time>.yaml`` (secrets scrubbed)."""
     import yaml
 
+    from seebench import safe_files
     from seebench.results.io import atomic_write_text
     from seebench.secrets import scrub
 
+    safe_files.add_root(output)  # no write through a linked runs/ folder
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S.%fZ")
     target = output / RUNS_DIR / f"{stamp}.yaml"
     target.parent.mkdir(parents=True, exist_ok=True)

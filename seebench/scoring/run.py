@@ -90,7 +90,7 @@ def _read_cache(path: Path) -> dict[str, Score]:
         try:
             entry = json.loads(line)
             cached[str(entry["key"])] = Score.from_json(entry["score"])
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError):
             continue  # a torn or tampered line: recompute that score
     return cached
 

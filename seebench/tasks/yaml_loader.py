@@ -482,6 +482,14 @@ def load_task_document(
     if key in _stack:
         chain = " -> ".join(str(p) for p in (*_stack, key))
         raise TaskSpecError(file, [f"{file}: include: circular include ({chain})"])
+    if not _stack and os.path.islink(path) and not _includable(path, path.parent):
+        raise TaskSpecError(
+            file,
+            [
+                f"{file}: the task file is a symbolic link to a file outside its folder (or not "
+                f"a .yaml file); seebench reads only task files inside it"
+            ],
+        )
     document = load_yaml_strict(path)
     if not isinstance(document, dict):
         raise TaskSpecError(

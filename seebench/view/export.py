@@ -34,7 +34,14 @@ def export_site(site: Site, out_dir: Path) -> int:
 
     def write(rel: str, text: str) -> None:
         nonlocal written
-        atomic_write_text(out_dir / rel, text)
+        try:  # /proc/self/x, a full disk, a read-only folder: one line, not a traceback
+            atomic_write_text(out_dir / rel, text)
+        except SeebenchError:
+            raise
+        except OSError as exc:
+            raise SeebenchError(
+                f"--export {out_dir}: cannot write {rel}: {exc.strerror or exc}"
+            ) from None
         written += 1
 
     write("index.html", site.runs_page())

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit, urlunsplit
 from seebench.errors import ModelError
 from seebench.models.backends.base import Generation
 from seebench.models.chat import Prompt
-from seebench.secrets import register_secret
+from seebench.secrets import check_variable_name, register_secret
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 BASE_URL_ENV = "OPENAI_BASE_URL"
@@ -73,6 +73,7 @@ class OpenAIBackend:
         self._httpx = httpx
         self.model = model
         self.base_url = (base_url or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL).rstrip("/")
+        check_variable_name("api_key_env", api_key_env)  # a pasted key: one line, not echoed
         self._api_key = api_key or os.environ.get(api_key_env) or None
         register_secret(self._api_key)  # never written: results, samples, cache and logs scrub it
         self.max_new_tokens = int(max_new_tokens)

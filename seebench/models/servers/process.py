@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.data.cache import seebench_home
 from seebench.errors import ModelError
 from seebench.models import ModelRef
@@ -112,7 +113,7 @@ class ManagedServer:
             while True:
                 if self.server_pid is None and pid_file.is_file():
                     with contextlib.suppress(OSError, ValueError):
-                        self.server_pid = int(pid_file.read_text())
+                        self.server_pid = int(safe_files.read_text(pid_file, 64))
                 if not self.alive():
                     raise ServerError(self.died_message("while loading"))
                 try:
