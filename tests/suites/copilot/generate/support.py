@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from seebench import EvalConfig, run_eval
 from seebench.data.file_sets import FileSet
 from seebench.plugin_manager import build_registry, create_plugin_manager
-from seebench.runner.runner import EvalConfig, run_eval
 from seebench.tasks.index import build_task_index
 
 MIRROR = Path(__file__).resolve().parents[4] / ".." / "shared" / "data" / "realhumaneval"
