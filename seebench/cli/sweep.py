@@ -13,7 +13,16 @@ from seebench.cli.run_options import RunExtras, run_option_value
 from seebench.errors import SeebenchError
 
 #: ``seebench eval`` options that a rerun command of failed units never repeats.
-_NOT_REPEATED = ("model", "models_file", "tasks", "method", "shard", "force", "no_progress")
+_NOT_REPEATED = (
+    "model",
+    "models_file",
+    "tasks",
+    "method",
+    "shard",
+    "force",
+    "no_progress",
+    "dry_run",
+)
 
 
 def sweep_options(command):
@@ -62,6 +71,13 @@ def sweep_options(command):
             multiple=True,
             help="Logical resources of this machine, KEY=N (cpu, gpu, sandbox; repeatable), "
             "for the local executor or a local Ray.",
+        ),
+        click.option(
+            "--plan",
+            "dry_run",
+            is_flag=True,
+            help="Dry run: list what each unit would do (run, reuse, score, skip, not "
+            "applicable) and why; runs and writes nothing.",
         ),
         click.option(
             "--events",
@@ -183,6 +199,12 @@ def run_sweep_cli(
     registry, index = get_registry(), get_task_index()
     runners: dict[str, Any] = {}
     units = plan_sweep(config, models, registry, index, runners)
+    if sweep.get("dry_run"):
+        from seebench.executors.preview import preview_lines, preview_sweep
+
+        for line in preview_lines(preview_sweep(units, runners)):
+            click.echo(line)
+        return 0
     executor = _executor(sweep, include_paths, registry, index)
     log_path = Path(sweep.get("events") or default_event_log(config.output))
     events = EventLog(log_path)

@@ -240,6 +240,38 @@ class Runner:
             note=_summary(previous.get("info")),
         )
 
+    def preview(self, task: TaskSpec) -> tuple[str, str]:
+        """What :meth:`run_unit` would do with ``task``'s unit, and why, without doing it:
+        ``run``, ``reuse`` (a complete result), ``score`` (saved predictions),
+        ``not_applicable``, ``skip`` (its data is not here) or ``fail`` (a bad option)."""
+        from seebench.data.manage import task_status
+
+        reason = self.not_applicable(task)
+        if reason:
+            return "not_applicable", reason
+        try:
+            unit_hash = config_hash(self.unit_config(task))
+        except SeebenchError as exc:
+            return "fail", str(exc)
+        status = task_status(task, self.registry, prepare=False)
+        missing = [f["file"] for f in status["files"] if not f["present"]]
+        if missing:
+            return "skip", f"data not here: {', '.join(missing)} (seebench data fetch {task.name})"
+        if self.config.force:
+            return "run", "--force recomputes it"
+        result_path, samples_path = self.paths(task)
+        check = verify_result(result_path, samples_path, unit_hash)
+        if check.absent:
+            return "run", "no result yet"
+        if check.problem:
+            return "run", check.problem.removeprefix(f"{result_path}: ")
+        if self._cached_outcome(task, check.result) is not None:
+            return "reuse", f"complete result for this configuration ({check.result['status']})"
+        previous = check.result or {}
+        if previous.get("status") == "ok" and previous.get("scored") is False:
+            return "score", "scores the predictions a --predict-only run saved"
+        return "run", f"the result is {previous.get('status')}: {previous.get('reason')}"
+
     # -- run one unit -------------------------------------------------------------------------
 
     def run_unit(
