@@ -164,7 +164,6 @@ def plan_sweep(
     """
     from seebench.runner.runner import Runner
 
-    tasks = index.select(config.tasks)
     units: list[Unit] = []
     for spec in models:
         # the run's budget stays with the driver; a unit carries only its time limit
@@ -178,7 +177,7 @@ def plan_sweep(
             raise SeebenchError(f"model {spec!r}: {exc}") from None
         if runners is not None:
             runners[spec] = runner
-        for task in tasks:
+        for task in runner.planned_tasks():
             units.append(
                 Unit(
                     model_spec=spec,

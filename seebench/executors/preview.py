@@ -9,7 +9,6 @@ from typing import Any
 
 from seebench.executors.plan import Unit
 
-
 #: what a unit may do, in the order the summary counts them
 ACTIONS = ("run", "score", "reuse", "skip", "not_applicable", "fail")
 
