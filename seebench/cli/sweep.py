@@ -25,67 +25,70 @@ _NOT_REPEATED = (
 )
 
 
+#: the sweep options of ``seebench eval``, in the order ``--help`` lists them
+_SWEEP_OPTIONS = [
+    click.option(
+        "--models-file",
+        type=click.Path(path_type=Path, dir_okay=False),
+        help="A file with one model spec a line (joins --model).",
+    ),
+    click.option(
+        "--executor",
+        default="local",
+        show_default=True,
+        help="Where units run: local (this machine) or ray (a Ray cluster); plugins add more.",
+    ),
+    click.option(
+        "--workers",
+        type=click.IntRange(min=1),
+        default=1,
+        show_default=True,
+        help="Local executor: units at once, each in its own process (1: serial).",
+    ),
+    click.option(
+        "--ray-address",
+        help="Ray executor: the cluster to join (default $RAY_ADDRESS, else a local Ray).",
+    ),
+    click.option(
+        "--retries",
+        type=click.IntRange(min=0),
+        default=2,
+        show_default=True,
+        help="More attempts for a unit that failed with a transient error (a lost "
+        "worker, a server down, out of memory); other failures are not retried.",
+    ),
+    click.option(
+        "--retry-backoff",
+        type=click.FloatRange(min=0),
+        default=2.0,
+        show_default=True,
+        help="Seconds before the first retry (doubled for each further one).",
+    ),
+    click.option(
+        "--resource",
+        "resources",
+        multiple=True,
+        help="Logical resources of this machine, KEY=N (cpu, gpu, sandbox; repeatable), "
+        "for the local executor or a local Ray.",
+    ),
+    click.option(
+        "--plan",
+        "dry_run",
+        is_flag=True,
+        help="Dry run: list what each unit would do (run, reuse, score, skip, not "
+        "applicable) and why; runs and writes nothing.",
+    ),
+    click.option(
+        "--events",
+        type=click.Path(path_type=Path, dir_okay=False),
+        help="The JSONL event log (default OUTPUT/.seebench/events-<time>-<pid>.jsonl).",
+    ),
+]
+
+
 def sweep_options(command):
     """Add the sweep options to ``seebench eval``."""
-    options = [
-        click.option(
-            "--models-file",
-            type=click.Path(path_type=Path, dir_okay=False),
-            help="A file with one model spec a line (joins --model).",
-        ),
-        click.option(
-            "--executor",
-            default="local",
-            show_default=True,
-            help="Where units run: local (this machine) or ray (a Ray cluster); plugins add more.",
-        ),
-        click.option(
-            "--workers",
-            type=click.IntRange(min=1),
-            default=1,
-            show_default=True,
-            help="Local executor: units at once, each in its own process (1: serial).",
-        ),
-        click.option(
-            "--ray-address",
-            help="Ray executor: the cluster to join (default $RAY_ADDRESS, else a local Ray).",
-        ),
-        click.option(
-            "--retries",
-            type=click.IntRange(min=0),
-            default=2,
-            show_default=True,
-            help="More attempts for a unit that failed with a transient error (a lost "
-            "worker, a server down, out of memory); other failures are not retried.",
-        ),
-        click.option(
-            "--retry-backoff",
-            type=click.FloatRange(min=0),
-            default=2.0,
-            show_default=True,
-            help="Seconds before the first retry (doubled for each further one).",
-        ),
-        click.option(
-            "--resource",
-            "resources",
-            multiple=True,
-            help="Logical resources of this machine, KEY=N (cpu, gpu, sandbox; repeatable), "
-            "for the local executor or a local Ray.",
-        ),
-        click.option(
-            "--plan",
-            "dry_run",
-            is_flag=True,
-            help="Dry run: list what each unit would do (run, reuse, score, skip, not "
-            "applicable) and why; runs and writes nothing.",
-        ),
-        click.option(
-            "--events",
-            type=click.Path(path_type=Path, dir_okay=False),
-            help="The JSONL event log (default OUTPUT/.seebench/events-<time>-<pid>.jsonl).",
-        ),
-    ]
-    for option in reversed(options):
+    for option in reversed(_SWEEP_OPTIONS):
         command = option(command)
     return command
 
