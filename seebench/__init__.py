@@ -28,8 +28,8 @@ _LAZY = {
     "ModelRef": "seebench.models",
     "UnitFinished": "seebench.events",
     "SeebenchError": "seebench.errors",
-    "EvalConfig": "seebench.runner.runner",
-    "run_eval": "seebench.runner.runner",
+    "EvalConfig": "seebench.runner.config",
+    "run_eval": "seebench.executors.evaluate",
 }
 
 __all__ = ["__version__", "hookimpl", *_LAZY]

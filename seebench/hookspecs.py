@@ -356,6 +356,8 @@ def _all_hook_names() -> list[str]:
 
 
 __all__ = [
+    "RegisterDataFile",
+    "RegisterExecutor",
     "RegisterFunction",
     "RegisterMethod",
     "RegisterMetric",

@@ -51,16 +51,6 @@ def check_output_dir(output: Path) -> None:
         ) from None
 
 
-def _interrupted(output: Path, interrupted) -> str:
-    """What Ctrl-C kept, and how to go on, in one line."""
-    kept = [o for o in interrupted.outcomes if o.status in ("ok", "cached", "not_applicable")]
-    return (
-        f"interrupted during {interrupted.task!r}: {len(kept)} completed unit(s) are kept in "
-        f"{output}, nothing of {interrupted.task!r} was written; run the same command again to "
-        f"resume"
-    )
-
-
 @click.command("eval")
 @click.option(
     "--model",
@@ -134,13 +124,10 @@ def eval_command(
     """Evaluate MODEL on TASKS; completed units are skipped unless --force."""
     use_include_paths(include_paths)
 
-    from seebench.cli.run_options import run_session
+    from seebench.cli.sweep import run_sweep_cli
     from seebench.executors.plan import parse_models
     from seebench.executors.shard import resolve_shard
-    from seebench.plugin_manager import get_registry, get_task_index
-    from seebench.runner import EvalConfig, RunInterrupted, run_eval
-    from seebench.runner.budget import BudgetExhausted, stop_message
-    from seebench.runner.progress import summary_table, table_console
+    from seebench.runner.config import EvalConfig
 
     if limit is not None and limit < 1:
         raise SeebenchError(f"--limit {limit}: must be at least 1")
@@ -149,6 +136,7 @@ def eval_command(
     quiet_libraries(progress=not no_progress)
     extras = run_extras()  # --config, budgets, trackers
     models = parse_models(model, sweep.get("models_file"))
+    flags = {"peft": peft, "deepspeed": deepspeed, "unsafe_host_exec": unsafe_host_exec}
     config = EvalConfig(
         model=models[0],
         tasks=tasks,
@@ -161,15 +149,7 @@ def eval_command(
         method_options={
             **extras.method_options,
             **_parse_options(options),
-            **{
-                k: v
-                for k, v in (
-                    ("peft", peft),
-                    ("deepspeed", deepspeed),
-                    ("unsafe_host_exec", unsafe_host_exec),
-                )
-                if v
-            },
+            **{k: v for k, v in flags.items() if v},
         },
         progress=not no_progress,
         predict_only=predict_only,
@@ -177,31 +157,19 @@ def eval_command(
         budget=extras.budget,
     )
     check_output_dir(output)
-    from seebench.cli.sweep import run_sweep_cli, wants_sweep
+    code = run_sweep_cli(config, models, sweep, include_paths, extras)
+    _exit(code)
 
-    if wants_sweep(models, sweep):
-        with run_session(config, extras):
-            code = run_sweep_cli(config, models, sweep, include_paths)
-        sys.exit(code)
-    try:
-        with run_session(config, extras):
-            outcomes = run_eval(config, get_registry(), get_task_index())
-    except RunInterrupted as interrupted:
-        click.echo(_interrupted(output, interrupted), err=True)
-        sys.exit(130)
-    except BudgetExhausted as stop:
-        table_console(stderr=False).print(summary_table(stop.outcomes))
-        click.echo(stop_message(stop, output), err=True)
-        sys.exit(3)
-    table_console(stderr=False).print(summary_table(outcomes))
-    from seebench.plugin_manager import get_registry
-    from seebench.scoring.groups import report_groups
 
-    report_groups(get_registry(), outcomes, output, table_console(stderr=False))
-    failed = [o for o in outcomes if o.status == "failed"]
-    click.echo(
-        f"results in {output}/ (MODEL/METHOD/TASK.json, samples beside each)"
-        + (f"; {len(failed)} unit(s) failed" if failed else "")
-        + f"; browse them with: seebench view {output}"
-    )
-    sys.exit(1 if failed else 0)
+def _exit(code: int) -> None:
+    """End the command with ``code``; without waiting for units abandoned at their time limit
+    (they may wait on a server that never answers), when there are any."""
+    import os
+
+    from seebench.runner.budget import abandoned_units
+
+    if abandoned_units():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)

@@ -42,6 +42,12 @@ def _meta(ctx: click.Context) -> dict[str, Any]:
     return ctx.meta.setdefault(_META, {})
 
 
+def run_option_value(ctx: click.Context, name: str) -> Any:
+    """The value of the run option ``name`` (``run_file``, ``log_to``, ``max_tokens_total``,
+    ``max_cost``, ``unit_time_limit``), which click keeps out of ``ctx.params``."""
+    return _meta(ctx).get(name)
+
+
 def _apply_run_file(ctx: click.Context, param: click.Parameter, value: Path | None) -> None:
     from seebench.runner.run_config import load_run_file, run_file_defaults
 
@@ -120,6 +126,10 @@ def _sources(ctx: click.Context) -> dict[str, str]:
         source = ctx.get_parameter_source(param.name) if param.name else None
         if source is not None:
             sources[param.name] = labels.get(source.name, "default")
+    if _meta(ctx).get("options") and "options" in sources:
+        # a run file's options merge with -o (they are not a default click knows of)
+        given = sources["options"] == "command line"
+        sources["options"] = "run file and command line" if given else "run file"
     return sources
 
 
@@ -143,19 +153,38 @@ def run_extras() -> RunExtras:
     )
 
 
+def model_records(runners: dict[str, Any], config: Any) -> list[dict[str, Any]]:
+    """Each model of a run with its resolved method and options, for the run record."""
+    records = []
+    for spec, runner in runners.items():
+        records.append(
+            {
+                "spec": spec,
+                "id": runner.model.id,
+                "method": runner.method_name,
+                "method_options": dict(config.method_options),
+            }
+        )
+    return records
+
+
 @contextlib.contextmanager
-def run_session(config: Any, extras: RunExtras) -> Iterator[None]:
-    """Around one run: store its resolved configuration in the results directory and log it
-    to the trackers of ``extras`` (started before the first unit, finished after the last)."""
+def run_session(
+    config: Any, extras: RunExtras, runners: dict[str, Any] | None = None
+) -> Iterator[None]:
+    """Around one run: store its resolved configuration in the results directory, every
+    model of ``runners`` (model spec -> runner) included, and log it to the trackers of
+    ``extras`` (started before the first unit, finished after the last)."""
     from seebench.runner.run_config import resolved_config, store_resolved_config
 
-    store_resolved_config(config, config.output, extras.sources, extras.run_file)
+    models = model_records(runners or {}, config)
+    store_resolved_config(config, config.output, extras.sources, extras.run_file, models)
     if not extras.trackers:
         yield
         return
     from seebench.trackers import tracking
 
-    resolved = resolved_config(config, extras.sources, extras.run_file)
+    resolved = resolved_config(config, extras.sources, extras.run_file, models)
     from seebench.plugin_manager import get_plugin_manager
 
     with tracking(extras.trackers, resolved, config.output, get_plugin_manager().get_plugins()):

@@ -16,6 +16,7 @@ _EXPORTS = {
     "SweepInterrupted": "driver",
     "SweepResult": "driver",
     "run_sweep": "driver",
+    "run_eval": "evaluate",
     "Resources": "plan",
     "Unit": "plan",
     "parse_models": "plan",
@@ -45,5 +46,6 @@ __all__ = [
     "is_transient",
     "parse_models",
     "plan_sweep",
+    "run_eval",
     "run_sweep",
 ]

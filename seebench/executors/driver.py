@@ -1,9 +1,15 @@
-"""The sweep driver: skips finished units, hands the rest to an executor, checks every result
-a unit reports as soon as it returns, retries transient failures with backoff, and records
-everything in the event log and the progress display.
+"""The sweep driver: the one evaluation loop. Every ``seebench eval`` and every
+:func:`~seebench.executors.evaluate.run_eval` runs here, one model or many, serially or on an
+executor's workers.
 
-The driver is the only place that decides: executors start units and report. So resume,
-retries and checks behave the same on one process, a pool of processes or a Ray cluster.
+The driver plans nothing itself (:func:`~seebench.executors.plan.plan_sweep` does) and runs no
+unit itself (an executor does, through :func:`~seebench.executors.worker.execute_unit` and the
+runner's phases); it decides: it skips finished units, hands the rest to the executor, checks
+every result a unit reports as soon as it returns, charges the run's budget as units finish
+and stops starting units when it runs out, retries transient failures with backoff, tells the
+``on_unit_finished`` observers, and records everything in the event log and the progress
+display. So resume, budgets, retries and checks behave the same on one process, a pool of
+processes or a Ray cluster.
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ from __future__ import annotations
 import shlex
 import time
 from collections import defaultdict, deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,23 +27,41 @@ from seebench.executors.events import EventLog
 from seebench.executors.plan import Unit
 from seebench.executors.progress import SweepProgress
 from seebench.executors.retry import backoff_seconds
-from seebench.executors.worker import UnitReport, completed_outcome, runner_for
+from seebench.executors.worker import UnitReport, runner_for
+from seebench.runner.budget import Budget
 from seebench.runner.runner import UnitOutcome
+
+#: the status of a unit a budget stop left out
+NOT_RUN = "not_run"
 
 
 @dataclass
 class SweepResult:
     """The outcome of every unit of the plan (in plan order), the earlier failed attempts of
-    each unit, and how many attempts the executor ran."""
+    each unit, and how many attempts the executor ran. ``stopped`` says why a budget stopped
+    the run (``None``: it ran every unit); the units it did not start have status
+    ``not_run``."""
 
     units: list[Unit]
     outcomes: list[UnitOutcome]
     attempts: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     executed: int = 0
+    stopped: str | None = None
 
     @property
     def failed(self) -> list[UnitOutcome]:
+        """The outcomes of the units that failed."""
         return [o for o in self.outcomes if o.status == "failed"]
+
+    @property
+    def finished(self) -> list[UnitOutcome]:
+        """The outcomes of every unit that ran or was found done (all but the ``not_run``)."""
+        return [o for o in self.outcomes if o.status != NOT_RUN]
+
+    @property
+    def not_run(self) -> list[str]:
+        """The keys of the units a budget stop left out, in plan order."""
+        return [f"{o.model_id}/{o.method}/{o.task}" for o in self.outcomes if o.status == NOT_RUN]
 
 
 class SweepInterrupted(KeyboardInterrupt):
@@ -88,31 +112,236 @@ def _outcome(unit: Unit, report: UnitReport) -> UnitOutcome:
         metrics=dict(report.metrics),
         primary_metric=report.primary_metric,
         n=report.n,
+        excluded=report.excluded,
+        repeats=report.repeats,
         seconds=report.seconds,
         result_path=Path(report.result_path) if report.result_path else unit.result_path(),
         note=report.note,
     )
 
 
-def _notify(outcome: UnitOutcome, attempts: int, registry: Any) -> None:
-    """Tell the registry's ``on_unit_finished`` observers (none without a registry)."""
-    if registry is None:
-        return
-    from seebench.events import UnitFinished
+class _Sweep:
+    """The state of one run of :func:`run_sweep`: what waits, runs, ended and was spent."""
 
-    registry.notify_unit_finished(
-        UnitFinished(
-            model_id=outcome.model_id,
-            method=outcome.method,
-            task=outcome.task,
-            status=outcome.status,
-            reason=outcome.reason,
-            metrics=dict(outcome.metrics),
-            result_path=outcome.result_path,
-            seconds=outcome.seconds,
-            extra={"attempts": attempts},
+    def __init__(self, units: list[Unit], executor: Executor, settings: dict[str, Any]):
+        self.units = units
+        self.executor = executor
+        self.retries: int = settings["retries"]
+        self.backoff: float = settings["backoff"]
+        self.events: EventLog = settings["events"] or EventLog(None)
+        self.registry = settings["registry"]
+        self.budget: Budget | None = settings["budget"]
+        self.outcomes: dict[str, UnitOutcome] = {}
+        self.attempts: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        self.executed = 0
+        self.todo: deque[Unit] = deque()
+        self.in_flight: dict[Any, Unit] = {}
+        self.delayed: list[tuple[float, Unit]] = []
+        self.stopped: str | None = None
+        per_model: dict[str, int] = defaultdict(int)
+        for unit in units:
+            per_model[unit.model_id] += 1
+        self.display = SweepProgress(dict(per_model), enabled=settings["progress"])
+
+    # -- before: skip what is done ------------------------------------------------------------
+
+    def skip_finished(self, runners: dict[str, Any], index: Any) -> None:
+        """Queue the units whose result is not complete yet; the others are ``cached``."""
+        for unit in self.units:
+            runner = runners.get(unit.model_spec) or runner_for(unit, self.registry, index)
+            runner.config = unit.config
+            cached = runner.cached(runner.index.get(unit.task))
+            if cached is None:
+                self.todo.append(unit)
+                continue
+            self.outcomes[unit.key] = cached
+            self.display.log(f"{unit.key}: already done, skipped (use --force to recompute)")
+            self.events.write("unit_end", unit=unit.key, status="cached", attempt=0)
+            self.display.ended(unit.model_id, "cached", was_running=False)
+            self.notify(cached, 0)
+        todo, total = len(self.todo), len(self.units)
+        described = self.executor.describe() if todo else None
+        self.events.write(
+            "sweep_start", units=total, to_run=todo, done_before=total - todo, executor=described
         )
-    )
+        if todo:
+            done = f"; {total - todo} already done" if todo < total else ""
+            self.display.log(f"{todo} of {total} unit(s) to run on {described}{done}")
+
+    # -- the loop -----------------------------------------------------------------------------
+
+    def loop(self) -> None:
+        """Start units while they fit and the budget allows, until every unit has ended."""
+        if self.todo:
+            self.executor.start(list(self.todo))
+        while self.todo or self.delayed or self.in_flight:
+            now = time.monotonic()
+            for item in [d for d in self.delayed if d[0] <= now]:
+                self.delayed.remove(item)
+                self.todo.appendleft(item[1])
+            self.submit_fitting()
+            if not self.in_flight:
+                if self.stopped is not None:
+                    break  # the budget ran out: what waits is not run
+                if self.delayed:
+                    time.sleep(max(0.0, min(d[0] for d in self.delayed) - time.monotonic()))
+                continue
+            timeout = 0.5
+            if self.delayed:
+                timeout = max(0.05, min(timeout, min(d[0] for d in self.delayed) - now))
+            for handle, report in self.executor.wait(timeout):
+                unit = self.in_flight.pop(handle)
+                self.finish_attempt(unit, verify_report(unit, report))
+
+    def submit_fitting(self) -> None:
+        """Submit waiting units that fit beside the running ones while the budget has room."""
+        while self.budget_allows() and (position := self.first_fitting()) is not None:
+            unit = self.todo[position]
+            del self.todo[position]
+            handle = self.executor.submit(unit, list(self.attempts[unit.key]))
+            self.in_flight[handle] = unit
+            self.executed += 1
+            attempt = len(self.attempts[unit.key]) + 1
+            self.events.write("unit_submit", unit=unit.key, attempt=attempt)
+            self.display.started(unit.model_id)
+
+    def budget_allows(self) -> bool:
+        """Whether the budget lets one more unit start now (it records a stop once spent)."""
+        if self.budget is None or self.stopped is not None:
+            return self.stopped is None
+        reason = self.budget.exhausted()
+        if reason is not None:
+            self.stopped = reason
+            self.events.write("budget_stop", reason=reason, spent=self.budget.spent())
+            self.display.log(f"stopping: {reason}; running units finish, no new unit starts")
+            return False
+        return self.budget.room_for(len(self.in_flight))
+
+    def first_fitting(self) -> int | None:
+        """The position of the first waiting unit that fits beside the running ones, or None.
+
+        Units start in sweep order, but one that does not fit now (the sandbox or the GPU is
+        taken) does not hold back those behind it that do: a sweep of sandboxed units and
+        in-process ones keeps every worker busy.
+        """
+        busy = [u.resources for u in self.in_flight.values()]
+        for position, unit in enumerate(self.todo):
+            if self.executor.fits(unit, busy):
+                return position
+        return None
+
+    # -- after each attempt -------------------------------------------------------------------
+
+    def finish_attempt(self, unit: Unit, report: UnitReport) -> None:
+        """Record one ended attempt: charge the budget, then schedule a retry for a transient
+        failure, else record the unit's outcome."""
+        number = len(self.attempts[unit.key]) + 1
+        self.events.write(
+            "unit_start", at=report.started_at, unit=unit.key, attempt=number, node=report.node
+        )
+        for line in report.log:
+            self.display.log(f"{unit.key}: {line}")
+        if self.budget is not None and report.result_path:
+            self.budget.charge(Path(report.result_path), report.status)
+        if report.status == "failed" and report.transient and number <= self.retries:
+            self.retry_later(unit, report, number)
+            return
+        outcome = _outcome(unit, report)
+        self.outcomes[unit.key] = outcome
+        self.events.write(
+            "unit_end",
+            at=report.ended_at,
+            unit=unit.key,
+            status=report.status,
+            reason=report.reason,
+            attempt=number,
+            node=report.node,
+            seconds=round(report.seconds, 3),
+        )
+        if report.status in ("failed", "skipped", "not_applicable"):
+            self.display.log(f"{unit.key}: {report.status}: {report.reason}")
+        self.display.ended(unit.model_id, report.status)
+        self.notify(outcome, number)
+
+    def retry_later(self, unit: Unit, report: UnitReport, number: int) -> None:
+        """Keep a transient failure's attempt and start the unit again after a backoff."""
+        self.attempts[unit.key].append(
+            {
+                "attempt": number,
+                "reason": report.reason or "?",
+                "node": report.node,
+                "seconds": round(report.ended_at - report.started_at, 3),
+            }
+        )
+        delay = backoff_seconds(number, self.backoff)
+        self.events.write(
+            "unit_retry", unit=unit.key, attempt=number, reason=report.reason, delay_s=delay
+        )
+        self.display.log(
+            f"{unit.key}: attempt {number} failed ({report.reason}); retrying in {delay:.1f}s"
+        )
+        self.display.retrying(unit.model_id)
+        self.delayed.append((time.monotonic() + delay, unit))
+
+    def notify(self, outcome: UnitOutcome, attempts: int) -> None:
+        """Tell the registry's ``on_unit_finished`` observers (none without a registry)."""
+        if self.registry is None:
+            return
+        from seebench.events import UnitFinished
+
+        self.registry.notify_unit_finished(
+            UnitFinished(
+                model_id=outcome.model_id,
+                method=outcome.method,
+                task=outcome.task,
+                status=outcome.status,
+                reason=outcome.reason,
+                metrics=dict(outcome.metrics),
+                result_path=outcome.result_path,
+                seconds=outcome.seconds,
+                extra={"attempts": attempts},
+            )
+        )
+
+    # -- the end ------------------------------------------------------------------------------
+
+    def interrupted(self) -> SweepInterrupted:
+        """Stop the executor after Ctrl-C; what to raise."""
+        self.executor.cancel()
+        running = [u.key for u in self.in_flight.values()]
+        self.events.write("sweep_interrupted", running=running, finished=len(self.outcomes))
+        self.events.close()
+        finished = [self.outcomes[u.key] for u in self.units if u.key in self.outcomes]
+        return SweepInterrupted(finished, running)
+
+    def result(self) -> SweepResult:
+        """Every unit's outcome in plan order (``not_run`` for those a budget stop left out)."""
+        for unit in self.units:
+            if unit.key not in self.outcomes:
+                self.outcomes[unit.key] = UnitOutcome(
+                    unit.model_id,
+                    unit.method,
+                    unit.task,
+                    NOT_RUN,
+                    reason=f"not started: {self.stopped}",
+                    result_path=unit.result_path(),
+                )
+        attempts = {k: v for k, v in self.attempts.items() if v}
+        outcomes = [self.outcomes[u.key] for u in self.units]
+        result = SweepResult(self.units, outcomes, attempts, self.executed, self.stopped)
+        counts: dict[str, int] = defaultdict(int)
+        for outcome in outcomes:
+            counts[outcome.status] += 1
+        spent = self.budget.spent() if self.budget is not None else None
+        self.events.write(
+            "sweep_end",
+            counts=dict(counts),
+            executed=self.executed,
+            stopped=self.stopped,
+            spent=spent,
+        )
+        self.events.close()
+        return result
 
 
 def run_sweep(
@@ -126,188 +355,51 @@ def run_sweep(
     progress: bool = True,
     registry: Any = None,
     index: Any = None,
+    budget: Budget | None = None,
 ) -> SweepResult:
     """Run ``units`` on ``executor``; see the module docstring.
 
     ``runners`` (model spec -> runner, from :func:`~seebench.executors.plan.plan_sweep`) tell
     which units are finished already; ``retries`` is how many more attempts a transient
-    failure gets, ``backoff`` the first wait in seconds (doubled for each further attempt).
-    Raises :class:`SweepInterrupted` on Ctrl-C after stopping the executor.
+    failure gets, ``backoff`` the first wait in seconds (doubled for each further attempt);
+    ``budget`` (tokens, cost) is charged as units finish, and once it is spent no further unit
+    starts (the result's ``stopped`` says why). Raises :class:`SweepInterrupted` on Ctrl-C
+    after stopping the executor.
     """
-    events = events or EventLog(None)
-    units = list(units)
-    per_model: dict[str, int] = defaultdict(int)
-    for unit in units:
-        per_model[unit.model_id] += 1
-    outcomes: dict[str, UnitOutcome] = {}
-    attempts: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    executed = 0
-    display = SweepProgress(dict(per_model), enabled=progress)
-
-    with display:
-        todo: deque[Unit] = deque()
-        for unit in units:
-            runner = (runners or {}).get(unit.model_spec) or runner_for(unit, registry, index)
-            cached = completed_outcome(unit, runner)
-            if cached is None:
-                todo.append(unit)
-                continue
-            outcomes[unit.key] = cached
-            events.write("unit_end", unit=unit.key, status="cached", attempt=0)
-            display.ended(unit.model_id, "cached", was_running=False)
-        events.write(
-            "sweep_start",
-            units=len(units),
-            to_run=len(todo),
-            done_before=len(units) - len(todo),
-            executor=executor.describe() if todo else None,
-        )
-        if todo:
-            display.log(
-                f"{len(todo)} of {len(units)} unit(s) to run on {executor.describe()}"
-                + (f"; {len(units) - len(todo)} already done" if len(todo) < len(units) else "")
-            )
-        in_flight: dict[Any, Unit] = {}
-        delayed: list[tuple[float, Unit]] = []
+    settings = {
+        "retries": retries,
+        "backoff": backoff,
+        "events": events,
+        "registry": registry,
+        "budget": budget,
+        "progress": progress,
+    }
+    sweep = _Sweep(list(units), executor, settings)
+    with sweep.display:
+        sweep.skip_finished(runners or {}, index)
         try:
-            if todo:
-                executor.start(list(todo))
-            while todo or delayed or in_flight:
-                now = time.monotonic()
-                for item in [d for d in delayed if d[0] <= now]:
-                    delayed.remove(item)
-                    todo.appendleft(item[1])
-                while (position := _first_fitting(todo, executor, in_flight)) is not None:
-                    unit = todo[position]
-                    del todo[position]
-                    handle = executor.submit(unit, list(attempts[unit.key]))
-                    in_flight[handle] = unit
-                    executed += 1
-                    events.write("unit_submit", unit=unit.key, attempt=len(attempts[unit.key]) + 1)
-                    display.started(unit.model_id)
-                if not in_flight:
-                    if delayed:
-                        time.sleep(max(0.0, min(d[0] for d in delayed) - time.monotonic()))
-                    continue
-                timeout = 0.5
-                if delayed:
-                    timeout = max(0.05, min(timeout, min(d[0] for d in delayed) - now))
-                for handle, report in executor.wait(timeout):
-                    unit = in_flight.pop(handle)
-                    _finish_attempt(
-                        unit,
-                        verify_report(unit, report),
-                        attempts,
-                        retries,
-                        backoff,
-                        outcomes,
-                        delayed,
-                        events,
-                        display,
-                        registry,
-                    )
+            sweep.loop()
         except KeyboardInterrupt:
-            executor.cancel()
-            running = [u.key for u in in_flight.values()]
-            events.write("sweep_interrupted", running=running, finished=len(outcomes))
-            events.close()
-            raise SweepInterrupted(
-                [outcomes[u.key] for u in units if u.key in outcomes], running
-            ) from None
+            raise sweep.interrupted() from None
         finally:
             executor.close()
-    result = SweepResult(
-        units, [outcomes[u.key] for u in units], {k: v for k, v in attempts.items() if v}, executed
+    return sweep.result()
+
+
+def rerun_commands(
+    result: SweepResult, base_args: Sequence[str], keys: Iterable[str] | None = None
+) -> list[str]:
+    """One ``seebench eval`` command per model that runs only some units (the failed ones by
+    default, else those of ``keys``): ``--model``, ``--method`` and ``--tasks`` plus
+    ``base_args`` (the sweep's other options)."""
+    wanted = (
+        set(keys)
+        if keys is not None
+        else {f"{o.model_id}/{o.method}/{o.task}" for o in result.failed}
     )
-    counts: dict[str, int] = defaultdict(int)
-    for outcome in result.outcomes:
-        counts[outcome.status] += 1
-    events.write("sweep_end", counts=dict(counts), executed=executed)
-    events.close()
-    return result
-
-
-def _first_fitting(todo: deque[Unit], executor: Executor, in_flight: dict[Any, Unit]) -> int | None:
-    """The position of the first waiting unit that fits beside the running ones, or None.
-
-    Units start in sweep order, but one that does not fit now (the sandbox or the GPU is
-    taken) does not hold back those behind it that do: a sweep of sandboxed units and
-    in-process ones keeps every worker busy.
-    """
-    busy = [u.resources for u in in_flight.values()]
-    for position, unit in enumerate(todo):
-        if executor.fits(unit, busy):
-            return position
-    return None
-
-
-def _finish_attempt(
-    unit: Unit,
-    report: UnitReport,
-    attempts: dict[str, list[dict[str, Any]]],
-    retries: int,
-    backoff: float,
-    outcomes: dict[str, UnitOutcome],
-    delayed: list[tuple[float, Unit]],
-    events: EventLog,
-    display: SweepProgress,
-    registry: Any = None,
-) -> None:
-    """Record one ended attempt: schedule a retry for a transient failure, else the outcome."""
-    number = len(attempts[unit.key]) + 1
-    events.write(
-        "unit_start", at=report.started_at, unit=unit.key, attempt=number, node=report.node
-    )
-    for line in report.log:
-        display.log(f"{unit.key}: {line}")
-    if report.status == "failed" and report.transient and number <= retries:
-        attempts[unit.key].append(
-            {
-                "attempt": number,
-                "reason": report.reason or "?",
-                "node": report.node,
-                "seconds": round(report.ended_at - report.started_at, 3),
-            }
-        )
-        delay = backoff_seconds(number, backoff)
-        events.write(
-            "unit_retry",
-            unit=unit.key,
-            attempt=number,
-            reason=report.reason,
-            delay_s=round(delay, 3),
-        )
-        display.log(
-            f"{unit.key}: attempt {number} failed ({report.reason}); retrying in {delay:.1f}s"
-        )
-        display.retrying(unit.model_id)
-        delayed.append((time.monotonic() + delay, unit))
-        return
-    outcome = _outcome(unit, report)
-    outcomes[unit.key] = outcome
-    events.write(
-        "unit_end",
-        at=report.ended_at,
-        unit=unit.key,
-        status=report.status,
-        reason=report.reason,
-        attempt=number,
-        node=report.node,
-        seconds=round(report.seconds, 3),
-    )
-    if report.status in ("failed", "skipped"):
-        display.log(f"{unit.key}: {report.status}: {report.reason}")
-    display.ended(unit.model_id, report.status)
-    _notify(outcome, number, registry)
-
-
-def rerun_commands(result: SweepResult, base_args: Sequence[str]) -> list[str]:
-    """One ``seebench eval`` command per model that reruns only its failed units:
-    ``--model``, ``--method`` and ``--tasks`` plus ``base_args`` (the sweep's other options)."""
-    failed = {o.model_id + "/" + o.method + "/" + o.task for o in result.failed}
     groups: dict[tuple[str, str], list[str]] = defaultdict(list)
     for unit in result.units:
-        if unit.key in failed:
+        if unit.key in wanted:
             groups[(unit.model_spec, unit.method)].append(unit.task)
     return [
         shlex.join(

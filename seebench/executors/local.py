@@ -70,6 +70,7 @@ class LocalExecutor(Executor):
         self._futures: dict[futures.Future, tuple[int, Unit]] = {}
         self._pool: futures.ProcessPoolExecutor | None = None
         self._next = 0
+        self._abandoned = False  # a worker runs a unit past its time limit
 
     def describe(self) -> str:
         where = "serial, in this process" if self.workers == 1 else f"{self.workers} processes"
@@ -128,7 +129,9 @@ class LocalExecutor(Executor):
         for future in done:
             handle, unit = self._futures.pop(future)
             try:
-                reports.append((handle, future.result()))
+                report = future.result()
+                self._abandoned = self._abandoned or report.abandoned
+                reports.append((handle, report))
             except futures.process.BrokenProcessPool as exc:
                 broken = True
                 reports.append((handle, lost_report(unit, f"worker process lost: {exc}")))
@@ -156,6 +159,10 @@ class LocalExecutor(Executor):
 
     def cancel(self) -> None:
         self._queue.clear()
+        self._end_pool()
+
+    def _end_pool(self) -> None:
+        """Stop the pool's processes now (the unit locks are released with them)."""
         if self._pool is not None:
             for future in self._futures:
                 future.cancel()
@@ -166,6 +173,8 @@ class LocalExecutor(Executor):
             self._futures.clear()
 
     def close(self) -> None:
+        if self._abandoned:  # a unit past its time limit may wait on a server for ever
+            self._end_pool()
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None

@@ -170,17 +170,20 @@ def plan_sweep(
     """
     from seebench.runner.runner import Runner
 
-    tasks = index.select(config.tasks)
     units: list[Unit] = []
     for spec in models:
-        model_config = dataclasses.replace(config, model=spec)
+        # the run's budget stays with the driver; a unit carries only its time limit
+        budget = config.budget.without_spending() if config.budget is not None else None
+        model_config = dataclasses.replace(config, model=spec, budget=budget)
         try:
             runner = Runner(model_config, registry, index)
         except SeebenchError as exc:
+            if len(models) == 1:
+                raise
             raise SeebenchError(f"model {spec!r}: {exc}") from None
         if runners is not None:
             runners[spec] = runner
-        for task in tasks:
+        for task in runner.planned_tasks():
             units.append(
                 Unit(
                     model_spec=spec,

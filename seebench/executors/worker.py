@@ -13,7 +13,6 @@ import os
 import socket
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from seebench.executors.plan import Unit
@@ -37,6 +36,8 @@ class UnitReport:
     metrics: dict[str, Any] = field(default_factory=dict)
     primary_metric: str | None = None
     n: int | None = None
+    excluded: int | None = None
+    repeats: int = 1
     seconds: float = 0.0
     note: str | None = None
     result_path: str | None = None
@@ -45,26 +46,8 @@ class UnitReport:
     started_at: float = 0.0
     ended_at: float = 0.0
     log: list[str] = field(default_factory=list)
-
-
-class _WorkerProgress:
-    """Stands in for the progress bar inside a worker: keeps log lines, counts samples."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.samples = 0
-
-    def log(self, message: str) -> None:
-        self.lines.append(message)
-
-    def add_samples(self, n: int) -> None:
-        self.samples += n
-
-    def describe(self, text: str) -> None:
-        pass
-
-    def unit_done(self) -> None:
-        pass
+    #: a unit of this worker's process is still running past its time limit
+    abandoned: bool = False
 
 
 def driver_env() -> dict[str, str]:
@@ -101,7 +84,7 @@ def runner_for(unit: Unit, registry: Any = None, index: Any = None) -> Any:
     """This process's runner for ``unit``'s model (built once per model and run options)."""
     from seebench.runner.runner import Runner
 
-    key = repr(dataclasses.replace(unit.config, tasks="", shard=None))
+    key = repr(dataclasses.replace(unit.config, tasks="", shard=None, budget=None))
     runner = _RUNNERS.get(key)
     if runner is None or (registry is not None and runner.registry is not registry):
         if registry is None or index is None:
@@ -127,16 +110,20 @@ def execute_unit(
     ``env`` (the driver's :func:`driver_env`) and ``include_paths`` are applied first in a
     worker process; ``registry`` and ``index`` are used as they are in the driver's process.
     """
+    from seebench.runner.runner import QuietProgress
+
     started = time.time()
     report = UnitReport(key=unit.key, status="failed", node=node_name(), started_at=started)
-    progress = _WorkerProgress()
+    progress = QuietProgress()
+    budget = unit.config.budget
     try:
         _use_env(env, include_paths)
         runner = runner_for(unit, registry, index)
         task = runner.index.get(unit.task)
         runner.attempts = list(attempts or [])
         try:
-            outcome = runner._run_unit_locked(task, progress)
+            limit = budget.unit_time_limit if budget is not None else None
+            outcome = runner.run_unit(task, progress, time_limit=limit)
         finally:
             runner.attempts = []
     except KeyboardInterrupt:
@@ -145,13 +132,10 @@ def execute_unit(
         report.reason = (f"{type(exc).__name__}: {exc}".splitlines() or ["?"])[0]
         report.transient = is_transient(exc)
     else:
-        report.status, report.reason = outcome.status, outcome.reason
-        report.metrics, report.primary_metric = dict(outcome.metrics), outcome.primary_metric
-        report.n, report.note = outcome.n, outcome.note
-        report.seconds = outcome.seconds
-        report.result_path = str(outcome.result_path) if outcome.result_path else None
-        error = getattr(outcome, "exception", None)
-        report.transient = outcome.status == "failed" and error is not None and is_transient(error)
+        _fill(report, outcome)
+    from seebench.runner.budget import abandoned_units
+
+    report.abandoned = abandoned_units() > 0
     report.ended_at = time.time()
     report.log = progress.lines
     if not report.seconds:
@@ -159,53 +143,13 @@ def execute_unit(
     return report
 
 
-def completed_outcome(unit: Unit, runner: Any) -> Any | None:
-    """The unit's outcome with status ``cached`` when its result is already complete and
-    trusted for this run configuration (what the runner would skip), else ``None``.
-
-    The driver asks this before sending a unit anywhere, so a rerun executes no finished unit.
-    """
-    from seebench.results.io import result_paths
-    from seebench.results.verify import verify_result
-    from seebench.runner.config import config_hash, run_config
-    from seebench.runner.runner import COMPLETE_STATUSES, UnitOutcome, _summary
-    from seebench.scoring.run import configure_scorers
-
-    config = unit.config
-    if config.force:
-        return None
-    task = runner.index.get(unit.task)
-    try:
-        runs = configure_scorers(task, runner.registry, run_options=config.method_options)
-        unit_config = run_config(
-            config,
-            runner.model,
-            runner.method_name,
-            task,
-            {r.name: r.identity for r in runs},
-            runner._plugins(task),
-        )
-    except Exception:  # the unit itself will report it
-        return None
-    result_path, samples_path = result_paths(
-        Path(config.output), runner.model.id, runner.method_name, task.name
-    )
-    previous = verify_result(result_path, samples_path, config_hash(unit_config)).result
-    if (
-        previous is None
-        or previous.get("status") not in COMPLETE_STATUSES
-        or not (previous.get("scored", True) or config.predict_only)
-    ):
-        return None
-    return UnitOutcome(
-        runner.model.id,
-        runner.method_name,
-        task.name,
-        "cached",
-        reason=None if previous["status"] == "ok" else previous.get("reason"),
-        metrics=previous.get("metrics", {}),
-        primary_metric=task.primary_metric,
-        n=previous.get("n"),
-        result_path=result_path,
-        note=_summary(previous.get("info")),
-    )
+def _fill(report: UnitReport, outcome: Any) -> None:
+    """Copy a runner's :class:`~seebench.runner.runner.UnitOutcome` into ``report``."""
+    report.status, report.reason = outcome.status, outcome.reason
+    report.metrics, report.primary_metric = dict(outcome.metrics), outcome.primary_metric
+    report.n, report.note = outcome.n, outcome.note
+    report.excluded, report.repeats = outcome.excluded, outcome.repeats
+    report.seconds = outcome.seconds
+    report.result_path = str(outcome.result_path) if outcome.result_path else None
+    error = getattr(outcome, "exception", None)
+    report.transient = outcome.status == "failed" and error is not None and is_transient(error)

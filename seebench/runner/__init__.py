@@ -1,5 +1,7 @@
-"""The evaluation runner: plans (model, method, task) units and runs the ones not yet done."""
+"""The evaluation runner: the phases of one (model, method, task) unit (plan, cached?,
+compute, record) that the sweep driver (:mod:`seebench.executors.driver`) calls."""
 
-from seebench.runner.runner import EvalConfig, RunInterrupted, UnitOutcome, run_eval
+from seebench.runner.config import EvalConfig
+from seebench.runner.runner import Runner, UnitOutcome
 
-__all__ = ["EvalConfig", "RunInterrupted", "UnitOutcome", "run_eval"]
+__all__ = ["EvalConfig", "Runner", "UnitOutcome"]

@@ -1,46 +1,69 @@
 """Budgets of one evaluation run: total tokens, total cost, and a time limit per unit.
 
-The runner consults a :class:`Budget` between units: :meth:`Budget.charge` adds what a
-finished unit spent (its result's ``info.usage`` and ``info.cost_usd``; units read from the
-results directory cost nothing) and :meth:`Budget.exhausted` says, before the next unit
-starts, whether a limit is reached. The run then stops cleanly
-(:class:`BudgetExhausted`): every finished unit is kept, and a rerun with a larger budget
-continues with the rest, since finished units are skipped. A unit in progress is never cut
-for tokens or cost, so the last unit may overshoot them.
+The sweep driver (the one evaluation loop, whatever the executor) keeps the run's
+:class:`Budget`: :meth:`Budget.charge` adds what a unit spent as soon as it finishes (its
+result's ``info.usage`` and ``info.cost_usd``; units read from the results directory cost
+nothing) and :meth:`Budget.room_for` says whether one more unit may start. The run then stops
+cleanly: every finished unit is kept, the units not started are named, and a rerun with a
+larger budget continues with the rest, since finished units are skipped. A unit in progress is
+never cut for tokens or cost, so the last unit may overshoot them. Units running at once
+(``--workers``, Ray) are started only while what was spent plus what the running ones are
+expected to spend (the mean of the units charged so far) stays under the budget, and the first
+unit runs alone to measure it, so a budget stops at the same units on every executor when the
+units cost alike.
 
-:meth:`Budget.unit_timer` enforces the per-unit time limit: a unit that runs longer is stopped
-(:class:`UnitTimeLimit`, recorded as ``failed`` with that reason and retried by a rerun) and the
-run goes on with the next unit. It uses ``SIGALRM``, so it only works in the main thread.
+:func:`within_time_limit` enforces the per-unit time limit: a unit's compute phase runs in a
+thread of its own and the unit fails (:class:`UnitTimeLimit`, retried by a rerun) once it has
+run longer, even while the thread waits on a model server that never answers; the run goes on
+with the next unit.
 """
 
 from __future__ import annotations
 
-import contextlib
+import ctypes
 import json
 import logging
-import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from seebench.errors import SeebenchError
+
+T = TypeVar("T")
+
+#: threads of units abandoned at their time limit (the process should not wait for them)
+_ABANDONED: list[threading.Thread] = []
 
 
 class UnitTimeLimit(SeebenchError):
     """A unit ran longer than the run's per-unit time limit."""
 
 
-class BudgetExhausted(Exception):
-    """A run stopped because a budget ran out: ``outcomes`` are the units handled before,
-    ``remaining`` the task names not started, ``reason`` which limit was reached."""
+class UnitAbandoned(BaseException):
+    """Raised inside the thread of a unit that ran past its time limit, so that it stops at
+    its next Python instruction (a ``BaseException``: a method's ``except Exception`` does
+    not swallow it)."""
 
-    def __init__(self, reason: str, outcomes: list[Any], remaining: list[str]):
+
+class BudgetExhausted(Exception):
+    """A run stopped because a budget ran out: ``outcomes`` are the units that finished,
+    ``remaining`` the keys (``model/method/task``) of the units not started, ``reason`` which
+    limit was reached, ``commands`` the commands that run only the remaining units."""
+
+    def __init__(
+        self,
+        reason: str,
+        outcomes: list[Any],
+        remaining: list[str],
+        commands: list[str] | None = None,
+    ):
         super().__init__(reason)
         self.reason = reason
         self.outcomes = outcomes
         self.remaining = remaining
+        self.commands = list(commands or [])
 
 
 @dataclass
@@ -53,6 +76,7 @@ class Budget:
     tokens: int = 0
     cost: float = 0.0
     units_without_price: list[str] = field(default_factory=list)
+    charged: int = 0  # units charged (finished here, not read from the results directory)
 
     @property
     def active(self) -> bool:
@@ -73,6 +97,7 @@ class Budget:
             return
         if not isinstance(result, dict):
             return
+        self.charged += 1
         info = result.get("info") if isinstance(result.get("info"), dict) else {}
         infos = info.get("repeats") if isinstance(info.get("repeats"), list) else [info]
         priced = False
@@ -118,33 +143,95 @@ class Budget:
         """What the run spent, for messages and trackers."""
         return {"tokens": self.tokens, "cost_usd": round(self.cost, 6)}
 
-    @contextlib.contextmanager
-    def unit_timer(self, task: str) -> Iterator[None]:
-        """Raise :class:`UnitTimeLimit` inside the block once it has run ``unit_time_limit``
-        seconds (no limit outside the main thread)."""
-        limit = self.unit_time_limit
-        if limit is None or threading.current_thread() is not threading.main_thread():
-            yield
-            return
+    def limits_spending(self) -> bool:
+        """Whether a token or cost limit is set (the per-unit time limit is not spending)."""
+        return self.max_tokens_total is not None or self.max_cost is not None
 
-        def expire(signum: int, frame: Any) -> None:
-            raise UnitTimeLimit(f"unit time limit of {limit:g} s reached while running {task!r}")
+    def room_for(self, running: int) -> bool:
+        """Whether one more unit may start beside ``running`` ones: no limit is reached, and
+        what was spent plus what the running units are expected to spend (the mean of the
+        units charged so far) stays under each limit. Before any unit was charged, one unit
+        runs at a time."""
+        if self.exhausted():
+            return False
+        if not self.limits_spending() or running == 0:
+            return True
+        if not self.charged:
+            return False
+        tokens = self.tokens + running * self.tokens / self.charged
+        cost = self.cost + running * self.cost / self.charged
+        return (self.max_tokens_total is None or tokens < self.max_tokens_total) and (
+            self.max_cost is None or cost < self.max_cost
+        )
 
-        previous = signal.signal(signal.SIGALRM, expire)
-        signal.setitimer(signal.ITIMER_REAL, limit)
+    def without_spending(self) -> Budget | None:
+        """The part of this budget a worker applies itself: the per-unit time limit."""
+        if self.unit_time_limit is None:
+            return None
+        return Budget(unit_time_limit=self.unit_time_limit)
+
+
+def within_time_limit(compute: Callable[[], T], limit: float | None, what: str) -> T:
+    """``compute()``, or :class:`UnitTimeLimit` once it has run ``limit`` seconds.
+
+    With a limit, ``compute`` runs in a daemon thread that the caller waits for at most
+    ``limit`` seconds; a thread still running then is abandoned (its result is never used)
+    and asked to stop with :class:`UnitAbandoned` at its next Python instruction. A thread
+    blocked in a system call (a socket read) stops when that call returns.
+    """
+    if limit is None:
+        return compute()
+    box: dict[str, Any] = {}
+
+    def target() -> None:
         try:
-            yield
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
+            box["value"] = compute()
+        except UnitAbandoned:
+            pass
+        except BaseException as exc:  # handed to the caller's thread below
+            box["error"] = exc
+
+    thread = threading.Thread(target=target, name=f"seebench unit {what}", daemon=True)
+    thread.start()
+    try:
+        thread.join(limit)
+    except BaseException:  # Ctrl-C while waiting: stop the unit's thread too
+        _abandon(thread)
+        raise
+    if thread.is_alive():
+        _abandon(thread)
+        raise UnitTimeLimit(f"unit time limit of {limit:g} s reached while {what}")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
-def stop_message(stop: BudgetExhausted, output: Path) -> str:
-    """What a budget stop kept, what remains and how to go on, in one line."""
+def _abandon(thread: threading.Thread) -> None:
+    """Ask ``thread`` to stop by raising :class:`UnitAbandoned` in it."""
+    if thread.ident is not None and thread.is_alive():
+        _ABANDONED.append(thread)
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(
+            ctypes.c_ulong(thread.ident), ctypes.py_object(UnitAbandoned)
+        )
+
+
+def abandoned_units() -> int:
+    """How many units abandoned at their time limit still run in this process (a process
+    that ends should not wait for them: they may wait on a server that never answers)."""
+    _ABANDONED[:] = [t for t in _ABANDONED if t.is_alive()]
+    return len(_ABANDONED)
+
+
+def stop_message(stop: BudgetExhausted, output: Path) -> list[str]:
+    """What a budget stop kept, what remains and how to go on."""
     kept = [o for o in stop.outcomes if o.status in ("ok", "cached", "not_applicable")]
     remaining = ", ".join(stop.remaining[:5]) + (" ..." if len(stop.remaining) > 5 else "")
-    return (
+    lines = [
         f"stopped: {stop.reason}; {len(kept)} finished unit(s) are kept in {output}; "
         f"{len(stop.remaining)} unit(s) not started ({remaining}); to continue, run the same "
         f"command again with a larger budget (finished units are skipped)"
-    )
+    ]
+    if stop.commands:
+        lines.append("or run only the units not started with:")
+        lines.extend(f"  {command}" for command in stop.commands)
+    return lines

@@ -1,4 +1,5 @@
-"""Progress display: one overall bar (units and samples, ETA) and the end-of-run table."""
+"""The end-of-run table (the progress display of a run is the driver's:
+:class:`seebench.executors.progress.SweepProgress`)."""
 
 from __future__ import annotations
 
@@ -6,59 +7,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from seebench.secrets import scrub
-
-
-class RunProgress:
-    """Wraps a rich progress bar over units, with a running count of samples."""
-
-    def __init__(self, total_units: int, console: Console | None = None, enabled: bool = True):
-        self.console = console or Console(stderr=True)
-        self.samples = 0
-        self.progress = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("units · {task.fields[samples]} samples"),
-            TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-            console=self.console,
-            disable=not enabled,
-            transient=False,
-        )
-        self.bar = self.progress.add_task("eval", total=total_units, samples=0)
-
-    def __enter__(self) -> RunProgress:
-        self.progress.__enter__()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.progress.__exit__(*exc)
-
-    def describe(self, text: str) -> None:
-        self.progress.update(self.bar, description=text)
-
-    def add_samples(self, n: int) -> None:
-        self.samples += n
-        self.progress.update(self.bar, samples=self.samples)
-
-    def unit_done(self) -> None:
-        self.progress.advance(self.bar)
-
-    def log(self, message: str) -> None:
-        # soft_wrap: one message stays one line when standard error is a file or a pipe
-        self.progress.console.print(scrub(message), markup=False, highlight=False, soft_wrap=True)
 
 
 def table_console(**kwargs: Any) -> Console:

@@ -111,23 +111,7 @@ def _rescore(
     data = load_task_data(task, registry, seed=int(run["seed"]), limit=run.get("limit"))
     samples_path = path.with_name(str(result["samples_file"]))
     records = read_samples(samples_path)
-    by_id = {s.id: s for s in data.test}
-    repeats = max((int(r.get("repeat", 0)) for r in records), default=0) + 1
-    predictions: list[list[Any]] = [[None] * len(data.test) for _ in range(repeats)]
-    position = {s.id: i for i, s in enumerate(data.test)}
-    for record in records:
-        sample = by_id.get(record["id"])
-        if sample is None or sample.input_hash != record["input_hash"]:
-            raise SeebenchError(
-                f"{samples_path}: sample {record['id']!r} is not in task {task.name!r}'s "
-                "test data as it is now (the data or its preparation changed)"
-            )
-        predictions[int(record.get("repeat", 0))][position[sample.id]] = record["prediction"]
-    if len(records) != repeats * len(data.test):
-        raise SeebenchError(
-            f"{samples_path}: {len(records)} records for {len(data.test)} test items "
-            f"x {repeats} repeat(s)"
-        )
+    predictions, position = _saved_predictions(task, data.test, records, samples_path)
     seed = int(run["seed"])
     reps = DEFAULT_BOOTSTRAP if bootstrap is None else bootstrap
     scoring = score_unit(
@@ -144,18 +128,61 @@ def _rescore(
         repeat, index_ = int(record.get("repeat", 0)), position[record["id"]]
         record.pop("scores", None)
         record.update(score_fields(scoring, repeat, index_))
+    _commit(path, result, records, scoring, task if scorer is not None else None, reps)
+    if scoring.all_unscored:
+        return Rescored(path, {}, scoring.computed, scoring.unscored_summary())
+    return Rescored(path, scoring.metrics, scoring.computed)
+
+
+def _saved_predictions(
+    task: Any, test: list[Any], records: list[dict[str, Any]], samples_path: Path
+) -> tuple[list[list[Any]], dict[str, int]]:
+    """The saved predictions per repeat, in test order, and each sample's position; a record
+    of a sample the task's test data no longer has (or has changed) is one line."""
+    by_id = {s.id: s for s in test}
+    repeats = max((int(r.get("repeat", 0)) for r in records), default=0) + 1
+    predictions: list[list[Any]] = [[None] * len(test) for _ in range(repeats)]
+    position = {s.id: i for i, s in enumerate(test)}
+    for record in records:
+        sample = by_id.get(record["id"])
+        if sample is None or sample.input_hash != record["input_hash"]:
+            raise SeebenchError(
+                f"{samples_path}: sample {record['id']!r} is not in task {task.name!r}'s "
+                "test data as it is now (the data or its preparation changed)"
+            )
+        predictions[int(record.get("repeat", 0))][position[sample.id]] = record["prediction"]
+    if len(records) != repeats * len(test):
+        raise SeebenchError(
+            f"{samples_path}: {len(records)} records for {len(test)} test items "
+            f"x {repeats} repeat(s)"
+        )
+    return predictions, position
+
+
+def _commit(
+    path: Path,
+    result: dict[str, Any],
+    records: list[dict[str, Any]],
+    scoring: Any,
+    overridden: Any,
+    reps: int,
+) -> None:
+    """Write the re-scored samples and result (``overridden``: the task with the scorer the
+    caller chose, recorded in the run configuration; ``None`` for the task's own)."""
+    from seebench.runner.config import config_hash, scoring_fields
+
+    samples_path = path.with_name(str(result["samples_file"]))
+    run = result["run"]
     # two writes, in an order a kill cannot break: the new samples beside the old ones, then
     # the result naming them by sha256 (the commit), then the move into place (which any
     # later read of the unit finishes if it was stopped; see settle_pending_samples)
     pending = pending_samples_path(samples_path)
     result["samples_sha256"] = write_samples(pending, records)
-    from seebench.runner.config import config_hash, scoring_fields
-
     run["config"] = {**run["config"], "scorers": scoring.scorer_identities, "bootstrap": reps}
-    if scorer is not None:
+    if overridden is not None:
         run["config"]["task"] = {
             **run["config"]["task"],
-            "scorers_override": json.loads(json.dumps(task.raw["scorers"])),
+            "scorers_override": json.loads(json.dumps(overridden.raw["scorers"])),
         }
     run["config_hash"] = config_hash(run["config"])
     result.pop("unscored", None)
@@ -168,6 +195,3 @@ def _rescore(
         result.update(status="ok", reason=None)
     write_result(path, result)
     settle_pending_samples(samples_path, result)
-    if scoring.all_unscored:
-        return Rescored(path, {}, scoring.computed, scoring.unscored_summary())
-    return Rescored(path, scoring.metrics, scoring.computed)

@@ -136,11 +136,17 @@ def _plain(value: Any) -> Any:
 
 
 def resolved_config(
-    config: Any, sources: dict[str, str] | None = None, run_file: Path | None = None
+    config: Any,
+    sources: dict[str, str] | None = None,
+    run_file: Path | None = None,
+    models: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """``config`` (an :class:`~seebench.runner.config.EvalConfig`) as plain data, with where
-    each command-line parameter came from (``sources``) and the run file, if any."""
+    each command-line parameter came from (``sources``), the run file, if any, and every
+    model of the run with its resolved method and options (``models``)."""
     data = _plain(dataclasses.asdict(config)) if dataclasses.is_dataclass(config) else {}
+    if models:
+        data["models"] = _plain(models)
     if sources:
         data["sources"] = dict(sources)
     if run_file is not None:
@@ -149,7 +155,11 @@ def resolved_config(
 
 
 def store_resolved_config(
-    config: Any, output: Path, sources: dict[str, str] | None = None, run_file: Path | None = None
+    config: Any,
+    output: Path,
+    sources: dict[str, str] | None = None,
+    run_file: Path | None = None,
+    models: list[dict[str, Any]] | None = None,
 ) -> Path:
     """Write the resolved configuration to ``OUTPUT/runs/<UTC time>.yaml`` (secrets scrubbed)."""
     import yaml
@@ -162,6 +172,6 @@ def store_resolved_config(
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S.%fZ")
     target = output / RUNS_DIR / f"{stamp}.yaml"
     target.parent.mkdir(parents=True, exist_ok=True)
-    data = scrub(resolved_config(config, sources, run_file))
+    data = scrub(resolved_config(config, sources, run_file, models))
     atomic_write_text(target, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     return target

@@ -1,4 +1,10 @@
-"""Runs (model, method, task) units and writes one result per unit, resumably.
+"""Runs one (model, method, task) unit and writes its result, resumably.
+
+A :class:`Runner` holds one model and method; the sweep driver
+(:mod:`seebench.executors.driver`, the one evaluation loop) asks it, unit by unit, through its
+public phases: :meth:`Runner.planned_tasks` (plan), :meth:`Runner.cached` (is the unit done
+already?) and :meth:`Runner.run_unit` (under the unit's lock: :meth:`Runner.compute` then
+:meth:`Runner.record`). Workers of every executor call the same phases.
 
 A unit is complete when its result JSON passes :func:`seebench.results.verify.verify_result`
 (intact, schema-valid, samples file matching its recorded sha256) with status ``ok`` or
@@ -10,18 +16,16 @@ samples file is written before the result, both atomically, so an interrupted ru
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from seebench import __version__
 from seebench.data.dataset import TaskData, load_task_data
 from seebench.errors import DataMissingError, NotApplicableError, SeebenchError
-from seebench.events import UnitFinished
 from seebench.methods.base import MethodOutput, RunContext
 from seebench.models import resolve_model
 from seebench.registry import Registry
@@ -34,7 +38,7 @@ from seebench.results.io import (
     write_samples,
 )
 from seebench.results.verify import verify_result
-from seebench.runner.budget import BudgetExhausted, UnitTimeLimit
+from seebench.runner.budget import UnitTimeLimit, within_time_limit
 from seebench.runner.caveats import unit_caveats
 from seebench.runner.config import (
     RUN_OPTIONS,
@@ -45,23 +49,38 @@ from seebench.runner.config import (
 )
 from seebench.runner.environment import environment
 from seebench.runner.locks import UnitBusy, lock_path, unit_lock
-from seebench.runner.progress import RunProgress
 from seebench.scoring.run import configure_scorers
-from seebench.scoring.unit import sample_records, score_unit
+from seebench.scoring.unit import UnitScoring, sample_records, score_unit
 from seebench.tasks.index import TaskIndex
 from seebench.tasks.spec import TaskSpec
 
 COMPLETE_STATUSES = ("ok", "not_applicable")
 
 
-class RunInterrupted(KeyboardInterrupt):
-    """Ctrl-C during a run: ``outcomes`` are the units finished before it, ``task`` the one
-    that was interrupted (nothing of it was written)."""
+class UnitProgress(Protocol):
+    """Where a unit reports while it runs: one-line messages and samples done."""
 
-    def __init__(self, outcomes: list[UnitOutcome], task: str):
-        super().__init__(task)
-        self.outcomes = outcomes
-        self.task = task
+    def log(self, message: str) -> None:
+        """Show one line about the unit."""
+
+    def add_samples(self, n: int) -> None:
+        """Count ``n`` more samples done."""
+
+
+class QuietProgress:
+    """A :class:`UnitProgress` that keeps the unit's lines (a worker hands them back)."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.samples = 0
+
+    def log(self, message: str) -> None:
+        """Keep ``message``."""
+        self.lines.append(message)
+
+    def add_samples(self, n: int) -> None:
+        """Count ``n`` samples."""
+        self.samples += n
 
 
 @dataclass
@@ -71,7 +90,7 @@ class UnitOutcome:
     model_id: str
     method: str
     task: str
-    status: str  # ok, cached, not_applicable, skipped, failed
+    status: str  # ok, cached, not_applicable, skipped, failed, not_run
     reason: str | None = None
     metrics: dict[str, float] = field(default_factory=dict)
     primary_metric: str | None = None
@@ -86,13 +105,30 @@ class UnitOutcome:
     exception: BaseException | None = field(default=None, repr=False, compare=False)
 
 
+@dataclass
+class UnitWork:
+    """What :meth:`Runner.compute` produced for one unit; nothing of it is written yet."""
+
+    data: TaskData
+    outputs: list[MethodOutput]
+    scoring: UnitScoring | None
+    records: list[dict[str, Any]]
+    timings: dict[str, float]
+
+
 def _summary(info: Any) -> str | None:
     summary = info.get("summary") if isinstance(info, dict) else None
     return summary if isinstance(summary, str) else None
 
 
+def _failure_reason(exc: BaseException) -> str:
+    """A failed unit's one-line reason: a SeebenchError's own line, else the class and text."""
+    text = str(exc) if isinstance(exc, SeebenchError) else f"{type(exc).__name__}: {exc}"
+    return (text.splitlines() or [type(exc).__name__])[0]
+
+
 class Runner:
-    """Runs the units of one evaluation; see :func:`run_eval`."""
+    """The phases of the units of one model and method; see the module docstring."""
 
     def __init__(self, config: EvalConfig, registry: Registry, index: TaskIndex):
         self.config = config
@@ -117,7 +153,7 @@ class Runner:
                 problems[0] + (f" (model {self.model.spec!r})" if schema is not None else "")
             )
 
-    def _plugins(self, task: TaskSpec) -> dict[str, str]:
+    def plugins(self, task: TaskSpec) -> dict[str, str]:
         """``dist==version`` of every plugin that contributes to ``task``'s unit."""
         names = {
             self.method_entry.plugin,
@@ -133,192 +169,272 @@ class Runner:
         }
         return {name: self.registry.distributions.get(name, "?") for name in sorted(names - {"?"})}
 
+    # -- plan ---------------------------------------------------------------------------------
+
     def planned_tasks(self) -> list[TaskSpec]:
-        tasks = self.index.select(self.config.tasks)
-        if self.config.shard:
-            i, n = self.config.shard
-            tasks = [t for position, t in enumerate(tasks) if position % n == i - 1]
-        return tasks
+        """The tasks ``config.tasks`` selects (before any sharding: the plan shards units)."""
+        return self.index.select(self.config.tasks)
 
-    def run(self) -> list[UnitOutcome]:
-        tasks = self.planned_tasks()
-        outcomes: list[UnitOutcome] = []
-        budget = self.config.budget
-        with RunProgress(len(tasks), enabled=self.config.progress) as progress:
-            for position, task in enumerate(tasks):
-                if budget is not None and (stop := budget.exhausted()):
-                    raise BudgetExhausted(stop, outcomes, [t.name for t in tasks[position:]])
-                progress.describe(task.name)
-                try:
-                    with budget.unit_timer(task.name) if budget else contextlib.nullcontext():
-                        outcome = self._run_unit_locked(task, progress)
-                except KeyboardInterrupt:
-                    raise RunInterrupted(outcomes, task.name) from None
-                except UnitTimeLimit as exc:  # raised outside the unit's own error handling
-                    outcome = UnitOutcome(
-                        self.model.id, self.method_name, task.name, "failed", reason=str(exc)
-                    )
-                if budget is not None:
-                    budget.charge(outcome.result_path, outcome.status)
-                outcomes.append(outcome)
-                if outcome.status == "cached":
-                    progress.log(f"{task.name}: already done, skipped (use --force to recompute)")
-                elif outcome.status in ("skipped", "failed", "not_applicable"):
-                    progress.log(f"{task.name}: {outcome.status}: {outcome.reason}")
-                progress.unit_done()
-                self._notify(outcome)
-        return outcomes
+    def paths(self, task: TaskSpec) -> tuple[Path, Path]:
+        """Where ``task``'s result and samples go."""
+        return result_paths(self.config.output, self.model.id, self.method_name, task.name)
 
-    def _notify(self, outcome: UnitOutcome) -> None:
-        self.registry.notify_unit_finished(
-            UnitFinished(
-                model_id=outcome.model_id,
-                method=outcome.method,
-                task=outcome.task,
-                status=outcome.status,
-                reason=outcome.reason,
-                metrics=dict(outcome.metrics),
-                result_path=outcome.result_path,
-                seconds=outcome.seconds,
-            )
+    def unit_config(self, task: TaskSpec) -> dict[str, Any]:
+        """Everything that determines ``task``'s result (raises a one-line
+        :class:`SeebenchError` on a bad scorer option or repeats value)."""
+        runs = configure_scorers(task, self.registry, run_options=self.config.method_options)
+        scorers = {r.name: r.identity for r in runs}
+        return run_config(
+            self.config, self.model, self.method_name, task, scorers, self.plugins(task)
         )
 
-    def _run_unit_locked(self, task: TaskSpec, progress: RunProgress) -> UnitOutcome:
-        """:meth:`run_unit` under the unit's lock; a unit another live run holds is skipped."""
-        result_path, _ = result_paths(
-            self.config.output, self.model.id, self.method_name, task.name
+    def outcome(self, task: TaskSpec, status: str, **fields: Any) -> UnitOutcome:
+        """An outcome of ``task``'s unit with this runner's model and method."""
+        fields.setdefault("result_path", self.paths(task)[0])
+        return UnitOutcome(self.model.id, self.method_name, task.name, status, **fields)
+
+    # -- cached? ------------------------------------------------------------------------------
+
+    def verified(
+        self, task: TaskSpec, unit_hash: str, progress: UnitProgress | None = None
+    ) -> dict[str, Any] | None:
+        """The unit's earlier result when it verifies and has this configuration's hash
+        (``None`` if absent, broken or of another configuration; a broken one is logged)."""
+        result_path, samples_path = self.paths(task)
+        check = verify_result(result_path, samples_path, unit_hash)
+        if check.problem and progress is not None:
+            progress.log(f"{task.name}: recomputing: {check.problem}")
+        previous = check.result
+        if previous is None or previous.get("run", {}).get("config_hash") != unit_hash:
+            return None
+        return previous
+
+    def cached(self, task: TaskSpec, progress: UnitProgress | None = None) -> UnitOutcome | None:
+        """The unit's outcome with status ``cached`` when its result is complete and trusted
+        for this run configuration (so it is skipped), else ``None``."""
+        if self.config.force:
+            return None
+        try:
+            unit_hash = config_hash(self.unit_config(task))
+        except SeebenchError:  # the unit itself reports it
+            return None
+        return self._cached_outcome(task, self.verified(task, unit_hash, progress))
+
+    def _cached_outcome(
+        self, task: TaskSpec, previous: dict[str, Any] | None
+    ) -> UnitOutcome | None:
+        if (
+            previous is None
+            or previous.get("status") not in COMPLETE_STATUSES
+            or not (previous.get("scored", True) or self.config.predict_only)
+        ):
+            return None
+        return self.outcome(
+            task,
+            "cached",
+            metrics=previous.get("metrics", {}),
+            primary_metric=task.primary_metric,
+            n=previous.get("n"),
+            invalid=previous.get("invalid"),
+            excluded=int((previous.get("unscored") or {}).get("count", 0)),
+            repeats=int(previous.get("run", {}).get("config", {}).get("repeats") or 1),
+            reason=None if previous["status"] == "ok" else previous.get("reason"),
+            note=_summary(previous.get("info")),
         )
+
+    def preview(self, task: TaskSpec) -> tuple[str, str]:
+        """What :meth:`run_unit` would do with ``task``'s unit, and why, without doing it:
+        ``run``, ``reuse`` (a complete result), ``score`` (saved predictions),
+        ``not_applicable``, ``skip`` (its data is not here) or ``fail`` (a bad option)."""
+        from seebench.data.manage import task_status
+
+        reason = self.not_applicable(task)
+        if reason:
+            return "not_applicable", reason
+        try:
+            unit_hash = config_hash(self.unit_config(task))
+        except SeebenchError as exc:
+            return "fail", str(exc)
+        status = task_status(task, self.registry, prepare=False)
+        missing = [f["file"] for f in status["files"] if not f["present"]]
+        if missing:
+            return "skip", f"data not here: {', '.join(missing)} (seebench data fetch {task.name})"
+        if self.config.force:
+            return "run", "--force recomputes it"
+        result_path, samples_path = self.paths(task)
+        check = verify_result(result_path, samples_path, unit_hash)
+        if check.absent:
+            return "run", "no result yet"
+        if check.problem:
+            return "run", check.problem.removeprefix(f"{result_path}: ")
+        if self._cached_outcome(task, check.result) is not None:
+            return "reuse", f"complete result for this configuration ({check.result['status']})"
+        previous = check.result or {}
+        if previous.get("status") == "ok" and previous.get("scored") is False:
+            return "score", "scores the predictions a --predict-only run saved"
+        return "run", f"the result is {previous.get('status')}: {previous.get('reason')}"
+
+    # -- run one unit -------------------------------------------------------------------------
+
+    def run_unit(
+        self, task: TaskSpec, progress: UnitProgress, time_limit: float | None = None
+    ) -> UnitOutcome:
+        """Run ``task``'s unit under its lock and write its result; a unit another live run
+        holds is skipped. ``time_limit`` bounds the compute phase's wall time (seconds)."""
+        result_path = self.paths(task)[0]
         try:
             with unit_lock(lock_path(result_path)):
-                for written in result_paths(
-                    self.config.output, self.model.id, self.method_name, task.name
-                ):
+                for written in self.paths(task):
                     remove_stale_temps(written)  # left by a run killed mid-write
-                return self.run_unit(task, progress)
+                return self._run_unit_held(task, progress, time_limit)
         except UnitBusy as busy:
-            status = "skipped"
-            reason = f"another run ({busy.holder}) is computing it now; rerun later to pick up its result"
+            return self.outcome(
+                task,
+                "skipped",
+                reason=f"another run ({busy.holder}) is computing it now; rerun later to pick "
+                "up its result",
+            )
         except OSError as exc:  # e.g. a directory where the result file should go
             where = exc.filename2 or exc.filename
             detail = f"{exc.strerror}: {where}" if exc.strerror and where else str(exc)
-            status, reason = "failed", f"cannot write the result: {detail}"
-        return UnitOutcome(
-            self.model.id,
-            self.method_name,
-            task.name,
-            status,
-            reason=reason,
-            result_path=result_path,
-        )
+            return self.outcome(task, "failed", reason=f"cannot write the result: {detail}")
 
-    def run_unit(self, task: TaskSpec, progress: RunProgress) -> UnitOutcome:
+    def _run_unit_held(
+        self, task: TaskSpec, progress: UnitProgress, time_limit: float | None
+    ) -> UnitOutcome:
+        """The unit, its lock held: cached, scored from saved predictions, or computed."""
         started = time.perf_counter()
-        result_path, samples_path = result_paths(
-            self.config.output, self.model.id, self.method_name, task.name
-        )
-        outcome = UnitOutcome(
-            self.model.id,
-            self.method_name,
-            task.name,
-            "ok",
-            primary_metric=task.primary_metric,
-            result_path=result_path,
-        )
         try:
-            runs = configure_scorers(task, self.registry, run_options=self.config.method_options)
-            scorers = {r.name: r.identity for r in runs}
-            unit_config = run_config(
-                self.config, self.model, self.method_name, task, scorers, self._plugins(task)
-            )
+            unit_config = self.unit_config(task)
         except SeebenchError as exc:  # a bad scorer option or repeats value: this unit only
             unit_config = run_config(self.config, self.model, self.method_name, task)
-            base = self._result_base(task, unit_config, config_hash(unit_config))
-            return self._finish_without_metrics(
-                outcome, base, "failed", str(exc), started, result_path
-            )
+            base = self.result_base(task, unit_config, config_hash(unit_config))
+            return self.record_failure(task, base, "failed", str(exc), started)
         unit_hash = config_hash(unit_config)
-        check = verify_result(result_path, samples_path, unit_hash)
-        previous = check.result
-        if check.problem and not self.config.force:
-            progress.log(f"{task.name}: recomputing: {check.problem}")
-        if (
-            not self.config.force
-            and previous is not None
-            and previous.get("status") in COMPLETE_STATUSES
-            and previous.get("run", {}).get("config_hash") == unit_hash
-            and (previous.get("scored", True) or self.config.predict_only)
-        ):
-            outcome.status = "cached"
-            outcome.metrics = previous.get("metrics", {})
-            outcome.n = previous.get("n")
-            outcome.invalid = previous.get("invalid")
-            outcome.excluded = int((previous.get("unscored") or {}).get("count", 0))
-            outcome.repeats = int(previous.get("run", {}).get("config", {}).get("repeats") or 1)
-            outcome.reason = None if previous["status"] == "ok" else previous.get("reason")
-            outcome.note = _summary(previous.get("info"))
-            return outcome
-
-        if (
-            not self.config.force
-            and previous is not None
-            and previous.get("status") == "ok"
-            and previous.get("scored") is False
-            and previous.get("run", {}).get("config_hash") == unit_hash
-        ):
-            return self._score_saved(task, outcome, result_path, started)
-
-        base = self._result_base(task, unit_config, unit_hash)
-        timings: dict[str, float] = {}
+        if not self.config.force:
+            previous = self.verified(task, unit_hash, progress)
+            done = self._cached_outcome(task, previous)
+            if done is not None:
+                return done
+            saved = previous is not None and previous.get("status") == "ok"
+            if saved and previous.get("scored") is False:
+                return self._score_saved(task, started)
+        base = self.result_base(task, unit_config, unit_hash)
+        repeats = int(unit_config["repeats"])
         try:
-            reason = self._not_applicable(task)
-            if reason:
-                raise NotApplicableError(reason)
-            t0 = time.perf_counter()
-            data = load_task_data(
-                task, self.registry, seed=self.config.seed, limit=self.config.limit
+            work = within_time_limit(
+                lambda: self.compute(task, progress, repeats),
+                time_limit,
+                f"running {task.name!r}",
             )
-            timings["data_s"] = time.perf_counter() - t0
-            t0 = time.perf_counter()
-            outputs = self._run_method(
-                task, data, progress, result_path, int(unit_config["repeats"])
-            )
-            timings["method_s"] = time.perf_counter() - t0
-            t0 = time.perf_counter()
-            scoring = None
-            if not self.config.predict_only:
-                scoring = score_unit(
-                    task,
-                    data.test,
-                    [[p.prediction for p in o.predictions] for o in outputs],
-                    self.registry,
-                    artifacts=artifacts_dir(result_path),
-                    seed=self.config.seed,
-                    bootstrap=self.config.bootstrap,
-                    options=self.config.method_options,
-                )
-            records = sample_records(data.test, [o.predictions for o in outputs], scoring)
-            timings["metrics_s"] = time.perf_counter() - t0
         except NotApplicableError as exc:
-            return self._finish_without_metrics(
-                outcome, base, "not_applicable", str(exc), started, result_path
-            )
+            return self.record_failure(task, base, "not_applicable", str(exc), started)
         except DataMissingError as exc:
-            return self._finish_without_metrics(
-                outcome, base, "skipped", str(exc), started, result_path
-            )
+            return self.record_failure(task, base, "skipped", str(exc), started)
         except KeyboardInterrupt:
             raise
         except Exception as exc:
-            detail = traceback.format_exc(limit=8)
-            # a SeebenchError already is one line for the user; other exceptions name their class
-            text = str(exc) if isinstance(exc, SeebenchError) else f"{type(exc).__name__}: {exc}"
-            reason = (text.splitlines() or [type(exc).__name__])[0]
-            outcome.exception = exc
-            return self._finish_without_metrics(
-                outcome, base, "failed", reason, started, result_path, detail
+            detail = None if isinstance(exc, UnitTimeLimit) else traceback.format_exc(limit=8)
+            outcome = self.record_failure(
+                task, base, "failed", _failure_reason(exc), started, detail
             )
+            outcome.exception = exc
+            return outcome
+        return self.record(task, base, work, progress, started)
 
-        samples_sha256 = write_samples(samples_path, records)
+    # -- compute ------------------------------------------------------------------------------
+
+    def compute(self, task: TaskSpec, progress: UnitProgress, repeats: int) -> UnitWork:
+        """Load the data, run the method ``repeats`` times and score: everything of a unit but
+        writing it. Raises :class:`NotApplicableError`, :class:`DataMissingError` or the
+        method's or scorer's own error."""
+        reason = self.not_applicable(task)
+        if reason:
+            raise NotApplicableError(reason)
+        timings: dict[str, float] = {}
+        t0 = time.perf_counter()
+        data = load_task_data(task, self.registry, seed=self.config.seed, limit=self.config.limit)
+        timings["data_s"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        outputs = self._run_method(task, data, progress, repeats)
+        timings["method_s"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        scoring = None
+        if not self.config.predict_only:
+            scoring = score_unit(
+                task,
+                data.test,
+                [[p.prediction for p in o.predictions] for o in outputs],
+                self.registry,
+                artifacts=artifacts_dir(self.paths(task)[0]),
+                seed=self.config.seed,
+                bootstrap=self.config.bootstrap,
+                options=self.config.method_options,
+            )
+        records = sample_records(data.test, [o.predictions for o in outputs], scoring)
+        timings["metrics_s"] = time.perf_counter() - t0
+        return UnitWork(data, outputs, scoring, records, timings)
+
+    def not_applicable(self, task: TaskSpec) -> str | None:
+        """Why this method cannot run ``task`` with this model (``None``: it can)."""
+        if not self.method_entry.applies_to(task.type, task.behaviour):
+            return f"method {self.method_name!r} does not support {task.type} tasks"
+        return self.method.not_applicable(task, self.model)
+
+    def _method_options(self, task: TaskSpec) -> dict[str, Any]:
+        merged = {**task.method_options(self.method_name), **self.config.method_options}
+        return {k: v for k, v in merged.items() if k not in RUN_OPTIONS}
+
+    def _run_method(
+        self, task: TaskSpec, data: TaskData, progress: UnitProgress, repeats: int
+    ) -> list[MethodOutput]:
+        options = self._method_options(task)
+        outputs: list[MethodOutput] = []
+        for repeat in range(repeats):
+            if repeats > 1 and "seed" in options:
+                options = {**options, "seed": int(options["seed"]) + 1}
+            context = RunContext(
+                task=task,
+                data=data,
+                model=self.model,
+                seed=self.config.seed + repeat,
+                options=options,
+                work_dir=self.paths(task)[0].parent / f".{task.name}.work",
+                advance=progress.add_samples,
+                repeat=repeat,
+                registry=self.registry,
+            )
+            output = self.method.run(context)
+            self._check_predictions(output, data)
+            outputs.append(output)
+        return outputs
+
+    def _check_predictions(self, output: MethodOutput, data: TaskData) -> None:
+        if len(output.predictions) != len(data.test):
+            raise SeebenchError(
+                f"method {self.method_name!r} returned {len(output.predictions)} predictions "
+                f"for {len(data.test)} test samples"
+            )
+        for sample, pred in zip(data.test, output.predictions, strict=True):
+            if pred.sample_id != sample.id:
+                raise SeebenchError(
+                    f"prediction for {pred.sample_id!r} is out of order (expected {sample.id!r})"
+                )
+
+    # -- record -------------------------------------------------------------------------------
+
+    def record(
+        self,
+        task: TaskSpec,
+        base: dict[str, Any],
+        work: UnitWork,
+        progress: UnitProgress,
+        started: float,
+    ) -> UnitOutcome:
+        """Write the samples, then the result of a computed unit; its outcome."""
+        result_path, samples_path = self.paths(task)
+        samples_sha256 = write_samples(samples_path, work.records)
+        data, outputs, scoring = work.data, work.outputs, work.scoring
         n = len(data.test)
         invalid = sum(p.prediction is None for o in outputs for p in o.predictions)
         base.update(
@@ -342,39 +458,67 @@ class Runner:
                 scorers=scoring.scorer_identities,
                 unscored={"count": scoring.unscored, "reasons": scoring.unscored_reasons},
             )
-            return self._finish_without_metrics(
-                outcome, base, "skipped", scoring.unscored_summary(), started, result_path
-            )
+            reason = scoring.unscored_summary()
+            return self.record_failure(task, base, "skipped", reason, started)
         caveats = unit_caveats(task, data.test, self.config.limit)
         for line in caveats:
             progress.log(f"{task.name}: warning: {line}")
-        timings["total_s"] = time.perf_counter() - started
+        timings = {**work.timings, "total_s": time.perf_counter() - started}
         result = {**base, "timings": timings, **scoring_fields(scoring)}
         if caveats:
             result["warnings"] = caveats
         write_result(result_path, result)
-        outcome.metrics, outcome.n = result["metrics"], n
-        outcome.invalid = invalid
-        outcome.excluded = scoring.unscored if scoring is not None else None
-        outcome.repeats = len(outputs)
-        outcome.note = _summary(outputs[0].info)
-        outcome.seconds = timings["total_s"]
-        return outcome
+        return self.outcome(
+            task,
+            "ok",
+            primary_metric=task.primary_metric,
+            metrics=result["metrics"],
+            n=n,
+            invalid=invalid,
+            excluded=scoring.unscored if scoring is not None else None,
+            repeats=len(outputs),
+            note=_summary(outputs[0].info),
+            seconds=timings["total_s"],
+        )
 
-    def _score_saved(
-        self, task: TaskSpec, outcome: UnitOutcome, result_path: Path, started: float
+    def record_failure(
+        self,
+        task: TaskSpec,
+        base: dict[str, Any],
+        status: str,
+        reason: str,
+        started: float,
+        detail: str | None = None,
     ) -> UnitOutcome:
+        """Write the result of a unit that ended without metrics (``status`` and ``reason``)."""
+        seconds = time.perf_counter() - started
+        result = {
+            "samples_file": None,
+            **base,
+            "status": status,
+            "reason": reason,
+            "timings": {"total_s": seconds},
+        }
+        if detail:
+            result["info"] = {"traceback": detail}
+        write_result(self.paths(task)[0], result)
+        return self.outcome(
+            task, status, reason=reason, seconds=seconds, primary_metric=task.primary_metric
+        )
+
+    def _score_saved(self, task: TaskSpec, started: float) -> UnitOutcome:
         """Score predictions a ``--predict-only`` run saved, without calling the model."""
         from seebench.runner.rescore import rescore
 
+        outcome = self.outcome(task, "ok", primary_metric=task.primary_metric)
         try:
             done = rescore(
-                result_path,
+                self.paths(task)[0],
                 self.registry,
                 self.index,
                 bootstrap=self.config.bootstrap,
                 run_options=self.config.method_options,
-                lock=False,  # held by _run_unit_locked
+                lock=False,  # held by run_unit
             )
         except SeebenchError as exc:
             outcome.status, outcome.reason = "failed", f"scoring saved predictions: {exc}"
@@ -386,55 +530,10 @@ class Runner:
         outcome.seconds = time.perf_counter() - started
         return outcome
 
-    def _not_applicable(self, task: TaskSpec) -> str | None:
-        if not self.method_entry.applies_to(task.type, task.behaviour):
-            return f"method {self.method_name!r} does not support {task.type} tasks"
-        return self.method.not_applicable(task, self.model)
-
-    def _run_method(
-        self, task: TaskSpec, data: TaskData, progress: RunProgress, result_path: Path, repeats: int
-    ) -> list[MethodOutput]:
-        options = {
-            k: v
-            for k, v in {
-                **task.method_options(self.method_name),
-                **self.config.method_options,
-            }.items()
-            if k not in RUN_OPTIONS
-        }
-        outputs: list[MethodOutput] = []
-        for repeat in range(repeats):
-            seed = self.config.seed + repeat
-            if repeats > 1 and "seed" in options:
-                options = {**options, "seed": int(options["seed"]) + 1}
-            context = RunContext(
-                task=task,
-                data=data,
-                model=self.model,
-                seed=seed,
-                options=options,
-                work_dir=result_path.parent / f".{task.name}.work",
-                advance=progress.add_samples,
-                repeat=repeat,
-                registry=self.registry,
-            )
-            output = self.method.run(context)
-            if len(output.predictions) != len(data.test):
-                raise SeebenchError(
-                    f"method {self.method_name!r} returned {len(output.predictions)} predictions "
-                    f"for {len(data.test)} test samples"
-                )
-            for sample, pred in zip(data.test, output.predictions, strict=True):
-                if pred.sample_id != sample.id:
-                    raise SeebenchError(
-                        f"prediction for {pred.sample_id!r} is out of order (expected {sample.id!r})"
-                    )
-            outputs.append(output)
-        return outputs
-
-    def _result_base(
+    def result_base(
         self, task: TaskSpec, unit_config: dict[str, Any], unit_hash: str
     ) -> dict[str, Any]:
+        """The result fields every unit's result has, whatever its status."""
         return {
             "schema_version": RESULT_SCHEMA_VERSION,
             "status": "ok",
@@ -458,33 +557,3 @@ class Runner:
             "artifacts": artifacts_dir(Path(task.name)).name,
             **({"attempts": list(self.attempts)} if self.attempts else {}),
         }
-
-    def _finish_without_metrics(
-        self,
-        outcome: UnitOutcome,
-        base: dict[str, Any],
-        status: str,
-        reason: str,
-        started: float,
-        result_path: Path,
-        detail: str | None = None,
-    ) -> UnitOutcome:
-        seconds = time.perf_counter() - started
-        result = {
-            "samples_file": None,
-            **base,
-            "status": status,
-            "reason": reason,
-            "timings": {"total_s": seconds},
-        }
-        if detail:
-            result["info"] = {"traceback": detail}
-        write_result(result_path, result)
-        outcome.status, outcome.reason, outcome.seconds = status, reason, seconds
-        return outcome
-
-
-def run_eval(config: EvalConfig, registry: Registry, index: TaskIndex) -> list[UnitOutcome]:
-    """Evaluate ``config.model`` on the selected tasks of ``index``; returns one outcome per
-    unit (the command line hands in the process-wide registry and task index)."""
-    return Runner(config, registry, index).run()

@@ -151,7 +151,8 @@ def test_ctrl_c_says_what_was_kept_and_how_to_resume(tmp_path):
     kept = len(list(results.glob("*.json")))
     assert 1 <= kept < 4
     assert err.strip().splitlines()[-1] == (
-        f"interrupted during 'task{kept}': {kept} completed unit(s) are kept in {out}, nothing of "
-        f"'task{kept}' was written; run the same command again to resume"
+        f"interrupted: {kept} finished unit(s) are kept in {out}; stopped 1 running unit(s) "
+        f"(majority/slow-echo/task{kept}), nothing of them was kept; run the same command "
+        "again to resume"
     )
     assert not list(results.glob(".*.lock"))

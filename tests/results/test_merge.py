@@ -7,9 +7,9 @@ import shutil
 
 import pytest
 
+from seebench import EvalConfig, run_eval
 from seebench.plugin_manager import build_registry, create_plugin_manager
 from seebench.results.merge import merge_results
-from seebench.runner.runner import EvalConfig, run_eval
 from seebench.tasks.index import build_task_index
 from tests.conftest import make_binary_task
 from tests.plugins import tmp_tasks_plugin

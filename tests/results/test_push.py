@@ -54,7 +54,10 @@ def test_push_sends_every_result_file_in_one_commit(results, capsys):
     local = {
         p.relative_to(results).as_posix(): p.read_bytes()
         for p in results.rglob("*")
-        if p.is_file() and ".tiny.work" not in p.parts and not p.name.endswith(".lock")
+        # hidden folders (the work folder, the event log in .seebench/) are never pushed
+        if p.is_file()
+        and not any(part.startswith(".") for part in p.relative_to(results).parts)
+        and not p.name.endswith(".lock")
     }
     assert pushed == local
     assert {"majority/baseline/tiny.json", "majority/baseline/tiny.samples.jsonl"} <= set(pushed)

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
+from seebench import EvalConfig, run_eval
 from seebench.plugin_manager import build_registry, create_plugin_manager
 from seebench.runner.budget import Budget, BudgetExhausted
-from seebench.runner.runner import EvalConfig, run_eval
 from seebench.tasks.index import build_task_index
 from tests.conftest import make_binary_task
 from tests.plugins import tmp_tasks_plugin
@@ -64,7 +64,7 @@ def test_a_cost_budget_stops_cleanly_and_a_rerun_continues(env):
         _run(env, Budget(max_cost=1.5 * COST_PER_TASK))
     assert "cost budget reached" in stop.value.reason
     assert [o.status for o in stop.value.outcomes] == ["ok", "ok"]
-    assert stop.value.remaining == ["t3"]
+    assert stop.value.remaining == ["openai-m/zero-shot/t3"]
     assert _done(out) == ["t1", "t2"]  # finished units are kept, intact
     for name in _done(out):
         result = json.loads((out / "openai-m" / "zero-shot" / f"{name}.json").read_text())
@@ -81,7 +81,7 @@ def test_a_token_budget_stops_before_the_next_unit(env):
     with pytest.raises(BudgetExhausted) as stop:
         _run(env, Budget(max_tokens_total=100))
     assert "token budget reached: 206 tokens" in stop.value.reason
-    assert stop.value.remaining == ["t2", "t3"]
+    assert stop.value.remaining == ["openai-m/zero-shot/t2", "openai-m/zero-shot/t3"]
 
 
 def test_cached_units_cost_nothing(env):
@@ -134,7 +134,10 @@ def test_the_cli_says_what_remains_and_how_to_continue(env, monkeypatch, capsys)
     err = capsys.readouterr().err
     assert done.value.code == 3
     assert "token budget reached" in err and "2 finished unit(s) are kept" in err
-    assert "1 unit(s) not started (t3)" in err and "run the same command again" in err
+    assert "1 unit(s) not started (openai-m/zero-shot/t3)" in err
+    assert "run the same command again" in err
+    # and the command that runs only the rest
+    assert "seebench eval --model openai:m --method zero-shot --tasks t3 " in err
 
 
 def test_charge_reads_usage_and_cost_of_each_repeat_and_names_unpriced_units(tmp_path, caplog):

@@ -10,9 +10,9 @@ import textwrap
 
 import pytest
 
+from seebench import EvalConfig, run_eval
 from seebench.plugin_manager import build_registry, create_plugin_manager
 from seebench.runner.locks import UnitBusy, lock_path, unit_lock
-from seebench.runner.runner import EvalConfig, run_eval
 from seebench.tasks.index import build_task_index
 from tests.conftest import REPO_ROOT, make_binary_task
 from tests.plugins import tmp_tasks_plugin

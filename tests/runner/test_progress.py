@@ -7,7 +7,8 @@ from types import SimpleNamespace
 
 from rich.console import Console
 
-from seebench.runner.progress import RunProgress, summary_table
+from seebench.executors.progress import SweepProgress
+from seebench.runner.progress import summary_table
 
 REASON = (
     "task 'bug_issue': data file bug_issue.parquet is not available here and its checksum "
@@ -21,7 +22,7 @@ def _console(buffer: io.StringIO) -> Console:
 
 def test_a_logged_message_stays_on_one_line():
     buffer = io.StringIO()
-    progress = RunProgress(1, console=_console(buffer), enabled=False)
+    progress = SweepProgress({"majority": 1}, enabled=False, console=_console(buffer))
     progress.log(f"bug_issue: skipped: {REASON}")
     assert buffer.getvalue() == f"bug_issue: skipped: {REASON}\n"
 

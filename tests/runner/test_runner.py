@@ -6,11 +6,11 @@ import json
 
 import pytest
 
+from seebench import EvalConfig, run_eval
 from seebench.errors import SeebenchError
 from seebench.plugin_manager import build_registry, create_plugin_manager
 from seebench.results.io import validate_result
 from seebench.runner.config import parse_shard
-from seebench.runner.runner import EvalConfig, run_eval
 from seebench.tasks.index import build_task_index
 from tests.conftest import make_binary_task, write_task
 from tests.plugins import good_plugin, tmp_tasks_plugin

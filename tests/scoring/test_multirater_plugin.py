@@ -8,9 +8,9 @@ import json
 
 import pytest
 
+from seebench import EvalConfig, run_eval
 from seebench.plugin_manager import build_registry, create_plugin_manager
 from seebench.runner.rescore import rescore
-from seebench.runner.runner import EvalConfig, run_eval
 from seebench.tasks.index import build_task_index
 from tests.conftest import write_task
 from tests.plugins import multirater_plugin, tmp_tasks_plugin

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -110,6 +111,77 @@ def xgb_objective(task: TaskSpec) -> dict[str, Any]:
     return {"objective": "binary:logistic"}  # binary, and each label of a multi-label task
 
 
+@dataclass
+class _Settings:
+    """The options of one fit, checked and typed."""
+
+    axes: dict[str, list[int]]
+    n_estimators: int
+    patience: int
+    stop_on: str
+    max_bin: int
+    min_df: int
+    jobs: int
+    refit: bool
+    progress: bool
+
+    def described(self, sub_models: int) -> dict[str, Any]:
+        """The options as the unit's ``info`` reports them."""
+        return {
+            "n_estimators": self.n_estimators,
+            "early_stopping_rounds": self.patience,
+            "early_stopping_metric": self.stop_on if self.patience else None,
+            "max_bin": self.max_bin,
+            "min_df": self.min_df,
+            "jobs": self.jobs,
+            "refit": self.refit,
+            "sub_models": sub_models,
+        }
+
+
+def _settings(options: dict[str, Any], name: str, task: TaskSpec) -> _Settings:
+    """``options`` over :data:`DEFAULTS`, checked (one line naming a bad option)."""
+    check_known(options, DEFAULTS, name)
+    opts = {**DEFAULTS, **options}
+    return _Settings(
+        axes={
+            "max_depth": int_list(opts["max_depth"], "max_depth"),
+            "min_child_weight": int_list(opts["min_child_weight"], "min_child_weight"),
+        },
+        n_estimators=int(opts["n_estimators"]),
+        patience=int(opts["early_stopping_rounds"]),
+        stop_on=stop_metric(task, opts["early_stopping_metric"]),
+        max_bin=int(opts["max_bin"]),
+        min_df=int(opts["min_df"]),
+        jobs=int(opts["jobs"]) or (os.cpu_count() or 1),
+        refit=as_bool(opts["refit"], "refit"),
+        progress=as_bool(opts["progress"], "progress"),
+    )
+
+
+@dataclass
+class _Fit:
+    """What the steps of one fit share: the splits, features, binned matrices, the scorer and
+    the booster parameters every grid point uses, and the timings so far."""
+
+    xgb: Any
+    task: TaskSpec
+    train: list[Sample]
+    validation: list[Sample]
+    carved: bool
+    vectorizer: Any
+    x_train: Any
+    x_val: Any
+    columns: list[tuple[int | None, float | None]]
+    d_train: list[Any]
+    d_val: list[Any]
+    scorer: Any
+    golds: list[Any]
+    base: dict[str, Any]
+    stopping: dict[str, Any]
+    timings: dict[str, float]
+
+
 class TfidfXGBoostEstimator:
     """TF-IDF features and one XGBoost model (one per label for multi-label tasks)."""
 
@@ -123,166 +195,167 @@ class TfidfXGBoostEstimator:
     # -- fitting ---------------------------------------------------------------------------
 
     def fit(self, data: TaskData, seed: int, options: dict[str, Any]) -> dict[str, Any]:
+        """Search the grid on the validation split, refit the selected point; what was done
+        (the unit's ``info``)."""
         xgb = import_xgboost()
-        from sklearn.feature_extraction.text import TfidfVectorizer
-
-        check_known(options, DEFAULTS, self.name)
-        opts = {**DEFAULTS, **options}
-        task = data.task
-        self.task = task
-        axes = {
-            "max_depth": int_list(opts["max_depth"], "max_depth"),
-            "min_child_weight": int_list(opts["min_child_weight"], "min_child_weight"),
-        }
-        n_estimators = int(opts["n_estimators"])
-        patience = int(opts["early_stopping_rounds"])
-        stop_on = stop_metric(task, opts["early_stopping_metric"])
-        max_bin, min_df = int(opts["max_bin"]), int(opts["min_df"])
-        jobs = int(opts["jobs"]) or (os.cpu_count() or 1)
-        refit = as_bool(opts["refit"], "refit")
-        timings: dict[str, float] = {}
-
-        t0 = time.perf_counter()
-        train, validation, carved = selection_splits(data, seed)
-        vectorizer = self._vectorizer(TfidfVectorizer, min_df, len(train))
-        x_train = vectorizer.fit_transform(texts(train))
-        x_val = vectorizer.transform(texts(validation))
-        y_train, y_val = target_matrix(task, train), target_matrix(task, validation)
-        columns = _columns(task, y_train)
-        d_train = [None] * len(columns)
-        d_val = [None] * len(columns)
-        for j, col in enumerate(columns):
-            ref = d_train[0] if j else None
-            d_train[j] = xgb.QuantileDMatrix(
-                x_train, label=_column(y_train, col), max_bin=max_bin, ref=ref, nthread=1
-            )
-            # a plain DMatrix: evaluating a QuantileDMatrix every round costs ~2 ms per round
-            # (measured), more than a depth-3 tree on the small SELU tasks; predictions agree
-            d_val[j] = xgb.DMatrix(x_val, label=_column(y_val, col), nthread=1)
-        timings["vectorise_s"] = time.perf_counter() - t0
-
-        scorer = primary_scorer(task, self.registry)
-        metric = scorer.name
-        golds = [s.target for s in validation]
-        base = {
-            **xgb_objective(task),
-            "tree_method": "hist",
-            "max_bin": max_bin,
-            "nthread": 1,
-            "seed": seed,
-            "verbosity": 0,
-        }
-        stopping: dict[str, Any] = {}
-        if stop_on == "primary":
-            stopping = {
-                "custom_metric": _primary_metric(task, scorer, golds),
-                "maximize": scorer.higher_is_better,
-            }
-
-        def evaluate(params: dict[str, Any]) -> GridPoint:
-            boosters, rounds = [], []
-            for j, col in enumerate(columns):
-                booster, n_rounds = _train(
-                    xgb,
-                    {**base, **params},
-                    d_train[j],
-                    d_val[j],
-                    n_estimators,
-                    patience,
-                    col,
-                    stopping,
-                )
-                boosters.append(booster)
-                rounds.append(n_rounds)
-            predicted = self._predict_columns(
-                task,
-                boosters,
-                rounds,
-                d_val[0] if len(columns) == 1 else d_val,
-                columns,
-                x_val.shape[0],
-            )
-            return GridPoint(params, scorer(golds, decode(task, predicted)), {"rounds": rounds})
-
-        t0 = time.perf_counter()
-        points = grid(axes)
-        results: list[GridPoint | None] = [None] * len(points)
-        enabled = as_bool(opts["progress"], "progress")
-        with GridProgress(f"{self.name} {task.name}", len(points), enabled) as progress:
-            with ThreadPoolExecutor(max_workers=max(1, min(jobs, len(points)))) as pool:
-                # deepest trees first: the slowest points do not end up alone at the tail
-                order = sorted(range(len(points)), key=lambda i: -points[i]["max_depth"])
-                futures = {pool.submit(evaluate, points[i]): i for i in order}
-                for future in as_completed(futures):
-                    results[futures[future]] = future.result()
-                    progress.advance()
-            timings["search_s"] = time.perf_counter() - t0
-            chosen = best_point([r for r in results if r is not None], scorer.higher_is_better)
-            progress.summary(
-                f"selected max_depth={chosen.params['max_depth']} "
-                f"min_child_weight={chosen.params['min_child_weight']} "
-                f"(validation {metric} {chosen.score:.4f}, rounds {chosen.extra['rounds']})"
-            )
-
-        t0 = time.perf_counter()
-        rounds = chosen.extra["rounds"]
-        final_samples = train + validation if refit else train
-        if refit:
-            vectorizer = self._vectorizer(TfidfVectorizer, min_df, len(final_samples))
-            x_final = vectorizer.fit_transform(texts(final_samples))
-            y_final = target_matrix(task, final_samples)
-            self.boosters = []
-            for j, col in enumerate(columns):
-                d_final = xgb.QuantileDMatrix(
-                    x_final, label=_column(y_final, col), max_bin=max_bin, nthread=1
-                )
-                booster, _ = _train(
-                    xgb, {**base, **chosen.params}, d_final, None, rounds[j], 0, col
-                )
-                self.boosters.append(booster)
-            self.rounds = rounds
-        else:
-            self.boosters = [
-                _train(xgb, {**base, **chosen.params}, d_train[j], None, rounds[j], 0, col)[0]
-                for j, col in enumerate(columns)
-            ]
-            self.rounds = rounds
-        self.vectorizer, self.columns, self.xgb = vectorizer, columns, xgb
-        timings["refit_s"] = time.perf_counter() - t0
-
+        settings = _settings(options, self.name, data.task)
+        self.task = data.task
+        fit = self._prepare(xgb, data, seed, settings)
+        points, results, chosen = self._search(fit, settings)
+        final_samples = self._refit(fit, settings, chosen)
         return {
             "estimator": self.name,
             "xgboost": xgb.__version__,
             "selected": dict(chosen.params),
-            "rounds": rounds,
+            "rounds": chosen.extra["rounds"],
             "validation": {
-                "metric": metric,
+                "metric": fit.scorer.name,
                 "score": chosen.score,
-                "n": len(validation),
-                "carved_from_train": carved,
+                "n": len(fit.validation),
+                "carved_from_train": fit.carved,
             },
-            "grid": axes,
+            "grid": settings.axes,
             "grid_size": len(points),
             "grid_scores": [
                 {**r.params, "score": r.score, "rounds": r.extra["rounds"]}
                 for r in results
                 if r is not None
             ],
-            "features": int(x_train.shape[1]),
-            "train_size": len(train),
+            "features": int(fit.x_train.shape[1]),
+            "train_size": len(fit.train),
             "final_train_size": len(final_samples),
-            "options": {
-                "n_estimators": n_estimators,
-                "early_stopping_rounds": patience,
-                "early_stopping_metric": stop_on if patience else None,
-                "max_bin": max_bin,
-                "min_df": min_df,
-                "jobs": jobs,
-                "refit": refit,
-                "sub_models": len(columns),
-            },
-            "timings": timings,
+            "options": settings.described(len(fit.columns)),
+            "timings": fit.timings,
         }
+
+    def _prepare(self, xgb: Any, data: TaskData, seed: int, settings: _Settings) -> _Fit:
+        """Split, vectorise and bin the data once; the booster parameters every point shares."""
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
+        task = data.task
+        t0 = time.perf_counter()
+        train, validation, carved = selection_splits(data, seed)
+        vectorizer = self._vectorizer(TfidfVectorizer, settings.min_df, len(train))
+        x_train = vectorizer.fit_transform(texts(train))
+        x_val = vectorizer.transform(texts(validation))
+        y_train, y_val = target_matrix(task, train), target_matrix(task, validation)
+        columns = _columns(task, y_train)
+        d_train: list[Any] = [None] * len(columns)
+        d_val: list[Any] = [None] * len(columns)
+        for j, col in enumerate(columns):
+            ref = d_train[0] if j else None
+            d_train[j] = xgb.QuantileDMatrix(
+                x_train, label=_column(y_train, col), max_bin=settings.max_bin, ref=ref, nthread=1
+            )
+            # a plain DMatrix: evaluating a QuantileDMatrix every round costs ~2 ms per round
+            # (measured), more than a depth-3 tree on the small SELU tasks; predictions agree
+            d_val[j] = xgb.DMatrix(x_val, label=_column(y_val, col), nthread=1)
+        timings = {"vectorise_s": time.perf_counter() - t0}
+        scorer = primary_scorer(task, self.registry)
+        golds = [s.target for s in validation]
+        base = {
+            **xgb_objective(task),
+            "tree_method": "hist",
+            "max_bin": settings.max_bin,
+            "nthread": 1,
+            "seed": seed,
+            "verbosity": 0,
+        }
+        stopping: dict[str, Any] = {}
+        if settings.stop_on == "primary":
+            stopping = {
+                "custom_metric": _primary_metric(task, scorer, golds),
+                "maximize": scorer.higher_is_better,
+            }
+        return _Fit(
+            xgb, task, train, validation, carved, vectorizer, x_train, x_val, columns,
+            d_train, d_val, scorer, golds, base, stopping, timings,
+        )  # fmt: skip
+
+    def _evaluate(self, fit: _Fit, settings: _Settings, params: dict[str, Any]) -> GridPoint:
+        """Train one grid point (a booster per column) and score it on the validation split."""
+        boosters, rounds = [], []
+        for j, col in enumerate(fit.columns):
+            booster, n_rounds = _train(
+                fit.xgb,
+                {**fit.base, **params},
+                fit.d_train[j],
+                fit.d_val[j],
+                settings.n_estimators,
+                settings.patience,
+                col,
+                fit.stopping,
+            )
+            boosters.append(booster)
+            rounds.append(n_rounds)
+        predicted = self._predict_columns(
+            fit.task,
+            boosters,
+            rounds,
+            fit.d_val[0] if len(fit.columns) == 1 else fit.d_val,
+            fit.columns,
+            fit.x_val.shape[0],
+        )
+        score = fit.scorer(fit.golds, decode(fit.task, predicted))
+        return GridPoint(params, score, {"rounds": rounds})
+
+    def _search(
+        self, fit: _Fit, settings: _Settings
+    ) -> tuple[list[dict[str, Any]], list[GridPoint | None], GridPoint]:
+        """Every grid point, in parallel threads; the points, their results and the best."""
+        t0 = time.perf_counter()
+        points = grid(settings.axes)
+        results: list[GridPoint | None] = [None] * len(points)
+        label = f"{self.name} {fit.task.name}"
+        with GridProgress(label, len(points), settings.progress) as progress:
+            with ThreadPoolExecutor(max_workers=max(1, min(settings.jobs, len(points)))) as pool:
+                # deepest trees first: the slowest points do not end up alone at the tail
+                order = sorted(range(len(points)), key=lambda i: -points[i]["max_depth"])
+                futures = {pool.submit(self._evaluate, fit, settings, points[i]): i for i in order}
+                for future in as_completed(futures):
+                    results[futures[future]] = future.result()
+                    progress.advance()
+            fit.timings["search_s"] = time.perf_counter() - t0
+            higher = fit.scorer.higher_is_better
+            chosen = best_point([r for r in results if r is not None], higher)
+            progress.summary(
+                f"selected max_depth={chosen.params['max_depth']} "
+                f"min_child_weight={chosen.params['min_child_weight']} "
+                f"(validation {fit.scorer.name} {chosen.score:.4f}, "
+                f"rounds {chosen.extra['rounds']})"
+            )
+        return points, results, chosen
+
+    def _refit(self, fit: _Fit, settings: _Settings, chosen: GridPoint) -> list[Sample]:
+        """The final boosters of the chosen point (on train + validation with ``refit``, with
+        the rounds the search reached); the samples they were trained on."""
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
+        t0 = time.perf_counter()
+        xgb, rounds = fit.xgb, chosen.extra["rounds"]
+        params = {**fit.base, **chosen.params}
+        final_samples = fit.train + fit.validation if settings.refit else fit.train
+        vectorizer = fit.vectorizer
+        if settings.refit:
+            vectorizer = self._vectorizer(TfidfVectorizer, settings.min_df, len(final_samples))
+            x_final = vectorizer.fit_transform(texts(final_samples))
+            y_final = target_matrix(fit.task, final_samples)
+            self.boosters = []
+            for j, col in enumerate(fit.columns):
+                d_final = xgb.QuantileDMatrix(
+                    x_final, label=_column(y_final, col), max_bin=settings.max_bin, nthread=1
+                )
+                booster, _ = _train(xgb, params, d_final, None, rounds[j], 0, col)
+                self.boosters.append(booster)
+        else:
+            self.boosters = [
+                _train(xgb, params, fit.d_train[j], None, rounds[j], 0, col)[0]
+                for j, col in enumerate(fit.columns)
+            ]
+        self.rounds = rounds
+        self.vectorizer, self.columns, self.xgb = vectorizer, fit.columns, xgb
+        fit.timings["refit_s"] = time.perf_counter() - t0
+        return final_samples
 
     @staticmethod
     def _vectorizer(factory, min_df: int, n_texts: int):

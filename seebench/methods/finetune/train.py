@@ -14,6 +14,7 @@ import json
 import logging
 import random
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -143,6 +144,56 @@ def _is_oom(exc: BaseException) -> bool:
     return isinstance(exc, torch.OutOfMemoryError) or "out of memory" in str(exc).lower()
 
 
+@dataclass
+class _Prepared:
+    """The data side of one fine-tuning run: the model's family and tokenizer, the splits and
+    their encodings, the resolved plan and where it runs."""
+
+    config: dict[str, Any]
+    family: str
+    limit: int
+    train: list[Sample]
+    validation: list[Sample]
+    carved: bool
+    codec: TaskCodec
+    encoded: tuple[list[Encoded], list[Encoded], list[Encoded]]  # train, validation, test
+    plan: dict[str, Any]
+    device: Any
+    bf16: bool
+
+
+@dataclass
+class _Model:
+    """The model side: the network, what loading it did, and the choices made for it."""
+
+    net: Any
+    load_info: Any
+    lora_info: Any
+    vocabulary: dict[str, int] | None
+    packed: bool
+
+
+@dataclass
+class _Progress:
+    """What the training loop has done so far (the best weights included)."""
+
+    micro: int
+    history: list[dict[str, Any]] = field(default_factory=list)
+    best_value: Any = None
+    best_step: int = 0
+    best_state: Any = None
+    bad_evals: int = 0
+    step: int = 0
+    examples: int = 0
+    train_seconds: float = 0.0
+    train_cpu_seconds: float = 0.0
+    oom_reductions: int = 0
+    epoch: int = 0
+    running_loss: float = 0.0
+    running_units: int = 0
+    stop: bool = False
+
+
 def finetune(
     task: TaskSpec,
     data: TaskData,
@@ -162,13 +213,33 @@ def finetune(
     DeepSpeed, else ``None``. Returns ``[(prediction, confidence)...]`` and the ``info`` dict.
     """
     import torch
-    from transformers import get_linear_schedule_with_warmup
 
     started = time.perf_counter()
     cfg = TrainConfig.from_options(options)
     rank, world = (dist.rank, dist.world_size) if dist else (0, 1)
     random.seed(seed)
     torch.manual_seed(seed)
+    prepared = _prepare(task, data, model_dir, seed, cfg, world)
+    model = _build(task, prepared, model_dir, cfg, dist)
+    progress = _train(task, prepared, model, cfg, dist, seed, metric, work_dir, started)
+    if progress.best_state is not None:
+        model.net.load_state_dict(progress.best_state)
+    enc_test = prepared.encoded[2]
+    predictions = (
+        predict(model.net, prepared.codec, enc_test, cfg.eval_batch, prepared.device, prepared.bf16)
+        if rank == 0
+        else []
+    )
+    return predictions, _info(task, prepared, model, progress, dist)
+
+
+def _prepare(
+    task: TaskSpec, data: TaskData, model_dir: Path, seed: int, cfg: TrainConfig, world: int
+) -> _Prepared:
+    """Read the model's configuration and tokenizer, split and encode the data, resolve the
+    plan (a one-line error when fine-tuning cannot learn this task with this model)."""
+    import torch
+
     config = read_config(model_dir)
     family = cfg.architecture or family_of(config)
     reason = not_applicable(task.target_kind, family)
@@ -187,11 +258,23 @@ def finetune(
     plan = cfg.resolve(task.target_kind, len(train), world)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     bf16 = cfg.bf16 == "true" or (cfg.bf16 == "auto" and _bf16_supported(device))
+    return _Prepared(
+        config, family, limit, train, validation, carved, codec,
+        (enc_train, enc_val, enc_test), plan, device, bf16,
+    )  # fmt: skip
+
+
+def _build(
+    task: TaskSpec, prepared: _Prepared, model_dir: Path, cfg: TrainConfig, dist: Any | None
+) -> _Model:
+    """The network with its head (LoRA adapters, a compacted vocabulary and packed batches
+    where they apply), on its device and in training mode."""
+    codec, family = prepared.codec, prepared.family
     model, load_info = build_model(
         task.target_kind, model_dir, family, codec.n_outputs, cfg.dropout
     )
     if family == DECODER and getattr(model.backbone.config, "pad_token_id", None) is None:
-        model.backbone.config.pad_token_id = tokenizer.pad_token_id
+        model.backbone.config.pad_token_id = codec.tokenizer.pad_token_id
     lora_info = None
     if cfg.peft == "lora":
         from seebench.methods.finetune.heads import apply_lora
@@ -208,7 +291,7 @@ def finetune(
     ):
         from seebench.methods.finetune.packed import compact_vocabulary
 
-        groups = [enc_train, enc_val, enc_test]
+        groups = list(prepared.encoded)
         full = model.backbone.get_input_embeddings().num_embeddings
         keep = compact_vocabulary(
             model.backbone, {t for g in groups for e in g for t in e.input_ids}, codec.pad_id
@@ -222,139 +305,198 @@ def finetune(
         packed = supports_packing(model.backbone)
     else:
         packed = False
-    model.to(device)
+    model.to(prepared.device)
     model.train()
-    optimizer = _optimizer(model, plan["learning_rate"], cfg.weight_decay)
+    return _Model(model, load_info, lora_info, vocabulary, packed)
+
+
+def _train(
+    task: TaskSpec,
+    prepared: _Prepared,
+    model: _Model,
+    cfg: TrainConfig,
+    dist: Any | None,
+    seed: int,
+    metric: Any,
+    work_dir: Path | None,
+    started: float,
+) -> _Progress:
+    """The training loop: optimiser steps over length-grouped batches, the validation metric
+    every ``eval_every`` steps, early stopping after ``patience`` evaluations without gain."""
+    from transformers import get_linear_schedule_with_warmup
+
+    plan, rank, world = prepared.plan, (dist.rank if dist else 0), (dist.world_size if dist else 1)
+    optimizer = _optimizer(model.net, plan["learning_rate"], cfg.weight_decay)
     scheduler = get_linear_schedule_with_warmup(
         optimizer, plan["warmup_steps"], plan["total_steps"]
     )
     engine = None
     if dist:
-        engine = dist.initialize(model, optimizer, scheduler, plan, bf16)
-    metric, higher = _metric(task, metric)
+        engine = dist.initialize(model.net, optimizer, scheduler, plan, prepared.bf16)
+    selection = _metric(task, metric)
     rng = random.Random(seed)
-    lengths = [codec.length(e) for e in enc_train]
-    micro = plan["per_device_batch"]
-    history: list[dict[str, Any]] = []
-    best_value, best_step, best_state, bad_evals = None, 0, None, 0
-    step, examples, train_seconds, oom_reductions, epoch = 0, 0, 0.0, 0, 0
-    train_cpu_seconds = 0.0
-    running_loss, running_units = 0.0, 0
+    lengths = [prepared.codec.length(e) for e in prepared.encoded[0]]
+    progress = _Progress(micro=plan["per_device_batch"])
     log_path = (work_dir / "train_log.jsonl") if work_dir and rank == 0 else None
     if log_path:
         log_path.parent.mkdir(parents=True, exist_ok=True)
         log_path.write_text("")
-    stop = False
-    while not stop and step < plan["total_steps"]:
-        epoch += 1
+    optimiser = (optimizer, scheduler, engine)
+    while not progress.stop and progress.step < plan["total_steps"]:
+        progress.epoch += 1
         for batch_ids in length_grouped_batches(
             lengths, cfg.effective_batch, rng, cfg.group_by_length
         ):
-            local = batch_ids[rank::world]
-            tic, cpu_tic = time.perf_counter(), time.process_time()
-            while True:
-                try:
-                    loss_value, units = _step(
-                        model,
-                        engine,
-                        optimizer,
-                        codec,
-                        enc_train,
-                        local,
-                        micro,
-                        device,
-                        bf16,
-                        rng,
-                        cfg.pad_to_multiple_of,
-                        packed,
-                    )
-                    break
-                except RuntimeError as exc:
-                    if engine is not None or not _is_oom(exc) or micro == 1:
-                        raise
-                    optimizer.zero_grad(set_to_none=True)
-                    if device.type == "cuda":
-                        torch.cuda.empty_cache()
-                    micro, oom_reductions = max(1, micro // 2), oom_reductions + 1
-                    log.warning("out of memory: per-device batch reduced to %d", micro)
-            if engine is None:
-                torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-                optimizer.step()
-                scheduler.step()
-                optimizer.zero_grad(set_to_none=True)
-            train_seconds += time.perf_counter() - tic
-            train_cpu_seconds += time.process_time() - cpu_tic
-            examples += len(batch_ids)
-            running_loss, running_units = running_loss + loss_value, running_units + units
-            step += 1
-            if step % plan["eval_every"] == 0 or step == plan["total_steps"]:
-                value = metric(
-                    validation, predict(model, codec, enc_val, cfg.eval_batch, device, bf16)
-                )
-                improved = best_value is None or (
-                    value > best_value if higher else value < best_value
-                )
-                if improved:
-                    best_value, best_step, bad_evals = value, step, 0
-                    best_state = {
-                        k: v.detach().to("cpu", copy=True) for k, v in model.state_dict().items()
-                    }
-                else:
-                    bad_evals += 1
-                record = {
-                    "step": step,
-                    "epoch": epoch,
-                    "train_loss": running_loss / max(1, running_units),
-                    "validation": value,
-                    "elapsed_s": round(time.perf_counter() - started, 1),
-                }
-                history.append(record)
-                running_loss, running_units = 0.0, 0
-                log.info("step %d/%d %s", step, plan["total_steps"], record)
-                if log_path:
-                    with log_path.open("a") as handle:
-                        handle.write(json.dumps(record) + "\n")
-                if bad_evals >= cfg.patience:
-                    stop = True
-            if stop or step >= plan["total_steps"]:
+            _optimiser_step(prepared, model, cfg, optimiser, batch_ids[rank::world], rng, progress)
+            progress.examples += len(batch_ids)
+            progress.step += 1
+            if progress.step % plan["eval_every"] == 0 or progress.step == plan["total_steps"]:
+                _evaluate(prepared, model, cfg, selection, progress, log_path, started)
+            if progress.stop or progress.step >= plan["total_steps"]:
                 break
-    if best_state is not None:
-        model.load_state_dict(best_state)
-    predictions = predict(model, codec, enc_test, cfg.eval_batch, device, bf16) if rank == 0 else []
+    return progress
+
+
+def _optimiser_step(
+    prepared: _Prepared,
+    model: _Model,
+    cfg: TrainConfig,
+    optimiser: tuple[Any, Any, Any],
+    local: list[int],
+    rng: random.Random,
+    progress: _Progress,
+) -> None:
+    """One optimiser step over ``local`` (this process's examples); a micro-batch that runs
+    out of memory halves the per-device batch and the step is redone."""
+    import torch
+
+    optimizer, scheduler, engine = optimiser
+    device = prepared.device
+    tic, cpu_tic = time.perf_counter(), time.process_time()
+    while True:
+        try:
+            loss_value, units = _step(
+                model.net,
+                engine,
+                optimizer,
+                prepared.codec,
+                prepared.encoded[0],
+                local,
+                progress.micro,
+                device,
+                prepared.bf16,
+                rng,
+                cfg.pad_to_multiple_of,
+                model.packed,
+            )
+            break
+        except RuntimeError as exc:
+            if engine is not None or not _is_oom(exc) or progress.micro == 1:
+                raise
+            optimizer.zero_grad(set_to_none=True)
+            if device.type == "cuda":
+                torch.cuda.empty_cache()
+            progress.micro, progress.oom_reductions = (
+                max(1, progress.micro // 2),
+                progress.oom_reductions + 1,
+            )
+            log.warning("out of memory: per-device batch reduced to %d", progress.micro)
+    if engine is None:
+        torch.nn.utils.clip_grad_norm_(model.net.parameters(), 1.0)
+        optimizer.step()
+        scheduler.step()
+        optimizer.zero_grad(set_to_none=True)
+    progress.train_seconds += time.perf_counter() - tic
+    progress.train_cpu_seconds += time.process_time() - cpu_tic
+    progress.running_loss += loss_value
+    progress.running_units += units
+
+
+def _evaluate(
+    prepared: _Prepared,
+    model: _Model,
+    cfg: TrainConfig,
+    selection: tuple[Any, bool],
+    progress: _Progress,
+    log_path: Path | None,
+    started: float,
+) -> None:
+    """The validation metric now: keep the best weights, log the step, decide to stop."""
+    metric, higher = selection
+    predicted = predict(
+        model.net, prepared.codec, prepared.encoded[1], cfg.eval_batch, prepared.device,
+        prepared.bf16,
+    )  # fmt: skip
+    value = metric(prepared.validation, predicted)
+    best = progress.best_value
+    if best is None or (value > best if higher else value < best):
+        progress.best_value, progress.best_step, progress.bad_evals = value, progress.step, 0
+        progress.best_state = {
+            k: v.detach().to("cpu", copy=True) for k, v in model.net.state_dict().items()
+        }
+    else:
+        progress.bad_evals += 1
+    record = {
+        "step": progress.step,
+        "epoch": progress.epoch,
+        "train_loss": progress.running_loss / max(1, progress.running_units),
+        "validation": value,
+        "elapsed_s": round(time.perf_counter() - started, 1),
+    }
+    progress.history.append(record)
+    progress.running_loss, progress.running_units = 0.0, 0
+    log.info("step %d/%d %s", progress.step, prepared.plan["total_steps"], record)
+    if log_path:
+        with log_path.open("a") as handle:
+            handle.write(json.dumps(record) + "\n")
+    if progress.bad_evals >= cfg.patience:
+        progress.stop = True
+
+
+def _info(
+    task: TaskSpec, prepared: _Prepared, model: _Model, progress: _Progress, dist: Any | None
+) -> dict[str, Any]:
+    """What the run did, for the unit's result."""
+    plan, codec = prepared.plan, prepared.codec
+    seconds = progress.train_seconds
     info = {
-        "architecture": family,
-        "model_type": config.get("model_type"),
-        "max_length": limit,
-        "device": device.type,
-        "bf16": bf16,
-        "packed_batches": packed,
-        "vocabulary": vocabulary,
-        "train_config": {**plan, "per_device_batch_final": micro, "oom_reductions": oom_reductions},
-        "n_train": len(train),
-        "n_validation": len(validation),
-        "validation_carved_from_train": carved,
+        "architecture": prepared.family,
+        "model_type": prepared.config.get("model_type"),
+        "max_length": prepared.limit,
+        "device": prepared.device.type,
+        "bf16": prepared.bf16,
+        "packed_batches": model.packed,
+        "vocabulary": model.vocabulary,
+        "train_config": {
+            **plan,
+            "per_device_batch_final": progress.micro,
+            "oom_reductions": progress.oom_reductions,
+        },
+        "n_train": len(prepared.train),
+        "n_validation": len(prepared.validation),
+        "validation_carved_from_train": prepared.carved,
         "validation_metric": task.primary_metric,
-        "best_validation": best_value,
-        "best_step": best_step,
-        "steps_run": step,
-        "epochs_run": round(step / plan["steps_per_epoch"], 3),
-        "early_stopped": stop,
-        "history": history,
-        "train_examples_per_s": round(examples / train_seconds, 2) if train_seconds else None,
-        "train_seconds": round(train_seconds, 1),
-        "train_cpu_seconds": round(train_cpu_seconds, 1),
-        "model_loading": load_info,
+        "best_validation": progress.best_value,
+        "best_step": progress.best_step,
+        "steps_run": progress.step,
+        "epochs_run": round(progress.step / plan["steps_per_epoch"], 3),
+        "early_stopped": progress.stop,
+        "history": progress.history,
+        "train_examples_per_s": round(progress.examples / seconds, 2) if seconds else None,
+        "train_seconds": round(seconds, 1),
+        "train_cpu_seconds": round(progress.train_cpu_seconds, 1),
+        "model_loading": model.load_info,
         "labels": codec.label_names
         if task.target_kind in (TAG_SEQUENCE, LABEL, LABEL_SET)
         else None,
     }
     if task.target_kind == NUMBER:
         info["target_standardisation"] = {"mean": codec.mean, "std": codec.std}
-    if lora_info:
-        info["lora"] = lora_info
+    if model.lora_info:
+        info["lora"] = model.lora_info
     if dist:
         info["deepspeed"] = dist.summary()
-    return predictions, info
+    return info
 
 
 def _step(

@@ -8,8 +8,8 @@ from types import SimpleNamespace
 
 import pytest
 
+from seebench import EvalConfig, run_eval
 from seebench.errors import SeebenchError
-from seebench.runner.runner import EvalConfig, run_eval
 
 pytest.importorskip("xgboost")
 pytest.importorskip("fasttext")

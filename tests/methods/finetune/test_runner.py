@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import os
 
+from seebench import EvalConfig, run_eval
 from seebench.models.hf import local_model_ref
 from seebench.plugin_manager import build_registry, create_plugin_manager, hookimpl
-from seebench.runner.runner import EvalConfig, run_eval
 from seebench.tasks.index import build_task_index
 from tests.conftest import make_binary_task
 from tests.plugins import tmp_tasks_plugin

@@ -14,9 +14,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from click.testing import CliRunner
 
+from seebench import EvalConfig, run_eval
 from seebench.cli.main import build_cli
 from seebench.plugin_manager import build_registry, create_plugin_manager
-from seebench.runner.runner import EvalConfig, run_eval
 from seebench.tasks.index import build_task_index
 from tests.plugins import tmp_tasks_plugin
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from seebench import EvalConfig, run_eval
 from seebench.plugin_manager import build_registry, create_plugin_manager
-from seebench.runner.runner import EvalConfig, run_eval
 from seebench.tasks.index import build_task_index
 from tests.conftest import REPO_ROOT, write_task
 from tests.plugins import tmp_tasks_plugin

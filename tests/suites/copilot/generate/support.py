@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from seebench import EvalConfig, run_eval
 from seebench.data.file_sets import FileSet
 from seebench.plugin_manager import build_registry, create_plugin_manager
-from seebench.runner.runner import EvalConfig, run_eval
 from seebench.tasks.index import build_task_index
 from tests.requirements import unavailable
 
