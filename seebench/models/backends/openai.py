@@ -221,11 +221,34 @@ class OpenAIBackend:
                 for key, value in usage.items():
                     self._usage[key] += value
         return Generation(
-            text=str(text).strip(), confidence=_confidence(choice.get("logprobs")), usage=usage
+            text=str(text), confidence=_confidence(choice.get("logprobs")), usage=usage
         )
 
     def _scrub(self, text: str) -> str:
         return text.replace(self._api_key, "***") if self._api_key else text
+
+
+def make_backend(
+    model: Any,
+    options: dict[str, Any],
+    *,
+    max_new_tokens: int,
+    temperature: float,
+    seed: int,
+    seeded: bool = False,
+) -> OpenAIBackend:
+    """The ``openai`` backend's factory (registered in :mod:`seebench.models.plugin`); the
+    API's ``seed`` is sent only when asked for (an option, or a seeded sample)."""
+    from seebench.models.options import OPENAI_OPTIONS
+
+    extra = {k: options[k] for k in OPENAI_OPTIONS if k in options}
+    return OpenAIBackend(
+        model.identity["model"],
+        max_new_tokens=max_new_tokens,
+        temperature=temperature,
+        seed=seed if seeded else options.get("seed"),
+        **extra,
+    )
 
 
 def _confidence(logprobs: Any) -> float | None:

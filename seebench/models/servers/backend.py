@@ -102,9 +102,15 @@ def served_backend(
     max_new_tokens: int,
     temperature: float,
     seed: int | None,
+    seeded: bool = False,
 ) -> ServedBackend:
-    """The backend of ``model``'s managed server, for the model client."""
+    """The backend of ``model``'s managed server (the managed kinds' registered factory)."""
     client = {k: options[k] for k in SERVED_CLIENT_OPTIONS if k in options}
     return ServedBackend(
-        model, options, max_new_tokens=max_new_tokens, temperature=temperature, seed=seed, **client
+        model,
+        options,
+        max_new_tokens=max_new_tokens,
+        temperature=temperature,
+        seed=seed if seeded else options.get("seed"),
+        **client,
     )
