@@ -49,6 +49,7 @@ BUILTIN_MODULES: dict[str, str] = {
     "seebench.builtin.classic": "seebench.methods.baseline.classic",
     "seebench.builtin.prompting": "seebench.methods.prompting.plugin",
     "seebench.builtin.backends": "seebench.models.plugin",
+    "seebench.builtin.loglik": "seebench.methods.loglik.plugin",
     "seebench.builtin.selu": "seebench.suites.selu.plugin",
     "seebench.builtin.compare": "seebench.leaderboard.plugin",
     "seebench.builtin.finetune": "seebench.methods.finetune.plugin",

@@ -212,6 +212,16 @@ class HFBackend:
                     ),
                 )
 
+    def loglik_context(self, prompt: Prompt) -> str:
+        """The text whose continuations ``loglik`` scores: the chat template's rendering
+        (ending where the assistant's reply starts), or the plain messages."""
+        from seebench.models.backends.loglik import plain_context
+
+        _, tokenizer, _ = load_model(self.model_dir, self.dtype, self.device)
+        if self._uses_template(tokenizer):
+            return self._render(tokenizer, prompt)
+        return plain_context(prompt)
+
     def loglikelihood(
         self, prompts: Sequence[Prompt], options: Sequence[Sequence[str]]
     ) -> Iterator[tuple[int, list[Any] | str]]:
@@ -226,7 +236,7 @@ class HFBackend:
         context = _context_length(model)
         encoded, fits = [], []
         for index, (prompt, verbalisers) in enumerate(zip(prompts, options, strict=True)):
-            item = encode(tokenizer, self._render(tokenizer, prompt), verbalisers)
+            item = encode(tokenizer, self.loglik_context(prompt), verbalisers)
             if not item.context:  # an empty prompt: condition on end-of-text, as lm-eval does
                 item.context = [tokenizer.eos_token_id]
             length = len(item.context) + max(len(o) for o in item.options)

@@ -42,6 +42,12 @@ class OptionScore:
         }
 
 
+def plain_context(prompt: Any) -> str:
+    """A prompt's messages as plain text ending where the answer starts (no chat template:
+    base models, completions servers); the options follow the answer cue after a space."""
+    return "\n\n".join(m["content"] for m in prompt.messages)
+
+
 def continuation_text(context: str, verbaliser: str) -> str:
     """The continuation scored for ``verbaliser``: with a leading space unless the context
     ends with whitespace (or the verbaliser starts with some)."""
@@ -173,3 +179,48 @@ def _score_batch(
             ]
         )
     return scores
+
+
+def completion_request(model: str, context: str, verbaliser: str) -> dict[str, Any]:
+    """A ``/completions`` body that echoes the prompt with its tokens' log-probabilities."""
+    return {
+        "model": model,
+        "prompt": context + continuation_text(context, verbaliser),
+        "max_tokens": 1,  # some servers refuse 0; the generated token is left out
+        "temperature": 0.0,
+        "echo": True,
+        "logprobs": 1,
+    }
+
+
+def read_echoed(model: str, response: Any, context: str, verbaliser: str) -> OptionScore:
+    """The option's score from an echoed completion: the log-probabilities of the tokens
+    that start at or after the end of the context (its trailing whitespace counts as the
+    option's, as in :func:`split_tokens`) and before the end of the option."""
+    from seebench.errors import ModelError
+
+    option = continuation_text(context, verbaliser)
+    try:
+        logprobs = response.json()["choices"][0]["logprobs"]
+        tokens = list(logprobs["tokens"])
+        values = list(logprobs["token_logprobs"])
+        offsets = [int(o) for o in logprobs["text_offset"]]
+    except (ValueError, KeyError, IndexError, TypeError):
+        logprobs = None
+    if not logprobs:
+        raise ModelError(
+            f"model {model!r}: the server returned no prompt log-probabilities; loglik needs "
+            "a completions endpoint that honours echo=true with logprobs (vLLM, llama.cpp)"
+        )
+    start, end = len(context.rstrip()), len(context) + len(option)  # lm-eval's boundary
+    chosen = [n for n, offset in enumerate(offsets) if start <= offset < end]
+    if not chosen or any(values[n] is None for n in chosen):
+        raise ModelError(
+            f"model {model!r}: the server's echoed tokens do not cover the option {option!r}"
+        )
+    top = logprobs.get("top_logprobs") or []
+    greedy = all(
+        n < len(top) and isinstance(top[n], dict) and max(top[n], key=top[n].get) == tokens[n]
+        for n in chosen
+    )
+    return OptionScore(sum(float(values[n]) for n in chosen), len(chosen), len(option), greedy)

@@ -74,6 +74,16 @@ class ServedBackend(OpenAIBackend):
         self.server, self.base_url, self._api_key = server, server.base_url, server.api_key
         return super().generate(prompts)
 
+    def loglikelihood(
+        self, prompts: Sequence[Prompt], options: Sequence[Sequence[str]]
+    ) -> Iterator[tuple[int, list[Any] | str]]:
+        """Option log-likelihoods from the server's completions endpoint (started now)."""
+        if not prompts:
+            return iter(())
+        server = get_server(self.model_ref, self.server_options)
+        self.server, self.base_url, self._api_key = server, server.base_url, server.api_key
+        return super().loglikelihood(prompts, options)
+
     def _interrupted(self) -> None:
         if self.server is not None:
             self.server.stop()  # the requests in flight end now, not when they are answered

@@ -55,7 +55,8 @@ def test_scores_equal_reading_each_option_whole(tiny, batch_size):
     results = dict(backend.loglikelihood(prompts, [OPTIONS] * len(prompts)))
     model, tokenizer, _ = load_model(str(tiny))
     for index, prompt in enumerate(prompts):
-        context = prompt.as_text()
+        context = backend.loglik_context(prompt)
+        assert context == prompt.messages[0]["content"]
         for option, score in zip(OPTIONS, results[index], strict=True):
             assert score.logprob == pytest.approx(
                 reference(model, tokenizer, context, option), abs=1e-4
