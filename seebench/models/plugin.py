@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from seebench.hookspecs import hookimpl
 from seebench.models.options import HF_OPTIONS, OPENAI_OPTIONS
-from seebench.models.servers.kinds import KINDS
 from seebench.models.servers.options import SERVED_CLIENT_OPTIONS, SERVER_OPTIONS
 
 STAND_INS = (
@@ -22,6 +21,8 @@ STAND_INS = (
 
 @hookimpl
 def register_backends(register) -> None:
+    from seebench.models.servers.kinds import KINDS  # not at start-up: it reads metadata
+
     register(
         "hf",
         "seebench.models.backends.hf:make_backend",
