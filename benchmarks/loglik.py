@@ -17,7 +17,7 @@ of both (CPU: this process's user+system time while the step ran, all threads).
 Usage::
 
     SEEBENCH_HOME=... python benchmarks/loglik.py \\
-        [--tasks functional_requirement,issue_type] [--limit N] [--batch-size 8]
+        [--tasks functional_requirement,sentiment] [--limit N] [--batch-size 8]
 
 lm-eval is the ``bench`` extra (``pip install 'seebench[bench]'``).
 """
@@ -134,7 +134,7 @@ def compare_task(task_name: str, args: argparse.Namespace, backend: Any, lm: Any
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tasks", default="functional_requirement,issue_type")
+    parser.add_argument("--tasks", default="functional_requirement,sentiment")
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--batch-size", type=int, default=8)
     parser.add_argument("--tolerance", type=float, default=1e-4)

@@ -128,15 +128,28 @@ def _read(model: Any, ids: Any, mask: Any, cache: Any) -> Any:
         )
 
 
+def _common_start(options: Sequence[list[int]]) -> int:
+    """How many leading tokens all options share (each keeps at least its last one)."""
+    limit = min(len(o) for o in options) - 1
+    length = 0
+    while length < limit and all(o[length] == options[0][length] for o in options):
+        length += 1
+    return length
+
+
 def _score_batch(
     model: Any, batch: Sequence[_Encoded], device: str, shared: int, prefix: Any
 ) -> list[list[OptionScore]]:
+    """One batch: every context (with its options' common first tokens, e.g. the newline
+    lm-eval moves out of the context) read once; then the options' remaining tokens, all
+    options of all contexts in one batch continuing their context's cache."""
     import copy
 
     import torch
 
     pad = 0
-    suffixes = [e.context[shared:] for e in batch]
+    common = [_common_start(e.options) for e in batch]
+    suffixes = [e.context[shared:] + e.options[0][:c] for e, c in zip(batch, common, strict=True)]
     width = max(len(s) for s in suffixes)
     rows = [[pad] * (width - len(s)) + s for s in suffixes]
     mask = [[1] * shared + [0] * (width - len(s)) + [1] * len(s) for s in suffixes]
@@ -146,32 +159,35 @@ def _score_batch(
         cache.batch_repeat_interleave(len(batch))
     context_mask = torch.tensor(mask, device=device)
     out = _read(model, torch.tensor(rows, device=device), context_mask, cache)
-    first = torch.log_softmax(out.logits[:, -1, :].float(), dim=-1)  # the first option token
-    cache = out.past_key_values
+    tail = torch.log_softmax(out.logits[:, -(max(common) + 1) :, :].float(), dim=-1)
     owners = [row for row, e in enumerate(batch) for _ in e.options]
-    options = [tokens for e in batch for tokens in e.options]
-    cache.batch_select_indices(torch.tensor(owners, device=device))
-    longest = max(len(o) for o in options)
-    feed = [o[:-1] + [pad] * (longest - len(o)) for o in options]
-    scores: list[OptionScore] = []
+    rests = [o[common[row] :] for row, e in enumerate(batch) for o in e.options]
+    longest = max(len(o) for o in rests)
+    later = None
     if longest > 1:
+        cache = out.past_key_values
+        cache.batch_select_indices(torch.tensor(owners, device=device))
+        feed = [o[:-1] + [pad] * (longest - len(o)) for o in rests]
         option_mask = torch.tensor(
-            [[1] * (len(o) - 1) + [0] * (longest - len(o)) for o in options], device=device
+            [[1] * (len(o) - 1) + [0] * (longest - len(o)) for o in rests], device=device
         )
         full = torch.cat([context_mask[owners], option_mask], dim=1)
         later = _read(model, torch.tensor(feed, device=device), full, cache).logits.float()
         later = torch.log_softmax(later, dim=-1)
     per_row = []
-    for index, (owner, tokens) in enumerate(zip(owners, options, strict=True)):
-        steps = [first[owner]] + ([later[index, n] for n in range(len(tokens) - 1)])
+    for index, (owner, rest) in enumerate(zip(owners, rests, strict=True)):
+        shared_tokens = batch[owner].options[0][: common[owner]]
+        offset = tail.shape[1] - common[owner] - 1  # where this row's common tokens start
+        steps = [tail[owner, offset + n] for n in range(common[owner] + 1)]
+        steps += [later[index, n] for n in range(len(rest) - 1)] if later is not None else []
+        tokens = shared_tokens + rest
         logprob = sum(float(step[token]) for step, token in zip(steps, tokens, strict=True))
         greedy = all(int(step.argmax()) == token for step, token in zip(steps, tokens, strict=True))
         per_row.append((logprob, len(tokens), greedy))
-    position = 0
+    scores, position = [], 0
     for encoded in batch:
-        n = len(encoded.options)
-        chunk = per_row[position : position + n]
-        position += n
+        chunk = per_row[position : position + len(encoded.options)]
+        position += len(encoded.options)
         scores.append(
             [
                 OptionScore(lp, count, chars, greedy)
