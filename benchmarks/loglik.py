@@ -136,7 +136,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tasks", default="functional_requirement,sentiment")
     parser.add_argument("--limit", type=int, default=None)
-    parser.add_argument("--batch-size", type=int, default=8)
+    parser.add_argument("--batch-size", type=int, default=8, help="lm-eval's batch size")
+    parser.add_argument(
+        "--seebench-batch-size", type=int, default=None, help="default: --batch-size"
+    )
     parser.add_argument("--tolerance", type=float, default=1e-4)
     args = parser.parse_args(argv)
     try:
@@ -150,10 +153,12 @@ def main(argv: list[str] | None = None) -> int:
 
     model, _ = resolve_model("smollm2")
     directory = str(smollm2_dir(model))
-    backend = HFBackend(directory, max_new_tokens=1, batch_size=args.batch_size, device="cpu")
+    ours = args.seebench_batch_size or args.batch_size
+    backend = HFBackend(directory, max_new_tokens=1, batch_size=ours, device="cpu")
     lm = HFLM(pretrained=directory, batch_size=args.batch_size, device="cpu", dtype="float32")
     load_model(directory, "float32", "cpu")  # loaded before timing, as lm-eval's is
     print(f"load average before: {load_average()}; cpus: {os.cpu_count()}")
+    print(f"batch sizes: seebench {ours}, lm-eval {args.batch_size}")
     failed = False
     for name in args.tasks.split(","):
         row = compare_task(name.strip(), args, backend, lm)
