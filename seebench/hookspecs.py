@@ -11,7 +11,8 @@ Hooks are grouped by the phase in which seebench calls them:
 2. registry building (lazily, the first time a registry is needed):
    :func:`register_task_types`, :func:`register_task_dirs`, :func:`register_metrics`,
    :func:`register_scorers`,
-   :func:`register_methods`, :func:`register_models`, :func:`register_data_readers`,
+   :func:`register_methods`, :func:`register_models`, :func:`register_backends`,
+   :func:`register_data_readers`,
    :func:`register_prepare_steps`, :func:`register_exporters`, :func:`register_suites`
 3. running: :func:`register_executors` (when ``seebench eval`` picks an executor),
    :func:`on_unit_finished` (observer; a failing observer is logged, never fatal)
@@ -117,6 +118,22 @@ class RegisterModel(Protocol):
         description: str = "",
         default_method: str,
         prefix: bool = False,
+    ) -> None: ...
+
+
+class RegisterBackend(Protocol):
+    """The ``register`` of :func:`register_backends`."""
+
+    def __call__(
+        self,
+        name: str,
+        factory: Any,
+        *,
+        description: str = "",
+        extra: str | None = None,
+        requires: Iterable[str] = (),
+        options: dict[str, Any] | None = None,
+        placement: str = "local",
     ) -> None: ...
 
 
@@ -260,6 +277,25 @@ def register_models(register: RegisterModel) -> None:
 
 
 @hookspec
+def register_backends(register: RegisterBackend) -> None:
+    """Register model backend kinds: ``register(name, factory, *, description="", extra=None,
+    requires=(), options=None, placement="local")``.
+
+    ``name`` is a :class:`seebench.models.ModelRef` ``kind``: every model a resolver returns
+    with that kind is run by this backend. ``factory(model, options, *, max_new_tokens,
+    temperature, seed, seeded)`` (or an import path to it) returns a
+    :class:`seebench.models.backends.base.Backend`; ``None`` for kinds that do not chat
+    (rules, baselines). ``extra`` is the seebench extra that installs the backend's libraries
+    and ``requires`` the modules it installs: when one is missing, using the backend is one
+    line naming the extra (``pip install 'seebench[hf]'``). ``options`` maps the backend's
+    option names to JSON Schemas (``-o`` is checked against them); ``placement`` is
+    ``remote`` (an HTTP server), ``local`` (weights in this process) or ``none``.
+
+    .. versionadded:: 0.2.0
+    """
+
+
+@hookspec
 def register_data_readers(register: RegisterFunction) -> None:
     """Register data file readers: ``register(format, reader, *, description)``.
 
@@ -356,6 +392,7 @@ def _all_hook_names() -> list[str]:
 
 
 __all__ = [
+    "RegisterBackend",
     "RegisterDataFile",
     "RegisterExecutor",
     "RegisterFunction",
@@ -375,6 +412,7 @@ __all__ = [
     "register_scorers",
     "register_methods",
     "register_models",
+    "register_backends",
     "register_data_readers",
     "register_data_files",
     "register_prepare_steps",

@@ -54,6 +54,8 @@ BUILTIN_MODULES: dict[str, str] = {
     "seebench.builtin.commands": "seebench.cli.plugin",
     "seebench.builtin.classic": "seebench.methods.baseline.classic",
     "seebench.builtin.prompting": "seebench.methods.prompting.plugin",
+    "seebench.builtin.backends": "seebench.models.plugin",
+    "seebench.builtin.loglik": "seebench.methods.loglik.plugin",
     "seebench.builtin.selu": "seebench.suites.selu.plugin",
     "seebench.builtin.compare": "seebench.leaderboard.plugin",
     "seebench.builtin.finetune": "seebench.methods.finetune.plugin",
@@ -495,6 +497,7 @@ def _build_registry_once(pm: pluggy.PluginManager) -> Registry:
     _call_per_plugin(pm, "register_scorers", builder.scorer)
     _call_per_plugin(pm, "register_methods", builder.method)
     _call_per_plugin(pm, "register_models", builder.model)
+    _call_per_plugin(pm, "register_backends", builder.backend)
     _call_per_plugin(pm, "register_data_readers", builder.data_reader)
     _call_per_plugin(pm, "register_data_files", builder.data_file)
     _call_per_plugin(pm, "register_prepare_steps", builder.prepare_step)

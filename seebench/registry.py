@@ -15,6 +15,8 @@ from typing import Any
 
 from seebench.errors import PluginError, did_you_mean
 from seebench.registry_entries import (
+    BACKEND_PLACEMENTS,
+    BackendEntry,
     DataFileEntry,
     FunctionEntry,
     MethodEntry,
@@ -41,6 +43,7 @@ class Registry:
     scorers: dict[str, ScorerEntry] = field(default_factory=dict)
     methods: dict[str, MethodEntry] = field(default_factory=dict)
     models: dict[str, ModelEntry] = field(default_factory=dict)
+    backends: dict[str, BackendEntry] = field(default_factory=dict)
     data_readers: dict[str, FunctionEntry] = field(default_factory=dict)
     data_files: dict[str, DataFileEntry] = field(default_factory=dict)
     prepare_steps: dict[str, FunctionEntry] = field(default_factory=dict)
@@ -103,6 +106,9 @@ class Registry:
 
     def suite(self, name: str) -> SuiteEntry:
         return _lookup(self.suites, name, "suite")
+
+    def backend(self, name: str) -> BackendEntry:
+        return _lookup(self.backends, name, "model backend")
 
     def model_entry(self, spec: str) -> ModelEntry:
         """The entry that handles a ``--model`` spec: exact name first, then longest prefix."""
@@ -281,6 +287,39 @@ class RegistryBuilder:
 
         return register
 
+    def backend(self, plugin: str) -> Callable[..., None]:
+        def register(
+            name: str,
+            factory: Any,
+            *,
+            description: str = "",
+            extra: str | None = None,
+            requires: Iterable[str] = (),
+            options: dict[str, Any] | None = None,
+            placement: str = "local",
+        ) -> None:
+            _check_name(name, "model backend", plugin)
+            _check_unique(self.registry.backends, name, "model backend", plugin)
+            if placement not in BACKEND_PLACEMENTS:
+                raise PluginError(
+                    f"plugin {plugin!r}: model backend {name!r}: placement {placement!r} is "
+                    f"not one of {', '.join(BACKEND_PLACEMENTS)}"
+                )
+            if isinstance(requires, str):
+                requires = (requires,)
+            self.registry.backends[name] = BackendEntry(
+                name,
+                factory,
+                description,
+                plugin,
+                extra,
+                _tuple(requires),
+                _check_options(options, name, plugin) or {},
+                placement,
+            )
+
+        return register
+
     def _function(
         self, table: dict[str, FunctionEntry], what: str, plugin: str
     ) -> Callable[..., None]:
@@ -363,6 +402,7 @@ def _string_map(value: Mapping[str, str] | None, what: str, plugin: str) -> dict
 
 
 __all__ = [
+    "BackendEntry",
     "FunctionEntry",
     "MethodEntry",
     "MetricEntry",

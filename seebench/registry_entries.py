@@ -259,6 +259,53 @@ class ModelEntry:
         return load_object(self.resolver)
 
 
+#: where a backend's model runs: ``remote`` (an HTTP server: little local CPU), ``local``
+#: (weights loaded into this process, torch) or ``none`` (no neural model: a rule, a baseline)
+BACKEND_PLACEMENTS = ("remote", "local", "none")
+
+
+@dataclass(frozen=True)
+class BackendEntry:
+    """A model backend kind (``ModelRef.kind``): how to make its chat backend, the seebench
+    extra that provides it, the modules that extra installs, and its options' JSON Schemas.
+
+    ``factory`` is ``None`` for kinds that do not chat (rules, baselines, retrievers); else
+    ``factory(model, options, *, max_new_tokens, temperature, seed, seeded)`` (or an import
+    path to it) returns a :class:`seebench.models.backends.base.Backend`.
+    """
+
+    name: str
+    factory: Any
+    description: str
+    plugin: str
+    extra: str | None = None
+    requires: tuple[str, ...] = ()
+    options: dict[str, Any] = field(default_factory=dict, compare=False)
+    placement: str = "local"
+
+    @property
+    def chats(self) -> bool:
+        """Whether models of this kind answer chat prompts."""
+        return self.factory is not None
+
+    def missing(self) -> list[str]:
+        """The required modules that are not installed (none: the backend can be made)."""
+        import importlib.util
+
+        absent = []
+        for module in self.requires:
+            try:
+                found = importlib.util.find_spec(module) is not None
+            except (ImportError, ValueError):
+                found = False
+            if not found:
+                absent.append(module)
+        return absent
+
+    def load(self) -> Callable[..., Any]:
+        return load_object(self.factory)
+
+
 @dataclass(frozen=True)
 class FunctionEntry:
     """A named function (data reader, preparation step, exporter)."""

@@ -16,6 +16,7 @@ BUILDERS = {
     "register_scorers": "scorer",
     "register_methods": "method",
     "register_models": "model",
+    "register_backends": "backend",
     "register_data_readers": "data_reader",
     "register_data_files": "data_file",
     "register_prepare_steps": "prepare_step",

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from seebench.errors import SeebenchError
+from seebench.models import backend_placement
 from seebench.runner.config import EvalConfig
 
 #: Scorer options that only scorers running model-written code take.
@@ -132,10 +133,11 @@ def unit_resources(runner: Any, task: Any) -> Resources:
             )
         return Resources(**asked)
     sandbox = 1.0 if _runs_code(runner.registry, task) else 0.0
-    if model.kind in ("openai", "api"):
+    placement = backend_placement(model, runner.registry)  # where the model's backend runs
+    if placement == "remote":
         return Resources(cpu=0.25, sandbox=sandbox)
     device = str(options.get("device") or model.options.get("device") or "auto")
-    in_process_torch = model.kind == "hf" or runner.method_name in ("finetune", "minilm")
+    in_process_torch = placement == "local" or runner.method_name in ("finetune", "minilm")
     if in_process_torch and device.startswith("cuda"):
         return Resources(gpu=1.0, sandbox=sandbox)
     if in_process_torch and device == "auto":

@@ -67,6 +67,49 @@ def resolve_model(spec: str, registry: Any | None = None) -> tuple[ModelRef, str
     return _without_credentials(ref, credentials), entry.default_method
 
 
+def backend_entry(model: ModelRef, registry: Any | None = None) -> Any | None:
+    """The registered backend of ``model``'s kind (a
+    :class:`~seebench.registry_entries.BackendEntry`), or ``None`` when no plugin registered
+    that kind. The one place that reads ``model.kind``: everything else asks the entry."""
+    if registry is None:
+        from seebench.plugin_manager import get_registry
+
+        registry = get_registry()
+    return registry.backends.get(model.kind)
+
+
+def backend_placement(model: ModelRef, registry: Any | None = None) -> str | None:
+    """Where ``model`` runs, as its backend registered: ``remote``, ``local`` or ``none``
+    (``None`` for an unregistered kind)."""
+    entry = backend_entry(model, registry)
+    return entry.placement if entry is not None else None
+
+
+def chat_problem(model: ModelRef, registry: Any | None = None, verb: str = "chat") -> str | None:
+    """Why ``model`` cannot answer chat prompts (one line: it "cannot ``verb``"), or ``None``
+    when its backend chats."""
+    entry = backend_entry(model, registry)
+    if entry is not None and entry.chats:
+        return None
+    if registry is None:
+        from seebench.plugin_manager import get_registry
+
+        registry = get_registry()
+    chatting = sorted(name for name, e in registry.backends.items() if e.chats)
+    return (
+        f"model {model.spec!r} ({model.kind}) cannot {verb}; use a model of a chat backend "
+        f"({', '.join(chatting)}), e.g. smollm2, hf:PATH or openai:NAME"
+    )
+
+
+def chat_backend(model: ModelRef, registry: Any | None = None) -> Any:
+    """The registered chat backend of ``model``; one line (:class:`ModelError`) if it has none."""
+    problem = chat_problem(model, registry)
+    if problem is not None:
+        raise ModelError(problem)
+    return backend_entry(model, registry)
+
+
 def _without_credentials(ref: ModelRef, credentials: list[str]) -> ModelRef:
     """``ref`` with an id derived from the scrubbed spec when the resolver's id kept any part
     of a URL's user info (the id names folders and shows in tables)."""

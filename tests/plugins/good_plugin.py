@@ -105,6 +105,17 @@ def register_models(register):
 
 
 @hookimpl
+def register_backends(register):
+    register(
+        "good-echo",
+        "tests.plugins.backend_plugin:EchoBackend",
+        description="A chat backend that echoes the last message.",
+        options={"shout": {"type": "boolean"}},
+        placement="none",
+    )
+
+
+@hookimpl
 def register_data_readers(register):
     register("lines", echo_reader, description="One row per line.")
 

@@ -20,11 +20,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from seebench.data.dataset import TaskData, pick_shots
 from seebench.methods.base import MethodOutput, Prediction, RunContext
-from seebench.methods.prompting.template import Prompt, build_prompt, max_new_tokens
-from seebench.models import ModelRef
+from seebench.models import ModelRef, chat_problem
 from seebench.models.client import COMMON_OPTIONS, backend_options
+from seebench.models.template import (  # noqa: F401 (shots_for: re-exported)
+    Prompt,
+    build_prompts,
+    max_new_tokens,
+    shots_for,
+)
 from seebench.tasks.parsing import parse_answer
 from seebench.tasks.spec import TaskSpec
 
@@ -43,29 +47,6 @@ PROMPT_OPTIONS = {
 GENERATIVE_ARCHITECTURES = ("CausalLM", "LMHeadModel")
 
 
-def shots_for(task: TaskSpec, data: TaskData, k: int, seed: int) -> dict[str, list[str]]:
-    """``k`` example ids per test sample: the stored shots, drawn afresh when fewer are stored."""
-    if k <= 0:
-        return {}
-    stored = data.shots
-    if not stored or any(len(stored.get(s.id, ())) < k for s in data.test):
-        stored = pick_shots(task, data, k, int(task.shots.get("seed", seed)))
-    return {sample_id: list(ids[:k]) for sample_id, ids in stored.items()}
-
-
-def build_prompts(
-    task: TaskSpec, data: TaskData, k: int, seed: int, multiturn: bool = False
-) -> list[Prompt]:
-    """One prompt per test sample, with its ``k`` shots as worked examples (as earlier chat
-    turns with ``multiturn``)."""
-    by_id = data.by_id()
-    chosen = shots_for(task, data, k, seed)
-    return [
-        build_prompt(task, s, [by_id[i] for i in chosen.get(s.id, [])], multiturn)
-        for s in data.test
-    ]
-
-
 class PromptMethod:
     """Zero- or k-shot prompting with the SELU base template (``shots`` sets k)."""
 
@@ -81,10 +62,9 @@ class PromptMethod:
     def not_applicable(self, task: TaskSpec, model: ModelRef) -> str | None:
         if task.behaviour.answer_format(task) is None:
             return f"prompting does not handle {task.type} tasks"
-        if model.kind == "openai":
-            return None
-        if model.kind != "hf":
-            return f"model {model.spec!r} ({model.kind}) cannot be prompted; use smollm2, hf:PATH or openai:NAME"
+        problem = chat_problem(model, verb="be prompted")
+        if problem is not None:
+            return problem
         architecture = model.identity.get("architecture") or ""
         if architecture and not any(a in architecture for a in GENERATIVE_ARCHITECTURES):
             return f"model {model.spec!r} ({architecture}) does not generate text"
@@ -97,7 +77,7 @@ class PromptMethod:
         prompts = build_prompts(task, data, k, context.seed, multiturn)
         client = context.client
         generations = client.generate(
-            prompts, max_new_tokens=max_new_tokens(task), advance=context.advance
+            prompts, max_new_tokens=max_new_tokens(task), advance=context.advance, strip=True
         )
         predictions = []
         reasons: Counter[str] = Counter()

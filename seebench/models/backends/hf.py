@@ -206,11 +206,50 @@ class HFBackend:
                 yield (
                     fits[index],
                     Generation(
-                        text=tokenizer.decode(tokens[:end], skip_special_tokens=True).strip(),
+                        text=tokenizer.decode(tokens[:end], skip_special_tokens=True),
                         confidence=math.exp(logprob) if math.isfinite(logprob) else None,
                         usage={"prompt_tokens": prompt_tokens, "completion_tokens": end},
                     ),
                 )
+
+    def loglik_context(self, prompt: Prompt) -> str:
+        """The text whose continuations ``loglik`` scores: the chat template's rendering
+        (ending where the assistant's reply starts), or the plain messages."""
+        from seebench.models.backends.loglik import plain_context
+
+        _, tokenizer, _ = load_model(self.model_dir, self.dtype, self.device)
+        if self._uses_template(tokenizer):
+            return self._render(tokenizer, prompt)
+        return plain_context(prompt)
+
+    def loglikelihood(
+        self, prompts: Sequence[Prompt], options: Sequence[Sequence[str]]
+    ) -> Iterator[tuple[int, list[Any] | str]]:
+        """Every option's :class:`~seebench.models.backends.loglik.OptionScore` as a
+        continuation of its prompt (rendered as for generation), or why it cannot be scored;
+        ``(position, scores)`` in any order. Each prompt is read once for all its options."""
+        if not prompts:
+            return
+        from seebench.models.backends.loglik import encode, hf_loglikelihoods
+
+        model, tokenizer, device = load_model(self.model_dir, self.dtype, self.device)
+        context = _context_length(model)
+        encoded, fits = [], []
+        for index, (prompt, verbalisers) in enumerate(zip(prompts, options, strict=True)):
+            item = encode(tokenizer, self.loglik_context(prompt), verbalisers)
+            if not item.context:  # an empty prompt: condition on end-of-text, as lm-eval does
+                item.context = [tokenizer.eos_token_id]
+            length = len(item.context) + max(len(o) for o in item.options)
+            if context is not None and length > context:
+                yield index, f"prompt and option of {length} tokens exceed the context of {context}"
+                continue
+            encoded.append(item)
+            fits.append(index)
+        for position, scores in hf_loglikelihoods(
+            model, encoded, device, self.batch_size, self.prefix_cache
+        ):
+            self.usage["prompt_tokens"] += len(encoded[position].context)
+            yield fits[position], scores
 
     def _generation_config(
         self, model: Any, tokenizer: Any, eos_ids: set[int], max_new_tokens: int
@@ -229,6 +268,29 @@ class HFBackend:
             output_scores=True,
             return_dict_in_generate=True,
         )
+
+
+def make_backend(
+    model: Any,
+    options: dict[str, Any],
+    *,
+    max_new_tokens: int,
+    temperature: float,
+    seed: int,
+    seeded: bool = False,
+) -> HFBackend:
+    """The ``hf`` backend's factory (registered in :mod:`seebench.models.plugin`): a model
+    directory, or the model's ``prepare`` function (e.g. smollm2's conversion, run only if
+    something has to be generated)."""
+    from seebench.models.options import HF_OPTIONS
+    from seebench.registry import load_object
+
+    prepare = model.options.get("prepare")
+    directory = (lambda: load_object(prepare)(model)) if prepare else model.identity["path"]
+    extra = {k: options[k] for k in HF_OPTIONS if k in options}
+    return HFBackend(
+        directory, max_new_tokens=max_new_tokens, temperature=temperature, seed=seed, **extra
+    )
 
 
 def _context_length(model: Any) -> int | None:

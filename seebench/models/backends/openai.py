@@ -222,11 +222,85 @@ class OpenAIBackend:
                 for key, value in usage.items():
                     self._usage[key] += value
         return Generation(
-            text=str(text).strip(), confidence=_confidence(choice.get("logprobs")), usage=usage
+            text=str(text), confidence=_confidence(choice.get("logprobs")), usage=usage
         )
+
+    def loglikelihood(
+        self, prompts: Sequence[Prompt], options: Sequence[Sequence[str]]
+    ) -> Iterator[tuple[int, list[Any] | str]]:
+        """Option log-likelihoods from the server's ``/completions`` endpoint: the prompt's
+        text plus each option, sent with ``echo`` and ``logprobs`` so that the server returns
+        the log-probability of every prompt token (vLLM, llama.cpp and most OpenAI-compatible
+        servers do). The option's tokens are those the server's tokenizer placed at or after
+        the prompt's end (``text_offset``). A server that returns no prompt log-probabilities
+        stops the run with one line naming the model."""
+        from seebench.models.backends.loglik import (
+            completion_request,
+            plain_context,
+            read_echoed,
+        )
+
+        jobs = [
+            (index, option, plain_context(prompt))
+            for index, (prompt, verbalisers) in enumerate(zip(prompts, options, strict=True))
+            for option in verbalisers
+        ]
+        headers = {"Content-Type": "application/json"}
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        scores: dict[int, list[Any]] = {i: [None] * len(o) for i, o in enumerate(options)}
+        failed: dict[int, str] = {}
+        with (
+            self._httpx.Client(headers=headers, timeout=self.timeout_s) as client,
+            ThreadPoolExecutor(max_workers=self.concurrency) as pool,
+        ):
+
+            def one(job: tuple[int, str, str]) -> Any:
+                index, option, context = job
+                body = completion_request(self.model, context, option)
+                response = client.post(f"{self.base_url}/completions", json=body)
+                with self._lock:
+                    self._requests += 1
+                if response.status_code != 200:
+                    return f"HTTP {response.status_code}: {self._scrub(response.text)[:200]}"
+                return read_echoed(self.model, response, context, option)
+
+            futures = {pool.submit(one, job): job for job in jobs}
+            for future in as_completed(futures):
+                index, option, _ = futures[future]
+                value = future.result()  # a ModelError (no prompt logprobs) stops the run
+                if isinstance(value, str):
+                    failed[index] = value
+                else:
+                    scores[index][list(options[index]).index(option)] = value
+        for index in range(len(prompts)):
+            yield index, failed[index] if index in failed else scores[index]
 
     def _scrub(self, text: str) -> str:
         return text.replace(self._api_key, "***") if self._api_key else text
+
+
+def make_backend(
+    model: Any,
+    options: dict[str, Any],
+    *,
+    max_new_tokens: int,
+    temperature: float,
+    seed: int,
+    seeded: bool = False,
+) -> OpenAIBackend:
+    """The ``openai`` backend's factory (registered in :mod:`seebench.models.plugin`); the
+    API's ``seed`` is sent only when asked for (an option, or a seeded sample)."""
+    from seebench.models.options import OPENAI_OPTIONS
+
+    extra = {k: options[k] for k in OPENAI_OPTIONS if k in options}
+    return OpenAIBackend(
+        model.identity["model"],
+        max_new_tokens=max_new_tokens,
+        temperature=temperature,
+        seed=seed if seeded else options.get("seed"),
+        **extra,
+    )
 
 
 def _confidence(logprobs: Any) -> float | None:

@@ -21,7 +21,8 @@ def is_served(model: ModelRef) -> bool:
 
 
 def served_option_schema(model: ModelRef) -> dict[str, dict[str, Any]]:
-    """The backend options of a served model: its server's options and the client's."""
+    """The backend options of a served model: its server's options and the client's (what
+    its backend registered, see :mod:`seebench.models.plugin`)."""
     from seebench.models.servers.kinds import server_kind
 
     kind = server_kind(model.options["serve"])

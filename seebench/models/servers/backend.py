@@ -74,6 +74,16 @@ class ServedBackend(OpenAIBackend):
         self.server, self.base_url, self._api_key = server, server.base_url, server.api_key
         return super().generate(prompts)
 
+    def loglikelihood(
+        self, prompts: Sequence[Prompt], options: Sequence[Sequence[str]]
+    ) -> Iterator[tuple[int, list[Any] | str]]:
+        """Option log-likelihoods from the server's completions endpoint (started now)."""
+        if not prompts:
+            return iter(())
+        server = get_server(self.model_ref, self.server_options)
+        self.server, self.base_url, self._api_key = server, server.base_url, server.api_key
+        return super().loglikelihood(prompts, options)
+
     def _interrupted(self) -> None:
         if self.server is not None:
             self.server.stop()  # the requests in flight end now, not when they are answered
@@ -102,9 +112,15 @@ def served_backend(
     max_new_tokens: int,
     temperature: float,
     seed: int | None,
+    seeded: bool = False,
 ) -> ServedBackend:
-    """The backend of ``model``'s managed server, for the model client."""
+    """The backend of ``model``'s managed server (the managed kinds' registered factory)."""
     client = {k: options[k] for k in SERVED_CLIENT_OPTIONS if k in options}
     return ServedBackend(
-        model, options, max_new_tokens=max_new_tokens, temperature=temperature, seed=seed, **client
+        model,
+        options,
+        max_new_tokens=max_new_tokens,
+        temperature=temperature,
+        seed=seed if seeded else options.get("seed"),
+        **client,
     )

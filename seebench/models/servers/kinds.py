@@ -24,8 +24,6 @@ from seebench.errors import ModelError
 from seebench.models import ModelRef, safe_id
 from seebench.models.servers.identity import directory_identity, gguf_identity
 
-SERVED_KIND = "openai"  # a managed server speaks the OpenAI-compatible chat API
-
 
 class ServerKind:
     """One server program; subclasses say how to find, version and launch it."""
@@ -89,7 +87,7 @@ class ServerKind:
         return ModelRef(
             spec=spec,
             id=safe_id(f"{self.name}-{served_name}"),
-            kind=SERVED_KIND,
+            kind=self.name,  # the backend registered for this server (models/plugin.py)
             identity={"model": served_name, **identity},
             options={"serve": self.name, "path": str(path)},
         )

@@ -17,7 +17,7 @@ from collections import Counter
 from typing import Any
 
 from seebench.methods.base import MethodOutput, Prediction, RunContext
-from seebench.models import ModelRef
+from seebench.models import ModelRef, chat_problem
 from seebench.models.chat import Prompt
 from seebench.models.client import COMMON_OPTIONS, backend_options
 from seebench.suites.annotation.rater_prompt import build_messages, parse_rating, pick_shots
@@ -57,10 +57,9 @@ class AnnotateMethod:
             return (
                 f"a model cannot rate {task.name!r}: {rater.get('reason', 'no model_rater block')}"
             )
-        if model.kind == "openai":
-            return None
-        if model.kind != "hf":
-            return f"model {model.spec!r} ({model.kind}) cannot rate; use smollm2, hf:PATH or openai:NAME"
+        problem = chat_problem(model, verb="rate")
+        if problem is not None:
+            return problem
         architecture = model.identity.get("architecture") or ""
         if architecture and not any(a in architecture for a in GENERATIVE_ARCHITECTURES):
             return f"model {model.spec!r} ({architecture}) does not generate text"
@@ -85,7 +84,7 @@ class AnnotateMethod:
                 )
             )
         generations = context.client.generate(
-            prompts, max_new_tokens=MAX_NEW_TOKENS, advance=context.advance
+            prompts, max_new_tokens=MAX_NEW_TOKENS, advance=context.advance, strip=True
         )
         sampled = _sampled_ratings(context, prompts, data.scale)
         predictions = []
@@ -142,6 +141,7 @@ def _sampled_ratings(context: RunContext, prompts: list[Prompt], scale: Any) -> 
             max_new_tokens=MAX_NEW_TOKENS,
             temperature=temperature,
             seed=context.seed + 1 + round_number,
+            strip=True,
         )
         rounds.append(
             [parse_rating(g.text, scale) if g.text is not None else None for g, _cached in replies]

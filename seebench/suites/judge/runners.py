@@ -16,7 +16,7 @@ from typing import Any
 
 from seebench.errors import ModelError, SeebenchError
 from seebench.methods.base import MethodOutput, Prediction, RunContext
-from seebench.models import ModelRef
+from seebench.models import ModelRef, chat_problem
 from seebench.suites.judge import prompts
 from seebench.suites.judge.methods import RELEASED_METHODS
 from seebench.suites.judge.types import JUDGED_SCORE
@@ -76,7 +76,7 @@ class SimilarityMethod:
     name = "similarity"
 
     def not_applicable(self, task: Any, model: ModelRef) -> str | None:
-        if model.kind != "rule" or "metric" not in model.identity:
+        if not model.spec.startswith("sim:") or "metric" not in model.identity:
             return "the similarity method needs a sim:<metric> model"
         return None
 
@@ -151,7 +151,9 @@ class _PrefetchedChat:
         unique = list(dict.fromkeys(prompt_texts))
         batch = [Prompt(f"judge-{i}", tuple(messages_for(text))) for i, text in enumerate(unique)]
         if batch:
-            generated = self.client.generate(batch, max_new_tokens=max_tokens, temperature=0.0)
+            generated = self.client.generate(
+                batch, max_new_tokens=max_tokens, temperature=0.0, strip=True
+            )
             self.replies = {text: g for text, (g, _) in zip(unique, generated, strict=True)}
 
     def __call__(self, messages, *, max_tokens, temperature, seed=0, logprobs=False):
@@ -164,6 +166,7 @@ class _PrefetchedChat:
                 max_new_tokens=max_tokens,
                 temperature=temperature,
                 seed=seed if temperature > 0 else None,  # n samples: n seeds, n cache entries
+                strip=True,
             )
         if reply.text is None:
             raise ModelError(reply.error or "the model gave no reply")
@@ -196,11 +199,7 @@ class VanillaJudgeMethod:
         return {**served_option_schema(model), **JUDGE_OPTIONS[self.name]}
 
     def not_applicable(self, task: Any, model: ModelRef) -> str | None:
-        return (
-            None
-            if model.kind in ("hf", "openai")
-            else "needs a chat model (smollm2, hf:..., openai:...)"
-        )
+        return chat_problem(model, verb="judge")
 
     def run(self, context: RunContext) -> MethodOutput:
         from seebench.suites.judge.judging import judge_vanilla

@@ -27,6 +27,42 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+#: the word an echoed completion makes likely (the loglik tests' "model" prefers it)
+FAVOURED = "bug"
+
+
+def echoed_completion(model: str, prompt: str) -> dict:
+    """A ``/v1/completions`` reply with ``echo`` and ``logprobs``: the prompt split into
+    tokens (a word with the whitespace before it), each with a log-probability that depends
+    only on the token, plus one generated token."""
+    import re
+
+    tokens = re.findall(r"\s*\S+|\s+", prompt) + [" ."]
+    values, offsets, position = [], [], 0
+    for token in tokens:
+        offsets.append(position)
+        position += len(token)
+        word = token.strip()
+        values.append(-0.1 * len(word) - (0.0 if word == FAVOURED else 1.0))
+    values[0] = None  # the first token has no context, as real servers report
+    top = [None] + [{t: v} for t, v in zip(tokens[1:], values[1:], strict=True)]
+    return {
+        "object": "text_completion",
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "text": prompt + " .",
+                "logprobs": {
+                    "tokens": tokens,
+                    "token_logprobs": values,
+                    "text_offset": offsets,
+                    "top_logprobs": top,
+                },
+            }
+        ],
+    }
+
 
 def _arg(argv: list[str], *names: str) -> str | None:
     for name in names:
@@ -118,6 +154,8 @@ def main(argv: list[str]) -> int:
             time.sleep(delay)
             with lock:
                 state["in_flight"] -= 1
+            if self.path.endswith("/completions") and "messages" not in body:
+                return self._send(200, echoed_completion(body["model"], body["prompt"]))
             content = body["messages"][-1]["content"]
             reply = f"echo[{body['model']}|t={body.get('temperature')}]: {content[-60:]}"
             self._send(

@@ -36,7 +36,7 @@ def test_gguf_identity_is_the_weights_hash_and_the_server_version(tmp_path, llam
     path = _gguf(tmp_path / "m.gguf")
     model, method = resolve_model(f"llamacpp:{path}")
     assert method == "zero-shot"
-    assert model.kind == "openai" and model.id == "llamacpp-m"
+    assert model.kind == "llamacpp" and model.id == "llamacpp-m"
     assert model.identity["weights"]["sha256"] == file_sha256(path)
     assert model.identity["server"] == "llamacpp"
     assert model.identity["server_version"] == "llama-cpp-python 0.3.99"
