@@ -419,15 +419,11 @@ def test_sliders_failures_markdown_and_instructions_follow_the_condition(
 # -- finding 2: a suggestion's indentation reaches the editor ---------------------------------
 
 INDENTED = "    return sum(numbers), len(numbers)"
-STRIPPING_BACKEND = (
-    "the openai backend strips a reply's leading whitespace (issue 45, finding 2): fixed in "
-    "seebench/models/backends, outside the study plugin; this passes once that fix is merged"
-)
 
 
 @pytest.mark.parametrize(
     "condition",
-    ["fim", pytest.param("ac", marks=pytest.mark.xfail(reason=STRIPPING_BACKEND, strict=False))],
+    ["fim", "ac"],
 )
 def test_a_suggestion_starting_with_indentation_reaches_the_editor_unchanged(
     browser,  # noqa: F811

@@ -52,7 +52,7 @@ class ReferenceAnswers:
         self.rule = rule
 
     def not_applicable(self, task: TaskSpec, model: ModelRef) -> str | None:
-        if model.kind != "rule" or model.spec != self.rule:
+        if model.spec != self.rule:  # the model this plugin registers by that name
             return f"the {self.rule} method answers for the {self.rule!r} model, not {model.spec!r}"
         if not isinstance(task.behaviour, ScenarioType):
             return f"task {task.name!r} is not a Copilot scenario (no {self.rule} answer)"

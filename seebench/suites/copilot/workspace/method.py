@@ -38,7 +38,7 @@ def resolve_bm25(spec: str) -> ModelRef:
 
 def retriever_for(model: ModelRef) -> str | None:
     """The retriever a model stands for (``bm25``, ``embedding``), or None."""
-    if model.kind == "retriever" and model.spec == "bm25":
+    if model.spec == "bm25":  # the retriever this plugin registers by that name
         return "bm25"
     if model.spec == "minilm":
         return "embedding"
