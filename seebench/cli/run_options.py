@@ -175,10 +175,14 @@ def run_session(
     """Around one run: store its resolved configuration in the results directory, every
     model of ``runners`` (model spec -> runner) included, and log it to the trackers of
     ``extras`` (started before the first unit, finished after the last)."""
+    from seebench.plugin_manager import get_registry
     from seebench.runner.run_config import resolved_config, store_resolved_config
 
     models = model_records(runners or {}, config)
-    store_resolved_config(config, config.output, extras.sources, extras.run_file, models)
+    missing = get_registry().missing_plugins(config.tasks)
+    store_resolved_config(
+        config, config.output, extras.sources, extras.run_file, models, missing_plugins=missing
+    )
     if not extras.trackers:
         yield
         return

@@ -160,8 +160,12 @@ def store_resolved_config(
     sources: dict[str, str] | None = None,
     run_file: Path | None = None,
     models: list[dict[str, Any]] | None = None,
+    missing_plugins: list[dict[str, Any]] | None = None,
 ) -> Path:
-    """Write the resolved configuration to ``OUTPUT/runs/<UTC time>.yaml`` (secrets scrubbed)."""
+    """Write the resolved configuration to ``OUTPUT/runs/<UTC time>.yaml`` (secrets scrubbed).
+
+    ``missing_plugins``: the plugins left out of this process (they failed to load) that the
+    run's ``--tasks`` would have included, so the record says what the run lacked."""
     import yaml
 
     from seebench import safe_files
@@ -172,6 +176,9 @@ def store_resolved_config(
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S.%fZ")
     target = output / RUNS_DIR / f"{stamp}.yaml"
     target.parent.mkdir(parents=True, exist_ok=True)
-    data = scrub(resolved_config(config, sources, run_file, models))
+    data = resolved_config(config, sources, run_file, models)
+    if missing_plugins:
+        data["missing_plugins"] = _plain(missing_plugins)
+    data = scrub(data)
     atomic_write_text(target, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     return target

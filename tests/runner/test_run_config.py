@@ -181,3 +181,33 @@ def test_the_stored_configuration_never_holds_a_secret(tmp_path, monkeypatch):
     stored = yaml.safe_load(text)
     assert stored["model"] == "openai:m" and stored["sources"] == {"model": "run file"}
     assert stored["run_file"] == str(tmp_path / "run.yaml")
+
+
+def test_the_record_names_the_left_out_plugins_the_run_would_have_included(tmp_path):
+    """A run made while a plugin failed to load says so in its record (issue 43)."""
+    from seebench.runner.config import EvalConfig
+    from seebench.runner.run_config import store_resolved_config
+
+    config = EvalConfig(model="majority", tasks="all", output=tmp_path)
+    missing = [{"plugin": "broken", "distribution": "broken-severity", "tasks": ["broken_title"]}]
+    path = store_resolved_config(config, tmp_path, missing_plugins=missing)
+    assert yaml.safe_load(path.read_text())["missing_plugins"] == missing
+    plain = store_resolved_config(config, tmp_path / "other", missing_plugins=[])
+    assert "missing_plugins" not in yaml.safe_load(plain.read_text())
+
+
+def test_run_session_asks_the_registry_for_the_left_out_plugins(tmp_path, monkeypatch):
+    from seebench.cli import run_options
+    from seebench.plugin_manager import get_registry
+    from seebench.runner.config import EvalConfig
+
+    registry = get_registry()
+    problem = {"plugin": "broken", "distribution": "broken-severity", "suites": ["sev"]}
+    monkeypatch.setattr(registry, "plugin_problems", [problem])
+    for selector, expected in (("sev,other", [problem]), ("other", None)):
+        out = tmp_path / selector
+        config = EvalConfig(model="majority", tasks=selector, output=out)
+        with run_options.run_session(config, run_options.RunExtras()):
+            pass
+        record = yaml.safe_load(next((out / "runs").glob("*.yaml")).read_text())
+        assert record.get("missing_plugins") == expected
