@@ -291,7 +291,7 @@ def register_backends(register: RegisterBackend) -> None:
     option names to JSON Schemas (``-o`` is checked against them); ``placement`` is
     ``remote`` (an HTTP server), ``local`` (weights in this process) or ``none``.
 
-    .. versionadded:: 0.2.0
+    .. versionadded:: 0.1.0
     """
 
 

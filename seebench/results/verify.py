@@ -161,6 +161,18 @@ def _check_place(path: Path, result: dict[str, Any]) -> None:
         raise _Untrusted(f"is a result of model {model!r} filed under {path.parent.parent.name}/")
 
 
+def _repeats(result: dict[str, Any]) -> int:
+    """How many times the unit ran its method (one samples line per item and repeat)."""
+    run = result.get("run")
+    config = run.get("config") if isinstance(run, dict) else None
+    repeats = config.get("repeats") if isinstance(config, dict) else None
+    if repeats is None:
+        return 1
+    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
+        raise _Untrusted(f"records repeats {repeats!r}, not a positive integer")
+    return repeats
+
+
 def _check_samples(path: Path, result: dict[str, Any]) -> None:
     if path.is_symlink():
         raise _Untrusted(f"its samples file {path.name} is a symbolic link")
@@ -177,10 +189,12 @@ def _check_samples(path: Path, result: dict[str, Any]) -> None:
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
-    if len(lines) != result["n"]:
-        raise _Untrusted(
-            f"its samples file {path.name} has {len(lines)} lines for n = {result['n']}"
+    expected = result["n"] * _repeats(result)
+    if len(lines) != expected:
+        per = f"n = {result['n']}" + (
+            f" x {_repeats(result)} repeats" if expected != result["n"] else ""
         )
+        raise _Untrusted(f"its samples file {path.name} has {len(lines)} lines for {per}")
     digest = hashlib.sha256(data).hexdigest()
     if digest == result["samples_sha256"]:
         return  # exactly the bytes the writer produced: every line is a record it wrote

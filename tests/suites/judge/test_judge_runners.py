@@ -28,7 +28,7 @@ class StubClient:
         self.batches = []
         self.requests = []  # (temperature, seed) of every request
 
-    def generate(self, prompts, *, max_new_tokens, temperature=None, seed=None):
+    def generate(self, prompts, *, max_new_tokens, temperature=None, seed=None, strip=False):
         self.batches.append(len(prompts))
         self.requests.extend((temperature, seed) for _ in prompts)
         out = []
@@ -37,12 +37,16 @@ class StubClient:
             if isinstance(reply, Exception):
                 out.append((Generation(None, str(reply)), False))
             else:
-                out.append((Generation(reply), False))
+                out.append((Generation(reply.strip() if strip else reply), False))
         return out
 
-    def chat(self, messages, *, max_new_tokens, temperature=None, seed=None):
+    def chat(self, messages, *, max_new_tokens, temperature=None, seed=None, strip=False):
         generated = self.generate(
-            [messages], max_new_tokens=max_new_tokens, temperature=temperature, seed=seed
+            [messages],
+            max_new_tokens=max_new_tokens,
+            temperature=temperature,
+            seed=seed,
+            strip=strip,
         )
         return generated[0][0]
 
