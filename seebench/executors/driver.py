@@ -423,4 +423,6 @@ def failure_summary(result: SweepResult, base_args: Sequence[str]) -> list[str]:
         lines.append(f"  {key}: {outcome.reason}{after}")
     lines.append("rerun only the failed units with:")
     lines.extend(f"  {command}" for command in rerun_commands(result, base_args))
-    return lines
+    from seebench.secrets import scrub
+
+    return scrub(lines)  # a reason may quote a server's reply, a command an option's value

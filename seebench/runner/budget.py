@@ -234,4 +234,6 @@ def stop_message(stop: BudgetExhausted, output: Path) -> list[str]:
     if stop.commands:
         lines.append("or run only the units not started with:")
         lines.extend(f"  {command}" for command in stop.commands)
-    return lines
+    from seebench.secrets import scrub
+
+    return scrub(lines)  # a command repeats the options given, a key's value among them
