@@ -210,6 +210,9 @@ def run_sweep_cli(
             click.echo(line)
         return 0
     executor = _executor(sweep, include_paths, registry, index)
+    from seebench import safe_files
+
+    safe_files.add_root(config.output)  # no event log written through a linked .seebench/
     log_path = Path(sweep.get("events") or default_event_log(config.output))
     events = EventLog(log_path)
     try:

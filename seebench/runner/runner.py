@@ -203,7 +203,7 @@ class Runner:
         result_path, samples_path = self.paths(task)
         check = verify_result(result_path, samples_path, unit_hash)
         if check.problem and progress is not None:
-            progress.log(f"{task.name}: recomputing: {check.problem}")
+            progress.log(f"recomputing: {check.problem}")
         previous = check.result
         if previous is None or previous.get("run", {}).get("config_hash") != unit_hash:
             return None
@@ -462,7 +462,7 @@ class Runner:
             return self.record_failure(task, base, "skipped", reason, started)
         caveats = unit_caveats(task, data.test, self.config.limit)
         for line in caveats:
-            progress.log(f"{task.name}: warning: {line}")
+            progress.log(f"warning: {line}")
         timings = {**work.timings, "total_s": time.perf_counter() - started}
         result = {**base, "timings": timings, **scoring_fields(scoring)}
         if caveats:

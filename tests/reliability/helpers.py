@@ -79,3 +79,8 @@ def run_cli(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess
         cwd=REPO_ROOT,
         timeout=120,
     )
+
+
+def unit_lines(text: str, task: str) -> list[str]:
+    """The lines the sweep driver prints about ``task``'s unit: ``MODEL/METHOD/TASK: ...``."""
+    return [line for line in text.splitlines() if line.split(": ", 1)[0].endswith(f"/{task}")]

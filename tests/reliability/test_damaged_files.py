@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 from seebench.data.cache import cache_damage, cached_file, store_file
-from tests.reliability.helpers import make_tasks
+from tests.reliability.helpers import make_tasks, unit_lines
 
 
 def _edit(key, value):
@@ -91,7 +91,7 @@ def test_each_damaged_result_is_named_then_recomputed(tmp_path, monkeypatch, cap
     code, _, stderr = cli(capsys, evaluate)  # a crash would raise here, not exit
     recomputed = [line for line in stderr.splitlines() if ": recomputing: " in line]
     assert len(recomputed) == len(DAMAGE)
-    [failed] = [line for line in stderr.splitlines() if line.startswith("directory: failed:")]
+    [failed] = [line for line in unit_lines(stderr, "directory") if ": failed: " in line]
     assert "cannot write the result" in failed and code == 1  # a directory is never deleted
 
     shutil.rmtree(folder / "directory.json")

@@ -13,7 +13,7 @@ import pytest
 from seebench import safe_files
 from seebench.safe_files import UnsafeFileError
 from tests.conftest import REPO_ROOT
-from tests.reliability.helpers import make_tasks
+from tests.reliability.helpers import make_tasks, unit_lines
 from tests.reliability.test_damaged_files import cli
 
 SECRET = "TOP-SECRET-CONTENT-1234"
@@ -60,7 +60,7 @@ def test_eval_never_writes_through_a_planted_link(tasks_env, victim, capsys, nam
     code, _, stderr = cli(capsys, _evaluate(tasks_env))
     assert victim.read_text() == SECRET  # neither truncated nor written
     assert code == 1
-    lines = [ln for ln in stderr.splitlines() if ln.startswith("t0:")]
+    lines = unit_lines(stderr, "t0")
     assert any("symbolic link" in ln for ln in lines) and SECRET not in stderr
     assert (folder / name).is_symlink()
 
@@ -245,7 +245,7 @@ def test_eval_recomputes_a_unit_whose_result_is_a_fifo(tasks_env, capsys):
     code, _, stderr = cli(capsys, _evaluate(tasks_env))
     # never opened (that would block): named, recomputed, and replaced by a regular file
     assert code == 0
-    [line] = [ln for ln in stderr.splitlines() if ln.startswith("t0:")]
+    [line] = unit_lines(stderr, "t0")
     assert "recomputing" in line and "not a regular file" in line
     assert result.is_file() and not result.is_symlink()
 

@@ -12,7 +12,7 @@ import pytest
 from seebench import safe_files
 from seebench.results.io import artifacts_dir, result_paths
 from seebench.safe_files import UnsafeFileError
-from tests.reliability.helpers import make_tasks
+from tests.reliability.helpers import make_tasks, unit_lines
 from tests.reliability.test_damaged_files import cli
 
 SECRET = "TOP-SECRET-CONTENT-1234"
@@ -61,7 +61,7 @@ def test_eval_writes_nothing_through_a_linked_model_or_method_folder(tasks_env, 
     code, _, stderr = cli(capsys, _evaluate(out))
     assert code == 1
     assert _untouched(elsewhere), sorted(p.name for p in elsewhere.rglob("*"))
-    lines = [ln for ln in stderr.splitlines() if ln.startswith(("t0:", "t1:"))]
+    lines = unit_lines(stderr, "t0") + unit_lines(stderr, "t1")
     assert lines and all("symbolic link" in ln for ln in lines)
     assert "Traceback" not in stderr
 
@@ -123,7 +123,7 @@ def test_a_hardlinked_unit_lock_is_refused_and_its_target_untouched(tasks_env, c
     os.link(elsewhere / "keep.txt", folder / ".t0.lock")
     code, _, stderr = cli(capsys, _evaluate(out))
     assert code == 1 and (elsewhere / "keep.txt").read_text() == SECRET
-    [line] = [ln for ln in stderr.splitlines() if ln.startswith("t0:")]
+    [line] = unit_lines(stderr, "t0")
     assert "hard links" in line
     assert (folder / "t1.json").is_file()  # the other unit ran
 
