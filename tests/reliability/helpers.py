@@ -84,3 +84,28 @@ def run_cli(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess
 def unit_lines(text: str, task: str) -> list[str]:
     """The lines the sweep driver prints about ``task``'s unit: ``MODEL/METHOD/TASK: ...``."""
     return [line for line in text.splitlines() if line.split(": ", 1)[0].endswith(f"/{task}")]
+
+
+def slow_echo_eval(out: Path, *extra: str) -> list[str]:
+    """``seebench eval`` arguments: the ``slow-echo`` method on the ``tmp`` tasks into ``out``."""
+    return [
+        "eval",
+        "--model",
+        "majority",
+        "--method",
+        "slow-echo",
+        "--tasks",
+        "tmp",
+        "--output",
+        str(out),
+        "--no-progress",
+        *extra,
+    ]
+
+
+def use_tmp_tasks(tmp_path: Path, monkeypatch, names=("t0", "t1")) -> Path:
+    """Make binary tasks ``names`` and load them as the ``tmp`` suite in this process."""
+    task_dir = make_tasks(tmp_path, list(names))
+    monkeypatch.setenv("SEEBENCH_PLUGINS", "tests.plugins.tmp_tasks_plugin")
+    monkeypatch.setenv("SEEBENCH_TEST_TASK_DIR", str(task_dir))
+    return task_dir

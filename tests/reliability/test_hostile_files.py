@@ -13,7 +13,7 @@ import pytest
 from seebench import safe_files
 from seebench.safe_files import UnsafeFileError
 from tests.conftest import REPO_ROOT
-from tests.reliability.helpers import make_tasks, unit_lines
+from tests.reliability.helpers import slow_echo_eval, unit_lines, use_tmp_tasks
 from tests.reliability.test_damaged_files import cli
 
 SECRET = "TOP-SECRET-CONTENT-1234"
@@ -27,25 +27,12 @@ def victim(tmp_path):
 
 
 def _evaluate(out):
-    return [
-        "eval",
-        "--model",
-        "majority",
-        "--method",
-        "slow-echo",
-        "--tasks",
-        "tmp",
-        "--output",
-        str(out),
-        "--no-progress",
-    ]
+    return slow_echo_eval(out)
 
 
 @pytest.fixture
 def tasks_env(tmp_path, monkeypatch):
-    task_dir = make_tasks(tmp_path, ["t0", "t1"])
-    monkeypatch.setenv("SEEBENCH_PLUGINS", "tests.plugins.tmp_tasks_plugin")
-    monkeypatch.setenv("SEEBENCH_TEST_TASK_DIR", str(task_dir))
+    use_tmp_tasks(tmp_path, monkeypatch)
     return tmp_path / "out"
 
 

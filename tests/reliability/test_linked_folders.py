@@ -12,33 +12,19 @@ import pytest
 from seebench import safe_files
 from seebench.results.io import artifacts_dir, result_paths
 from seebench.safe_files import UnsafeFileError
-from tests.reliability.helpers import make_tasks, unit_lines
+from tests.reliability.helpers import slow_echo_eval, unit_lines, use_tmp_tasks
 from tests.reliability.test_damaged_files import cli
 
 SECRET = "TOP-SECRET-CONTENT-1234"
 
 
 def _evaluate(out, *extra):
-    return [
-        "eval",
-        "--model",
-        "majority",
-        "--method",
-        "slow-echo",
-        "--tasks",
-        "tmp",
-        "--output",
-        str(out),
-        "--no-progress",
-        *extra,
-    ]
+    return slow_echo_eval(out, *extra)
 
 
 @pytest.fixture
 def tasks_env(tmp_path, monkeypatch):
-    task_dir = make_tasks(tmp_path, ["t0", "t1"])
-    monkeypatch.setenv("SEEBENCH_PLUGINS", "tests.plugins.tmp_tasks_plugin")
-    monkeypatch.setenv("SEEBENCH_TEST_TASK_DIR", str(task_dir))
+    use_tmp_tasks(tmp_path, monkeypatch)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     (elsewhere / "keep.txt").write_text(SECRET)
