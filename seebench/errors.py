@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 class SeebenchError(Exception):
     """Base class for errors reported to the user as one clear line, without a traceback."""
@@ -45,9 +47,9 @@ class ModelError(SeebenchError):
     """A model spec cannot be resolved or loaded."""
 
 
-def did_you_mean(name: str, known: object) -> str:
+def did_you_mean(name: str, known: Iterable[object]) -> str:
     """``" (did you mean 'x'?)"`` for the closest of ``known`` names, or an empty string."""
     import difflib
 
-    close = difflib.get_close_matches(str(name), [str(k) for k in known], n=1, cutoff=0.6)  # type: ignore[union-attr]
+    close = difflib.get_close_matches(str(name), [str(k) for k in known], n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""

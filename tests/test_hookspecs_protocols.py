@@ -53,3 +53,25 @@ def test_hookimpl_is_defined_beside_hookspec_and_still_exported_by_the_loader():
     from seebench.plugin_manager import hookimpl as old_hookimpl
 
     assert hookimpl is hookspecs.hookimpl is old_hookimpl
+
+
+def test_every_registration_hookimpl_is_annotated_with_its_protocol():
+    """A built-in (or bundled) plugin's ``register`` is typed with the hook's Protocol, so
+    mypy checks each registration call (a misspelt keyword, a missing ``default_method``)."""
+    from seebench.plugin_manager import create_plugin_manager
+
+    pm = create_plugin_manager()
+    checked, wrong = 0, []
+    for hook in hookspecs._all_hook_names():
+        if not hook.startswith("register_"):
+            continue
+        spec = inspect.signature(getattr(hookspecs, hook)).parameters
+        for impl in getattr(pm.hook, hook).get_hookimpls():
+            if not impl.function.__module__.startswith("seebench"):
+                continue  # a test's or a third party's plugin
+            checked += 1
+            got = inspect.signature(impl.function).parameters
+            if [p.annotation for p in got.values()] != [p.annotation for p in spec.values()]:
+                wrong.append(f"{impl.function.__module__}.{hook}")
+    assert checked > 80
+    assert wrong == []

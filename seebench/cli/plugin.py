@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from seebench.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    import click
 
 
 @hookimpl
-def register_commands(cli) -> None:
+def register_commands(cli: click.Group) -> None:
     from seebench.cli.data import data_group
     from seebench.cli.eval import eval_command
     from seebench.cli.new import new_group

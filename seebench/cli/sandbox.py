@@ -33,7 +33,7 @@ def check_command(bwrap: str | None, as_json: bool) -> None:
     facts: dict[str, object] = {
         "bwrap": found,
         "bwrap_version": bwrap_version(found) if found else None,
-        "user_namespaces": bool(found) and probe(found, USERNS) is None,
+        "user_namespaces": probe(found, USERNS) is None if found else False,
         "cgroups_writable": cgroups_writable(),
     }
     sandbox = open_sandbox(bwrap=bwrap)

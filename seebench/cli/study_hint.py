@@ -31,6 +31,6 @@ def study_missing() -> None:
 
 
 @hookimpl(trylast=True)
-def register_commands(cli) -> None:
+def register_commands(cli: click.Group) -> None:
     if importlib.util.find_spec("seebench_study") is None and "study" not in cli.commands:
         cli.add_command(study_missing)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -59,7 +60,7 @@ def list_tasks(suite: str | None, as_json: bool, include_paths: tuple[Path, ...]
         lines.append(f"{len(tasks)} tasks" + (f", {len(broken)} broken" if broken else ""))
         click.echo("\n".join(lines))  # one write: an echo per line costs ~10 us each
         return
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "name": t.name,
             "suite": t.suite,
@@ -175,7 +176,7 @@ def list_suites(as_json: bool) -> None:
     counts: dict[str, int] = {}
     for task in get_task_index().summaries.values():
         counts[task.suite] = counts.get(task.suite, 0) + 1
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "name": s.name,
             "plugin": s.plugin,

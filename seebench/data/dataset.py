@@ -164,14 +164,13 @@ def split_samples(task: TaskSpec, samples: list[Sample], seed: int) -> dict[str,
             raise DataError(f"task {task.name!r}: the split file assigns no test samples")
     elif predefined:
         for sample in samples:
-            name = {"dev": "validation", "valid": "validation"}.get(
-                sample.meta.get("_split"), sample.meta.get("_split")
-            )
-            if name not in splits:
+            split: Any = sample.meta.get("_split")  # from the data: any value
+            part = {"dev": "validation", "valid": "validation"}.get(split, split)
+            if part not in splits:
                 raise DataError(
-                    f"task {task.name!r}: sample {sample.id} has unknown split {name!r}"
+                    f"task {task.name!r}: sample {sample.id} has unknown split {part!r}"
                 )
-            splits[name].append(sample)
+            splits[part].append(sample)
         if not splits["test"]:
             raise DataError(f"task {task.name!r}: the predefined split has no test samples")
     else:

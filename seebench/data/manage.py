@@ -45,6 +45,8 @@ def wanted_checksums(tasks: list[TaskSpec]) -> dict[str, Source]:
     for task in tasks:
         for declared in all_sources(task):
             for source in declared.handler.members(declared):
+                if source.sha256 is None:  # never importable
+                    continue
                 if source.handler.importable(source) and source.sha256 not in wanted:
                     wanted[source.sha256] = source
     return wanted
@@ -88,7 +90,7 @@ def import_directory(
 
 def fetch_tasks(tasks: list[TaskSpec]) -> list[tuple[Source, str | None]]:
     """Download every missing file; returns (source, error or None) per file."""
-    results = []
+    results: list[tuple[Source, str | None]] = []
     for task in tasks:
         for source in all_sources(task):
             if source.locate() is not None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from seebench.hookspecs import hookimpl
+from seebench.hookspecs import RegisterFunction, hookimpl
 
 READERS = {
     "csv": "Comma-separated values (pandas.read_csv options).",
@@ -17,13 +17,13 @@ READERS = {
 
 
 @hookimpl
-def register_data_readers(register) -> None:
+def register_data_readers(register: RegisterFunction) -> None:
     for name, description in READERS.items():
         register(name, f"seebench.data.readers:read_{name}", description=description)
 
 
 @hookimpl
-def register_prepare_steps(register) -> None:
+def register_prepare_steps(register: RegisterFunction) -> None:
     from seebench.data.prepare import STEP_SCHEMAS, STEPS
 
     for name, func in STEPS.items():

@@ -124,7 +124,7 @@ class LocalExecutor(Executor):
         if not self._futures:
             return []
         done, _ = futures.wait(self._futures, timeout=timeout, return_when=futures.FIRST_COMPLETED)
-        reports = []
+        reports: list[tuple[Hashable, UnitReport]] = []
         broken = False
         for future in done:
             handle, unit = self._futures.pop(future)

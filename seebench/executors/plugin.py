@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from seebench.hookspecs import hookimpl
+from seebench.hookspecs import RegisterExecutor, hookimpl
 
 
 @hookimpl
-def register_executors(register) -> None:
+def register_executors(register: RegisterExecutor) -> None:
     register(
         "local",
         "seebench.executors.local:create_local",

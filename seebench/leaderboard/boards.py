@@ -19,7 +19,7 @@ silently.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -97,7 +97,9 @@ def _by_direction(matrix: ScoreMatrix, name: str) -> list[tuple[ScoreMatrix, str
     return [(matrix.select_tasks(higher), name), (matrix.select_tasks(lower), label)]
 
 
-def _add(plan: Plan, matrix: ScoreMatrix, name: str, policy: str, notes: list[str] = ()) -> None:
+def _add(
+    plan: Plan, matrix: ScoreMatrix, name: str, policy: str, notes: Sequence[str] = ()
+) -> None:
     scored = ~np.isnan(matrix.scores)
     present = [m for m, has in zip(matrix.models, scored.any(axis=0), strict=True) if has]
     matrix = _keep_models(matrix, present)

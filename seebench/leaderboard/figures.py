@@ -11,10 +11,14 @@ import io
 import textwrap
 import weakref
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from seebench.stats.report import ComparisonReport
+
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
 
 #: Figure names and captions; rows are model A, columns model B.
 HEATMAPS = {
@@ -30,7 +34,11 @@ _DECISION_CODES = {"better": 0, "equal": 1, "worse": 2, "inconclusive": 3}
 _DECISION_COLOURS = ("#1a9850", "#4575b4", "#d73027", "#e0e0e0")
 _DECISION_LABELS = ("A better", "equivalent", "B better", "inconclusive")
 _FONT_PT = 7
-_RC = {"svg.fonttype": "none", "svg.hashsalt": "seebench", "font.size": _FONT_PT}
+_RC: dict[RcKeyType, Any] = {
+    "svg.fonttype": "none",
+    "svg.hashsalt": "seebench",
+    "font.size": _FONT_PT,
+}
 #: the matrix (and the colour bar beside it) is at least this tall, in inches
 MIN_MATRIX_INCHES = 1.6
 _CACHE: dict[int, dict[tuple[str, str], bytes]] = {}

@@ -103,9 +103,9 @@ class ScoreTable:
         for suite in registry.suites.values():
             suite_groups.update(suite.model_groups)
         for task in tasks:
-            suite = registry.suites.get(self.suite_of(task, registry) or "")
-            if suite is not None and task in suite.task_families:
-                suite_families[task] = suite.task_families[task]
+            entry = registry.suites.get(self.suite_of(task, registry) or "")
+            if entry is not None and task in entry.task_families:
+                suite_families[task] = entry.task_families[task]
         families = {t: self.task_families.get(t) or suite_families.get(t, "unknown") for t in tasks}
         groups = {m: self.model_groups.get(m) or suite_groups.get(m, "") for m in models}
         groups = {m: g for m, g in groups.items() if g}

@@ -5,20 +5,23 @@ Importing this module is cheap: the statistics and plotting code load only when 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from seebench.hookspecs import hookimpl
+from seebench.hookspecs import RegisterFunction, hookimpl
+
+if TYPE_CHECKING:
+    import click
 
 
 @hookimpl
-def register_commands(cli) -> None:
+def register_commands(cli: click.Group) -> None:
     from seebench.cli.compare import compare_command
 
     cli.add_command(compare_command)
 
 
 @hookimpl
-def register_exporters(register: Callable[..., None]) -> None:
+def register_exporters(register: RegisterFunction) -> None:
     from seebench.leaderboard import EXPORTERS
 
     for name, (path, description) in EXPORTERS.items():

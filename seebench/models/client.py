@@ -158,15 +158,16 @@ class ModelClient:
             raise SeebenchError(
                 f"backend {backend.name!r} returned no reply for {len(missing)} prompt(s)"
             )
+        done = [r for r in results if r is not None]  # every one, none is missing
         think_end = self.options.get("think_end")
         if think_end:
-            results = [
+            done = [
                 (self._split(generation, str(think_end), backend, max_new_tokens), cached)
-                for generation, cached in results  # type: ignore[misc]
+                for generation, cached in done
             ]
         if strip:
-            results = [(_stripped(g), cached) for g, cached in results]  # type: ignore[misc]
-        return results  # type: ignore[return-value]
+            done = [(_stripped(g), cached) for g, cached in done]
+        return done
 
     def loglikelihood(
         self,

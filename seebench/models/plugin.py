@@ -8,7 +8,7 @@ transformers), ``openai`` (an OpenAI-compatible HTTP API), one per managed serve
 
 from __future__ import annotations
 
-from seebench.hookspecs import hookimpl
+from seebench.hookspecs import RegisterBackend, hookimpl
 from seebench.models.options import HF_OPTIONS, OPENAI_OPTIONS
 from seebench.models.servers.options import SERVED_CLIENT_OPTIONS, SERVER_OPTIONS
 
@@ -20,7 +20,7 @@ STAND_INS = (
 
 
 @hookimpl
-def register_backends(register) -> None:
+def register_backends(register: RegisterBackend) -> None:
     from seebench.models.servers.kinds import KINDS  # not at start-up: it reads metadata
 
     register(

@@ -98,13 +98,13 @@ class Budget:
         if not isinstance(result, dict):
             return
         self.charged += 1
-        info = result.get("info") if isinstance(result.get("info"), dict) else {}
-        infos = info.get("repeats") if isinstance(info.get("repeats"), list) else [info]
+        info: dict[str, Any] = result["info"] if isinstance(result.get("info"), dict) else {}
+        infos: list[Any] = info["repeats"] if isinstance(info.get("repeats"), list) else [info]
         priced = False
         for item in infos:
             if not isinstance(item, dict):
                 continue
-            usage = item.get("usage") if isinstance(item.get("usage"), dict) else {}
+            usage: dict[str, Any] = item["usage"] if isinstance(item.get("usage"), dict) else {}
             self.tokens += int(usage.get("prompt_tokens", 0) or 0)
             self.tokens += int(usage.get("completion_tokens", 0) or 0)
             cost = item.get("cost_usd")

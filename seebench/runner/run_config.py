@@ -144,7 +144,8 @@ def resolved_config(
     """``config`` (an :class:`~seebench.runner.config.EvalConfig`) as plain data, with where
     each command-line parameter came from (``sources``), the run file, if any, and every
     model of the run with its resolved method and options (``models``)."""
-    data = _plain(dataclasses.asdict(config)) if dataclasses.is_dataclass(config) else {}
+    is_instance = dataclasses.is_dataclass(config) and not isinstance(config, type)
+    data = _plain(dataclasses.asdict(config)) if is_instance else {}
     if models:
         data["models"] = _plain(models)
     if sources:

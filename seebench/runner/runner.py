@@ -267,7 +267,7 @@ class Runner:
             return "run", "no result yet"
         if check.problem:
             return "run", check.problem.removeprefix(f"{result_path}: ")
-        if self._cached_outcome(task, check.result) is not None:
+        if check.result is not None and self._cached_outcome(task, check.result) is not None:
             return "reuse", f"complete result for this configuration ({check.result['status']})"
         previous = check.result or {}
         if previous.get("status") == "ok" and previous.get("scored") is False:
@@ -317,7 +317,7 @@ class Runner:
             if done is not None:
                 return done
             saved = previous is not None and previous.get("status") == "ok"
-            if saved and previous.get("scored") is False:
+            if saved and previous is not None and previous.get("scored") is False:
                 return self._score_saved(task, started)
         base = self.result_base(task, unit_config, unit_hash)
         repeats = int(unit_config["repeats"])

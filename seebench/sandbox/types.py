@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -135,7 +136,7 @@ class SandboxRequest:
     and ``LANG``; nothing of the caller's environment is passed on.
     """
 
-    files: dict[str, bytes | str] = field(default_factory=dict)
+    files: Mapping[str, bytes | str] = field(default_factory=dict)  # read, never changed
     command: tuple[str, ...] | list[str] | None = None
     program: PythonProgram | FunctionTest | None = None
     limits: Limits = field(default_factory=Limits)

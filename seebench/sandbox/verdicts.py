@@ -13,6 +13,7 @@ from seebench.sandbox.types import (
     Limits,
     SandboxRequest,
     SandboxResult,
+    Verdict,
 )
 
 #: Out-of-memory messages of the runtimes we run (seen on stderr of a failed run).
@@ -27,7 +28,7 @@ MEMORY_MESSAGES = (
 
 #: How the tests' process of a function-level test says the candidate was at fault (see
 #: ``funcrun.EXIT_ERROR`` and ``funcrun.EXIT_TAMPERED``; the two must agree).
-SPLIT_EXITS = {
+SPLIT_EXITS: dict[int, tuple[Verdict, str]] = {
     3: ("error", "the candidate raised or did not answer"),
     4: ("tampered", "the candidate broke the protocol between the two processes"),
 }
@@ -84,7 +85,7 @@ def isolation_of(request: SandboxRequest) -> str:
     return ISOLATION_IN_PROCESS if request.program is not None else ""
 
 
-def _verdict(raw: dict[str, Any], request: SandboxRequest, stderr: str) -> tuple[str, str]:
+def _verdict(raw: dict[str, Any], request: SandboxRequest, stderr: str) -> tuple[Verdict, str]:
     limits = request.limits
     sig, code, cpu = raw["signal"], raw["exit_code"], float(raw["cpu_s"])
     if sig is None and code and raw.get("candidate_signal") not in (None, signal.SIGKILL):

@@ -105,7 +105,7 @@ class Worker:
         if self.mechanism.name == NONE:
             scratch_root().mkdir(mode=0o700, exist_ok=True)
             self.scratch = Path(tempfile.mkdtemp(prefix=f"{self.name}-", dir=scratch_root()))
-            config = {
+            config: dict[str, Any] = {
                 "work_root": str(self.scratch),
                 "base_env": {**BASE_ENV, "TMPDIR": str(self.scratch)},
                 "funcrun": str(Path(script).with_name("funcrun.py")),
@@ -143,6 +143,7 @@ class Worker:
         except OSError as error:
             self.stop()
             raise WorkerStartError(f"sandbox worker did not start: {error}") from None
+        assert self.process.stdout is not None  # stdout=PIPE
         try:
             ready = zygote.read_message(
                 self.process.stdout.fileno(), time.monotonic() + START_TIMEOUT_S

@@ -30,6 +30,10 @@ import sys
 import time
 import traceback
 import types
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from seebench.sandbox.funcrun import Spawner
 
 HEADER = struct.Struct(">I")
 MAX_MESSAGE = 256 * 1024 * 1024
@@ -172,7 +176,7 @@ class Zygote:
         self.mounts = frozenset(os.path.normpath(m) for m in config.get("mounts", []))
         self.kept = _kept_paths(list(self.mounts))
         self.funcrun = _load_funcrun(config.get("funcrun"))
-        self.spawner = None  # a funcrun.Spawner, started in serve()
+        self.spawner: Spawner | None = None  # started in serve()
 
     def setup(self) -> tuple[int, int]:
         """Move the protocol off fds 0/1, harden the process; return (read fd, write fd)."""
@@ -338,7 +342,7 @@ class Zygote:
             os.killpg(pid, signal.SIGKILL)
         if not self.own_pid_namespace:
             return
-        spare = {self.spawner.pid} if self.spawner is not None else set()
+        spare: set[int] = {self.spawner.pid} if self.spawner is not None else set()
         for _ in range(200):  # a fork bomb may still be forking: repeat until nothing is left
             # orphans are reaped by bwrap's init (PID 1); only zombies may remain here
             victims = [p for p in _other_processes() if p not in spare and not _is_zombie(p)]
@@ -422,7 +426,8 @@ class Zygote:
         """Add the killed candidate's CPU time, memory and signal to ``report`` (nothing when
         the spawner is gone: a run may kill it, and the worker is then replaced)."""
         try:
-            reaped = self.spawner.reap(cpid) if self.spawner.alive() else {}
+            spawner = self.spawner
+            reaped = spawner.reap(cpid) if spawner is not None and spawner.alive() else {}
         except (OSError, ValueError):
             reaped = {}
         report["cpu_s"] += float(reaped.get("cpu_s") or 0.0)

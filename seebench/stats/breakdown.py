@@ -46,7 +46,7 @@ def _rows(matrix: ScoreMatrix, dimension: str, labels: tuple[str, ...]) -> list[
     for value in dict.fromkeys(labels):
         task_mask = np.array([label == value for label in labels])
         for group, columns in groups.items():
-            block = matrix.scores[np.ix_(task_mask, columns)]
+            block = matrix.scores[np.ix_(task_mask, columns)]  # type: ignore[arg-type]  # numpy's stubs refuse the list of ints ix_ takes
             present = block[~np.isnan(block)]
             if present.size == 0:
                 continue

@@ -108,10 +108,10 @@ class TaskIndex:
     tasks: Mapping[str, TaskSpec]
     broken: tuple[BrokenTask, ...]
     origins: dict[str, str]  # task name -> plugin
-    summaries: dict[str, TaskSummary] = field(default=None)  # type: ignore[assignment]
+    summaries: dict[str, TaskSummary] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.summaries is None:
+        if not self.summaries:  # none given: summarise the specs
             summaries = {name: TaskSummary.of(spec) for name, spec in self.tasks.items()}
             object.__setattr__(self, "summaries", summaries)
 
@@ -149,8 +149,8 @@ class TaskIndex:
         """Tasks for ``--tasks``: ``all``, a suite name, or comma-separated task names."""
         selector = selector.strip()
         if selector == "all":
-            chosen = sorted(self.summaries.values(), key=lambda t: (t.suite, t.name))
-            return [self.tasks[t.name] for t in chosen]
+            ordered = sorted(self.summaries.values(), key=lambda t: (t.suite, t.name))
+            return [self.tasks[t.name] for t in ordered]
         selected: list[TaskSpec] = []
         for part in (p.strip() for p in selector.split(",")):
             if not part:
@@ -465,7 +465,7 @@ def _broken(
 
 def _summary(record: index_cache.Record, file: str) -> TaskSummary:
     assert record.summary is not None
-    return TaskSummary(*record.summary, file)
+    return TaskSummary(*(*record.summary, file))
 
 
 def _spec_from_record(

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from seebench.hookspecs import hookimpl
+from seebench.hookspecs import RegisterTaskType, hookimpl
 from seebench.tasks import types
 from seebench.tasks.spec import TaskSpec
 from seebench.tasks.types import AnswerFormat, ParsedAnswer, TaskType
@@ -263,7 +263,7 @@ LABELS_REQUIRED = {"required": ["labels"]}
 
 
 @hookimpl
-def register_task_types(register) -> None:
+def register_task_types(register: RegisterTaskType) -> None:
     register(
         "binary",
         LabelType(max_new_tokens=8),

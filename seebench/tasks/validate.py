@@ -172,10 +172,10 @@ def _relevant_metrics(registry: Registry, type_name: str, type_object: Any) -> l
 
 def registry_problems(document: dict[str, Any], registry: Registry, file: str) -> list[str]:
     """Problems the schema cannot see: unknown metrics, readers, steps; label consistency."""
-    problems = []
+    problems: list[str] = []
     type_name = document.get("type")
     type_entry = registry.task_types.get(type_name) if isinstance(type_name, str) else None
-    type_object = _type_object(type_entry, file, problems)
+    type_object = _type_object(type_entry, file, problems)  # not None: type_name is a str
     metrics = document.get("metrics")
     for index, item in enumerate(metrics if isinstance(metrics, list) else []):
         metric = item.get("name") if isinstance(item, dict) else item
@@ -183,7 +183,7 @@ def registry_problems(document: dict[str, Any], registry: Registry, file: str) -
             continue
         if metric not in registry.metrics:
             known = (
-                _relevant_metrics(registry, type_name, type_object)
+                _relevant_metrics(registry, str(type_name), type_object)
                 if type_object is not None
                 else sorted(registry.metrics)
             )
@@ -193,9 +193,9 @@ def registry_problems(document: dict[str, Any], registry: Registry, file: str) -
                 f"{what}: {', '.join(known)}{did_you_mean(metric, registry.metrics)}"
             )
         elif type_object is not None and not registry.metrics[metric].applies_to(
-            type_name, type_object
+            str(type_name), type_object
         ):
-            applicable = _relevant_metrics(registry, type_name, type_object)
+            applicable = _relevant_metrics(registry, str(type_name), type_object)
             problems.append(
                 f"{file}: metrics[{index}]: metric {metric!r} does not apply to task type "
                 f"{type_name!r}; use one of: {', '.join(applicable)}"

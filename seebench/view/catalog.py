@@ -10,6 +10,7 @@ shown as damaged with the one-line reason; nothing here raises for a bad file.
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import json
 import math
@@ -128,7 +129,7 @@ class Catalog:
     def get(self, uid: str) -> Unit | None:
         return self.units.get(uid)
 
-    def peers(self, unit: Unit) -> list[Unit]:
+    def peers(self, unit: Unit) -> builtins.list[Unit]:  # ``list`` is the method above
         """Other units of the same task (for comparing two models item by item)."""
         return [u for u in self.list() if u.task == unit.task and u.uid != unit.uid]
 
@@ -165,7 +166,7 @@ def _entries(folder: Path, files: bool = False) -> list[str]:
 
 def _signature(root: Path, rel: str) -> tuple:
     """What decides whether a unit must be re-verified: its files' size and mtime."""
-    sig = []
+    sig: list[tuple[int, int, int] | None] = []
     path = root / rel
     for candidate in (path, path.with_name(f"{path.stem}.samples.jsonl")):
         try:

@@ -115,7 +115,7 @@ def _largest_complete(matrix: Any) -> Any:
     import numpy as np
 
     scored = ~np.isnan(matrix.scores)
-    best, best_size = None, -1
+    best, best_size = None, (False, -1)
     for k in sorted(set(scored.sum(axis=1).tolist()), reverse=True):
         tasks = [t for t, row in zip(matrix.tasks, scored, strict=True) if row.sum() >= k]
         candidate = matrix.select_tasks(tasks).complete("drop-models")

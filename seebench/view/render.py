@@ -154,7 +154,7 @@ def scorer_views(record: dict[str, Any], limit: int) -> list[dict[str, Any]]:
     named = record.get("scores")
     if not isinstance(named, dict):
         return []
-    out = []
+    out: list[dict[str, Any]] = []
     for name, entry in named.items():
         if not isinstance(entry, dict):
             out.append({"name": str(name), "value": fmt(None), "explanation": str(entry)[:limit]})

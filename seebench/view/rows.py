@@ -11,20 +11,26 @@ from seebench.view import render
 from seebench.view.catalog import Unit
 
 
+def _dict(data: dict[str, Any], key: str) -> dict[str, Any]:
+    """``data[key]`` when it is a dict, else an empty one (a damaged unit's field)."""
+    value = data.get(key)
+    return value if isinstance(value, dict) else {}
+
+
 def run_row(unit: Unit) -> dict[str, Any]:
     """The runs-table row of ``unit``."""
     data = unit.data
-    metrics = data.get("metrics") if isinstance(data.get("metrics"), dict) else {}
-    primary = data.get("primary_metric") if isinstance(data.get("primary_metric"), str) else ""
-    info = data.get("metric_info") if isinstance(data.get("metric_info"), dict) else {}
-    extra = data.get("info") if isinstance(data.get("info"), dict) else {}
-    usage = extra.get("usage") if isinstance(extra.get("usage"), dict) else {}
-    timings = data.get("timings") if isinstance(data.get("timings"), dict) else {}
-    env = data.get("environment") if isinstance(data.get("environment"), dict) else {}
-    packages = env.get("packages") if isinstance(env.get("packages"), dict) else {}
-    run = data.get("run") if isinstance(data.get("run"), dict) else {}
-    config = run.get("config") if isinstance(run.get("config"), dict) else {}
-    plugins = config.get("plugins") if isinstance(config.get("plugins"), dict) else {}
+    metrics = _dict(data, "metrics")
+    primary = data["primary_metric"] if isinstance(data.get("primary_metric"), str) else ""
+    info = _dict(data, "metric_info")
+    extra = _dict(data, "info")
+    usage = _dict(extra, "usage")
+    timings = _dict(data, "timings")
+    env = _dict(data, "environment")
+    packages = _dict(env, "packages")
+    run = _dict(data, "run")
+    config = _dict(run, "config")
+    plugins = _dict(config, "plugins")
     reason = unit.problem or (data.get("reason") if unit.status != "ok" else None)
     tokens = usage.get("total_tokens") or sum(
         v for v in usage.values() if isinstance(v, int) and not isinstance(v, bool)
@@ -64,11 +70,11 @@ def unit_summary(unit: Unit) -> dict[str, Any] | None:
     data = unit.data
     if not data:
         return None
-    metrics = data.get("metrics") if isinstance(data.get("metrics"), dict) else {}
-    info = data.get("metric_info") if isinstance(data.get("metric_info"), dict) else {}
+    metrics = _dict(data, "metrics")
+    info = _dict(data, "metric_info")
     rows = []
     for name, value in metrics.items():
-        meta = info.get(name) if isinstance(info.get(name), dict) else {}
+        meta = _dict(info, name)
         rows.append(
             {
                 "name": name,

@@ -497,7 +497,7 @@ def gold_labels(index: SampleIndex) -> list[str]:
     return [index.labels[int(c)] for c in codes]
 
 
-_EMPTY = {
+_EMPTY: dict[str, Any] = {
     "fields": [],
     "scorers": [],
     "artifacts": [],

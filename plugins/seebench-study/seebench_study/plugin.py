@@ -5,11 +5,16 @@ assistants (RealHumanEval) and exports and analyses its telemetry. Everything li
 
 from __future__ import annotations
 
-from seebench.plugin_manager import hookimpl
+from typing import TYPE_CHECKING
+
+from seebench.api import RegisterDataFile, hookimpl
+
+if TYPE_CHECKING:
+    import click
 
 
 @hookimpl
-def register_data_files(register) -> None:
+def register_data_files(register: RegisterDataFile) -> None:
     from seebench_study import data_files
 
     register(
@@ -21,7 +26,7 @@ def register_data_files(register) -> None:
 
 
 @hookimpl
-def register_commands(cli) -> None:
+def register_commands(cli: click.Group) -> None:
     from seebench_study.analysis_cli import add_commands
     from seebench_study.cli import study_group
 

@@ -87,6 +87,7 @@ def _download(source: Source, timeout: float) -> Path:
     import urllib.error  # http.client and ssl: only imported to fetch
     import urllib.request
 
+    assert source.url is not None  # fetch_file() checked it
     fd, tmp = tempfile.mkstemp(prefix="seebench-fetch-")
     os.close(fd)
     try:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from seebench.hookspecs import hookimpl
+from seebench.hookspecs import RegisterModel, hookimpl
 from seebench.models import ModelRef
 
 ESTIMATORS = {
@@ -36,7 +36,7 @@ def resolve_classic(spec: str) -> ModelRef:
 
 
 @hookimpl
-def register_models(register) -> None:
+def register_models(register: RegisterModel) -> None:
     register(
         "tfidf-xgboost",
         "seebench.methods.baseline.classic:resolve_classic",

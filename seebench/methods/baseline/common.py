@@ -7,7 +7,7 @@ import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -15,6 +15,9 @@ from seebench.data.dataset import Sample, TaskData
 from seebench.errors import SeebenchError
 from seebench.tasks.spec import TaskSpec
 from seebench.tasks.types import LABEL, LABEL_SET, NUMBER
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 SUPPORTED_KINDS = (LABEL, LABEL_SET, NUMBER)
 
@@ -221,7 +224,7 @@ class GridProgress:
     def __init__(self, title: str, total: int, enabled: bool = True):
         self.title, self.total, self.enabled = title, total, enabled
         self.started = time.perf_counter()
-        self._progress = None
+        self._progress: Progress | None = None
 
     def __enter__(self) -> GridProgress:
         if self.enabled:

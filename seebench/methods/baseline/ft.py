@@ -130,7 +130,10 @@ class FastTextEstimator:
             self.tmp = Path(tmp)
             if data.task.target_kind == NUMBER:
                 return self._fit_regression(data, int(opts["vector_epoch"]))
-            axes = {"lr": float_list(opts["lr"], "lr"), "epoch": int_list(opts["epoch"], "epoch")}
+            axes: dict[str, list[Any]] = {
+                "lr": float_list(opts["lr"], "lr"),
+                "epoch": int_list(opts["epoch"], "epoch"),
+            }
             return self._fit_classifier(data, axes, refit, as_bool(opts["progress"], "progress"))
 
     # -- classification --------------------------------------------------------------------

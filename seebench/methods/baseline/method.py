@@ -22,6 +22,9 @@ SUPPORTED_BY_SIMPLE = (LABEL, LABEL_SET, NUMBER)
 class Estimator(Protocol):
     """A classical model trained from a task's train (and validation) split."""
 
+    #: the registry its metrics come from (set by the baseline method before ``fit``)
+    registry: Any
+
     def not_applicable(self, task: TaskSpec) -> str | None: ...
 
     def fit(self, data: TaskData, seed: int, options: dict[str, Any]) -> dict[str, Any]: ...

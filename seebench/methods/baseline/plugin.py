@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from seebench.hookspecs import hookimpl
+from seebench.hookspecs import RegisterMethod, RegisterModel, hookimpl
 from seebench.tasks.types import LABEL, LABEL_SET, NUMBER
 
 
 @hookimpl
-def register_methods(register) -> None:
+def register_methods(register: RegisterMethod) -> None:
     register(
         "baseline",
         "seebench.methods.baseline.method:BaselineMethod",
@@ -17,7 +17,7 @@ def register_methods(register) -> None:
 
 
 @hookimpl
-def register_models(register) -> None:
+def register_models(register: RegisterModel) -> None:
     register(
         "majority",
         "seebench.methods.baseline.method:resolve_baseline",

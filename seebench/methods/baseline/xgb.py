@@ -403,7 +403,7 @@ def _columns(task: TaskSpec, y: np.ndarray) -> list[tuple[int | None, float | No
     """One entry per sub-model: (label column or None, constant value if the column is constant)."""
     if task.target_kind != LABEL_SET:
         return [(None, None)]
-    columns = []
+    columns: list[tuple[int | None, float | None]] = []
     for j in range(y.shape[1]):
         values = np.unique(y[:, j])
         columns.append((j, float(values[0]) if len(values) == 1 else None))

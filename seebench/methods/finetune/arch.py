@@ -103,8 +103,8 @@ def load_tokenizer(directory: Path, family: str):
 
 def max_length(tokenizer: Any, config: dict[str, Any], requested: int | None) -> int:
     """Truncation length: the model's maximum (position embeddings / tokenizer), or less."""
-    limits = [config.get(key) for key in ("max_position_embeddings", "n_positions")]
-    limits = [int(v) for v in limits if isinstance(v, int) and v > 0]
+    found = [config.get(key) for key in ("max_position_embeddings", "n_positions")]
+    limits = [int(v) for v in found if isinstance(v, int) and v > 0]
     if config.get("model_type") in ("roberta", "xlm-roberta", "camembert"):
         limits = [v - 2 for v in limits]  # two positions are reserved for the padding offset
     tokenizer_max = getattr(tokenizer, "model_max_length", None)

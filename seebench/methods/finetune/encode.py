@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -237,6 +238,8 @@ class TaskCodec:
     ):
         import torch
 
+        rows: Sequence[list[int]]
+        labels: Sequence[Any]
         if self.target_kind == MASKED_WORDS:
             rows, labels = zip(
                 *(self._mlm_row(it, training, rng or random.Random(0)) for it in items), strict=True
@@ -287,7 +290,7 @@ class TaskCodec:
                 item.input_ids = [new[t] for t in item.input_ids]
         self.pad_id = new.get(self.pad_id, 0)
 
-    def _label_tensor(self, labels: list[Any], width: int | None):
+    def _label_tensor(self, labels: Sequence[Any], width: int | None):
         import torch
 
         if self.kind in ("token", "mlm"):
@@ -310,7 +313,7 @@ class TaskCodec:
             )
         chosen = set(item.masked or [])
         if training and chosen:
-            candidates = [i for i in chosen if item.words[i]]
+            candidates = [i for i in chosen if (item.words or [])[i]]
             chosen = {i for i in candidates if rng.random() < self.mlm_probability} or (
                 {rng.choice(candidates)} if candidates else set()
             )

@@ -92,7 +92,7 @@ class TokenHeadModel(nn.Module):
 
     def __init__(self, backbone: nn.Module, family: str, n_outputs: int, dropout: float):
         super().__init__()
-        self.backbone = backbone
+        self.backbone: Any = backbone  # a transformers model (get_encoder() is its own)
         self.family = family
         self.dropout = nn.Dropout(dropout)
         self.head = nn.Linear(hidden_size(backbone.config), n_outputs)
@@ -127,7 +127,11 @@ class MaskedLMModel(nn.Module):
 
 
 def apply_lora(
-    model: nn.Module, r: int, alpha: int, dropout: float, targets: list[str] | None
+    model: SequenceHeadModel | TokenHeadModel | MaskedLMModel,
+    r: int,
+    alpha: int,
+    dropout: float,
+    targets: list[str] | None,
 ) -> dict[str, Any]:
     """Wrap ``model.backbone`` with LoRA adapters; the task head stays fully trainable."""
     from peft import LoraConfig, get_peft_model

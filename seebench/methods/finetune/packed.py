@@ -1,5 +1,9 @@
 """Padding-free training passes for BERT-family encoders, and a task-sized vocabulary.
 
+The ``backbone`` these functions take is a ``transformers`` model, typed ``Any``: its parts
+(``encoder.layer``, ``embeddings``...) are reached by name, which torch types as
+``Tensor | Module``.
+
 **Packing.** A training batch is one flat stream of the batch's real tokens (the sequences
 concatenated, no padding). Every token-wise operation of a BERT layer (the query, key, value,
 output and feed-forward projections, GELU, dropout, LayerNorm) runs on that stream, so no
@@ -29,7 +33,7 @@ import torch.nn.functional as F
 from torch import nn
 
 
-def supports_packing(backbone: nn.Module) -> bool:
+def supports_packing(backbone: Any) -> bool:
     """Whether ``backbone`` is a plain BERT encoder the packed pass reproduces exactly."""
     config = getattr(backbone, "config", None)
     if config is None or getattr(config, "model_type", None) != "bert":
@@ -78,7 +82,7 @@ def pack(rows: list[list[int]]) -> dict[str, Any]:
     }
 
 
-def packed_hidden(backbone: nn.Module, batch: dict[str, Any], first_only: bool) -> torch.Tensor:
+def packed_hidden(backbone: Any, batch: dict[str, Any], first_only: bool) -> torch.Tensor:
     """Last hidden states of a :func:`pack` batch: ``[tokens, hidden]``, or ``[sequences,
     hidden]`` for each sequence's first token when ``first_only``."""
     device = backbone.embeddings.word_embeddings.weight.device
@@ -127,7 +131,7 @@ def _layer(layer, hidden, slots, count: int, width: int, mask, rows) -> torch.Te
     return layer.output(layer.intermediate(attended), attended)
 
 
-def compact_vocabulary(backbone: nn.Module, token_ids: set[int], pad_id: int | None) -> list[int]:
+def compact_vocabulary(backbone: Any, token_ids: set[int], pad_id: int | None) -> list[int]:
     """Replace the input embedding by the rows of ``token_ids`` (and ``pad_id``); returns the
     kept original ids in order (new id = index in that list)."""
     embedding = backbone.get_input_embeddings()

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from seebench.hookspecs import hookimpl
+from seebench.hookspecs import RegisterMethod, RegisterModel, hookimpl
 from seebench.tasks.types import LABEL, LABEL_SET, MASKED_WORDS, NUMBER, TAG_SEQUENCE
 
 
 @hookimpl
-def register_methods(register) -> None:
+def register_methods(register: RegisterMethod) -> None:
     register(
         "finetune",
         "seebench.methods.finetune.method:FinetuneMethod",
@@ -18,7 +18,7 @@ def register_methods(register) -> None:
 
 
 @hookimpl
-def register_models(register) -> None:
+def register_models(register: RegisterModel) -> None:
     register(
         "minilm",
         "seebench.methods.finetune.method:resolve_minilm",

@@ -117,7 +117,8 @@ def _metric(task: TaskSpec, entry: Any):
 def _optimizer(model, lr: float, weight_decay: float):
     import torch
 
-    decay, no_decay = [], []
+    decay: list[torch.nn.Parameter] = []
+    no_decay: list[torch.nn.Parameter] = []
     for name, param in model.named_parameters():
         if not param.requires_grad:
             continue

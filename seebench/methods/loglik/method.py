@@ -150,7 +150,7 @@ def _per_sample(
             (None if rows is None else dict(zip(labels, rows, strict=True)), error, cached)
             for rows, error, cached in scored
         ]
-    out = []
+    out: list[tuple[dict[str, Any] | None, str | None, bool]] = []
     for number in range(len(prompts)):
         chunk = scored[number * len(labels) : (number + 1) * len(labels)]
         errors = [e for _, e, _ in chunk if e]

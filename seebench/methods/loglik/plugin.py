@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from seebench.hookspecs import hookimpl
+from typing import TYPE_CHECKING
+
+from seebench.hookspecs import RegisterMethod, hookimpl
 from seebench.tasks.types import LABEL, LABEL_SET
+
+if TYPE_CHECKING:
+    import click
 
 
 @hookimpl
-def register_methods(register) -> None:
+def register_methods(register: RegisterMethod) -> None:
     register(
         "loglik",
         "seebench.methods.loglik.method:LoglikMethod",
@@ -18,7 +23,7 @@ def register_methods(register) -> None:
 
 
 @hookimpl
-def register_commands(cli) -> None:
+def register_commands(cli: click.Group) -> None:
     import click
 
     @cli.group("loglik")

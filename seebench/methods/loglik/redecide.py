@@ -31,7 +31,8 @@ def redecide(path: Path, by: str, registry: Any, index: Any) -> dict[str, float]
     priors = info.get("prior")
     if by == "calibrated" and priors is None:
         raise SeebenchError("this run measured no prior: rerun it with -o calibrate=true")
-    golds, predictions = [], []
+    golds: list[Any] = []
+    predictions: list[Any] = []  # a label, a list of labels, or None (no log-likelihoods)
     for record in read_samples(path.with_name(str(result["samples_file"]))):
         values = (record.get("extra") or {}).get("loglik")
         golds.append(record["gold"])

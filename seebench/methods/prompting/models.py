@@ -73,7 +73,7 @@ def smollm2_dir(model: ModelRef) -> Path:
         tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
         lm = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name)
         # the weights are de-quantised now; drop the GGUF marker so they can be saved
-        lm.hf_quantizer = None
+        lm.hf_quantizer = None  # type: ignore[assignment]  # transformers' stubs lack it
         if hasattr(lm.config, "quantization_config"):
             del lm.config.quantization_config
         lm.save_pretrained(staging)

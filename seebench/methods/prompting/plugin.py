@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from seebench.hookspecs import hookimpl
+from seebench.hookspecs import RegisterMethod, RegisterModel, hookimpl
 from seebench.tasks.types import CODE, FREE_TEXT, LABEL, LABEL_SET, NUMBER
 
 #: Prompting asks the task type for an answer format; these target kinds have one.
@@ -11,7 +11,7 @@ PROMPTABLE = (LABEL, LABEL_SET, NUMBER, CODE, FREE_TEXT)
 
 
 @hookimpl
-def register_methods(register) -> None:
+def register_methods(register: RegisterMethod) -> None:
     register(
         "zero-shot",
         "seebench.methods.prompting.method:ZeroShotMethod",
@@ -28,7 +28,7 @@ def register_methods(register) -> None:
 
 
 @hookimpl
-def register_models(register) -> None:
+def register_models(register: RegisterModel) -> None:
     register(
         "smollm2",
         "seebench.methods.prompting.models:resolve_smollm2",

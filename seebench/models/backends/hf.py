@@ -48,7 +48,7 @@ def load_model(path: str, dtype: str = "float32", device: str = "auto") -> tuple
     model = AutoModelForCausalLM.from_pretrained(
         path, dtype=getattr(torch, dtype) if dtype != "auto" else "auto"
     )
-    model.to(device).eval()
+    model.to(device).eval()  # type: ignore[arg-type]  # transformers' stubs: to()'s wrapper
     return model, tokenizer, device
 
 

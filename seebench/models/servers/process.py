@@ -232,6 +232,7 @@ def get_server(model: ModelRef, options: dict[str, Any]) -> ManagedServer:
                 taken = "address already in use" in server.log_tail(LOG_LINES * 4).lower()
                 if not taken or attempt == PORT_ATTEMPTS - 1:
                     raise
+        assert server is not None  # started: a last failed attempt raised
         _servers[key] = server
         return server
 

@@ -121,8 +121,8 @@ def _guard(read_end: int) -> None:  # pragma: no cover - runs in the forked guar
                 processes[int(pid)] = started
     for pgid in groups:
         _signal_group(pgid, signal.SIGKILL)
-    for pid, started in processes.items():
-        _kill_if_same(pid, started)
+    for number, started in processes.items():
+        _kill_if_same(number, started)
 
 
 class _Guardian:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from seebench.hookspecs import hookimpl
+from seebench.hookspecs import RegisterMetric, hookimpl
 from seebench.tasks.types import LABEL, LABEL_SET, MASKED_WORDS, NUMBER, TAG_SEQUENCE
 
 _CLS = (LABEL, LABEL_SET)
 
 
 @hookimpl
-def register_metrics(register) -> None:
+def register_metrics(register: RegisterMetric) -> None:
     register(
         "f1_macro",
         "seebench.scoring.metrics.classification:f1_macro",

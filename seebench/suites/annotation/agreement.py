@@ -14,12 +14,15 @@ import statistics
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from seebench.suites.annotation.ratings import HUMAN, MODEL, RatingData
 from seebench.suites.annotation.scale import admissible_levels, check_level
+
+if TYPE_CHECKING:
+    from seebench.suites.annotation.scale import Level
 
 ZONES: dict[str, tuple[str, str]] = {
     "HH": (HUMAN, HUMAN),
@@ -55,7 +58,9 @@ def pair_alpha(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         value = float(
-            krippendorff.alpha(data, value_domain=list(domain), level_of_measurement=level)
+            krippendorff.alpha(
+                data, value_domain=list(domain), level_of_measurement=cast("Level", level)
+            )
         )
     return None if np.isnan(value) else value
 
@@ -82,7 +87,9 @@ def counts_alpha(
     if np.count_nonzero(counts.sum(axis=0)) < 2:
         return None
     return float(
-        krippendorff.alpha(value_counts=counts, value_domain=domain, level_of_measurement=level)
+        krippendorff.alpha(
+            value_counts=counts, value_domain=domain, level_of_measurement=cast("Level", level)
+        )
     )
 
 

@@ -10,13 +10,16 @@ each admissible level of measurement.
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from seebench.suites.annotation.agreement import rating_matrix
 from seebench.suites.annotation.ratings import HUMAN, RatingData
 from seebench.suites.annotation.scale import admissible_levels
+
+if TYPE_CHECKING:
+    from seebench.suites.annotation.scale import Level
 
 
 def all_raters_alpha(data: RatingData, level: str, kind: str = HUMAN) -> float | None:
@@ -35,7 +38,9 @@ def all_raters_alpha(data: RatingData, level: str, kind: str = HUMAN) -> float |
         warnings.simplefilter("ignore", RuntimeWarning)
         value = float(
             krippendorff.alpha(
-                values, value_domain=list(data.scale.domain()), level_of_measurement=level
+                values,
+                value_domain=list(data.scale.domain()),
+                level_of_measurement=cast("Level", level),
             )
         )
     return None if np.isnan(value) else value

@@ -10,14 +10,18 @@ numbers are those of ``krippendorff.alpha(value_counts=...)`` (tests compare the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from seebench.suites.annotation.scale import Level
 
 
 def _distance_function(level: str):
     from krippendorff.krippendorff import _distance_metric
 
-    return _distance_metric(level)
+    return _distance_metric(cast("Level", level))
 
 
 def _distances(domain: np.ndarray, level: str, n_v: np.ndarray) -> np.ndarray:

@@ -39,7 +39,7 @@ def _num(value: Any, digits: int = 3) -> str:
 
 def zone_rows(results: Sequence[TaskAgreement]) -> list[dict[str, Any]]:
     """One row per task and level: mean and median of each zone (Table I, every level)."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for result in results:
         by_level: dict[str, dict[str, Any]] = {}
         for row in zone_table(result.matrices):

@@ -20,7 +20,12 @@ from seebench.methods.base import MethodOutput, Prediction, RunContext
 from seebench.models import ModelRef, chat_problem
 from seebench.models.chat import Prompt
 from seebench.models.client import COMMON_OPTIONS, backend_options
-from seebench.suites.annotation.rater_prompt import build_messages, parse_rating, pick_shots
+from seebench.suites.annotation.rater_prompt import (
+    Shot,
+    build_messages,
+    parse_rating,
+    pick_shots,
+)
 from seebench.suites.annotation.rows import data_from_samples
 from seebench.tasks.spec import TaskSpec
 
@@ -69,7 +74,8 @@ class AnnotateMethod:
         task, samples = context.task, list(context.data.test)
         data = data_from_samples(samples)
         sample_of = {item_id: s.id for item_id, s in zip(data.item_ids, samples, strict=True)}
-        shots, missing = [], []
+        shots: list[Shot] = []
+        missing: list[str] = []
         if context.options.get("shots", True):
             shots, _, missing = pick_shots(data, seed=context.seed)
         shot_ids = {shot.item.id for shot in shots}
@@ -87,7 +93,7 @@ class AnnotateMethod:
             prompts, max_new_tokens=MAX_NEW_TOKENS, advance=context.advance, strip=True
         )
         sampled = _sampled_ratings(context, prompts, data.scale)
-        predictions = []
+        predictions: list[Prediction] = []
         reasons: Counter[str] = Counter()
         for item, prompt, (generation, cached) in zip(
             data.items, prompts, generations, strict=True

@@ -7,17 +7,30 @@ Tasks: ``task_configs/annotation/``; code: ``seebench/suites/annotation/``; docs
 
 from __future__ import annotations
 
-from seebench.hookspecs import hookimpl
+from typing import TYPE_CHECKING
+
+from seebench.hookspecs import (
+    RegisterFunction,
+    RegisterMethod,
+    RegisterMetric,
+    RegisterSuite,
+    RegisterTaskDir,
+    RegisterTaskType,
+    hookimpl,
+)
 from seebench.tasks.configs import task_config_dir
+
+if TYPE_CHECKING:
+    import click
 
 
 @hookimpl
-def register_task_dirs(register) -> None:
+def register_task_dirs(register: RegisterTaskDir) -> None:
     register(task_config_dir("annotation"), suite="annotation")
 
 
 @hookimpl
-def register_suites(register) -> None:
+def register_suites(register: RegisterSuite) -> None:
     register(
         "annotation",
         description="Ten multi-rater annotation tasks: agreement of humans and models as raters "
@@ -26,7 +39,7 @@ def register_suites(register) -> None:
 
 
 @hookimpl
-def register_task_types(register) -> None:
+def register_task_types(register: RegisterTaskType) -> None:
     from seebench.suites.annotation.task_type import RATINGS_TASK_SCHEMA
 
     register(
@@ -38,7 +51,7 @@ def register_task_types(register) -> None:
 
 
 @hookimpl
-def register_prepare_steps(register) -> None:
+def register_prepare_steps(register: RegisterFunction) -> None:
     from seebench.suites.annotation.task_config import RATINGS_STEP_SCHEMA
 
     register(
@@ -51,7 +64,7 @@ def register_prepare_steps(register) -> None:
 
 
 @hookimpl
-def register_metrics(register) -> None:
+def register_metrics(register: RegisterMetric) -> None:
     register(
         "alpha_human_model",
         "seebench.suites.annotation.metrics:alpha_human_model",
@@ -68,7 +81,7 @@ def register_metrics(register) -> None:
 
 
 @hookimpl
-def register_methods(register) -> None:
+def register_methods(register: RegisterMethod) -> None:
     register(
         "annotate",
         "seebench.suites.annotation.method:AnnotateMethod",
@@ -79,7 +92,7 @@ def register_methods(register) -> None:
 
 
 @hookimpl
-def register_commands(cli) -> None:
+def register_commands(cli: click.Group) -> None:
     from seebench.suites.annotation.cli import agreement_command
 
     cli.add_command(agreement_command)

@@ -143,8 +143,7 @@ def assemble(
     item_list = list(items)
     ids = [item.id for item in item_list]
     if len(set(ids)) != len(ids):
-        seen: set[str] = set()
-        dupes = [i for i in ids if i in seen or seen.add(i)]
+        dupes = [i for n, i in enumerate(ids) if i in ids[:n]]  # every repeat, in order
         raise DataError(f"duplicate item ids: {', '.join(map(str, dupes[:5]))}")
     known = set(ids)
     ratings: dict[str, dict[str, Any]] = {}

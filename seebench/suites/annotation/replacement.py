@@ -203,7 +203,9 @@ def replaceable_items(
     for item_id, raw in model.items():
         j = column.get(item_id)
         value = data.scale.parse(raw) if j is not None else None
-        if value is None or item_id not in confidence or not len(panel.raters_by_item[j]):
+        if j is None or value is None or item_id not in confidence:
+            continue
+        if not len(panel.raters_by_item[j]):
             continue
         candidates.append(j)
         values.append(data.scale.values.index(value))

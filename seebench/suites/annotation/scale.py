@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 LEVELS: tuple[str, ...] = ("nominal", "ordinal", "interval", "ratio")
+#: the levels as a type (what ``krippendorff.alpha`` accepts; ``check_level`` checks a str)
+Level = Literal["nominal", "ordinal", "interval", "ratio"]
 
 
 def check_level(level: Any, *, where: str = "level") -> str:

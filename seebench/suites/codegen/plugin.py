@@ -7,7 +7,17 @@ Registration imports nothing heavy: every object is given as a ``"module:name"``
 
 from __future__ import annotations
 
-from seebench.hookspecs import hookimpl
+from seebench.hookspecs import (
+    RegisterFunction,
+    RegisterMethod,
+    RegisterMetric,
+    RegisterModel,
+    RegisterScorer,
+    RegisterSuite,
+    RegisterTaskDir,
+    RegisterTaskType,
+    hookimpl,
+)
 from seebench.tasks.configs import task_config_dir
 from seebench.tasks.types import CODE
 
@@ -24,7 +34,7 @@ CODE_TARGET_SCHEMA = {
 
 
 @hookimpl
-def register_task_types(register) -> None:
+def register_task_types(register: RegisterTaskType) -> None:
     register(
         "code",
         "seebench.suites.codegen.types:CodeType",
@@ -34,12 +44,12 @@ def register_task_types(register) -> None:
 
 
 @hookimpl
-def register_task_dirs(register) -> None:
+def register_task_dirs(register: RegisterTaskDir) -> None:
     register(task_config_dir("codegen"), suite="codegen")
 
 
 @hookimpl
-def register_suites(register) -> None:
+def register_suites(register: RegisterSuite) -> None:
     register(
         "codegen",
         description="Code generation judged by running tests in the sandbox (HumanEval).",
@@ -48,7 +58,7 @@ def register_suites(register) -> None:
 
 
 @hookimpl
-def register_prepare_steps(register) -> None:
+def register_prepare_steps(register: RegisterFunction) -> None:
     register(
         "code_target",
         "seebench.suites.codegen.types:code_target",
@@ -58,7 +68,7 @@ def register_prepare_steps(register) -> None:
 
 
 @hookimpl
-def register_scorers(register) -> None:
+def register_scorers(register: RegisterScorer) -> None:
     from seebench.scoring.python_tests import OPTIONS
 
     register(
@@ -71,7 +81,7 @@ def register_scorers(register) -> None:
 
 
 @hookimpl
-def register_metrics(register) -> None:
+def register_metrics(register: RegisterMetric) -> None:
     register(
         "pass_rate",
         "seebench.suites.codegen.metrics:pass_rate",
@@ -81,7 +91,7 @@ def register_metrics(register) -> None:
 
 
 @hookimpl
-def register_methods(register) -> None:
+def register_methods(register: RegisterMethod) -> None:
     register(
         "reference",
         "seebench.suites.codegen.reference:ReferenceMethod",
@@ -92,7 +102,7 @@ def register_methods(register) -> None:
 
 
 @hookimpl
-def register_models(register) -> None:
+def register_models(register: RegisterModel) -> None:
     register(
         "reference",
         "seebench.suites.codegen.reference:resolve_reference",

@@ -15,7 +15,13 @@ from pathlib import Path
 
 import yaml
 
-from seebench.hookspecs import hookimpl
+from seebench.hookspecs import (
+    RegisterMethod,
+    RegisterModel,
+    RegisterSuite,
+    RegisterTaskDir,
+    hookimpl,
+)
 from seebench.tasks.configs import task_config_dir
 
 #: the suite's task groups (by scenario, and by language weighted by test size)
@@ -41,7 +47,7 @@ SEEBENCH_SUBPLUGINS: tuple[str, ...] = tuple(
 
 
 @hookimpl
-def register_suites(register) -> None:
+def register_suites(register: RegisterSuite) -> None:
     register(
         "copilot",
         description="Copilot scenarios (doc, fix, generate, test) judged by parsers, "
@@ -58,13 +64,13 @@ def register_suites(register) -> None:
 
 
 @hookimpl
-def register_task_dirs(register) -> None:
+def register_task_dirs(register: RegisterTaskDir) -> None:
     register(task_config_dir("copilot"), suite="copilot")
     register(task_config_dir("copilot_repo"), suite="copilot_repo")
 
 
 @hookimpl
-def register_methods(register) -> None:
+def register_methods(register: RegisterMethod) -> None:
     for rule in ("null", "oracle"):
         register(
             rule,
@@ -75,7 +81,7 @@ def register_methods(register) -> None:
 
 
 @hookimpl
-def register_models(register) -> None:
+def register_models(register: RegisterModel) -> None:
     from seebench.suites.copilot.scenario import REFERENCE_RULES
 
     for rule, what in REFERENCE_RULES.items():

@@ -42,7 +42,9 @@ def _coefficient(name: str, x: np.ndarray, y: np.ndarray) -> float:
 
 
 def correlate_pooled(
-    judge: Sequence[float], human: Sequence[float], coefficients: Sequence[str] = COEFFICIENTS
+    judge: Sequence[float] | np.ndarray,
+    human: Sequence[float] | np.ndarray,
+    coefficients: Sequence[str] = COEFFICIENTS,
 ) -> dict[str, float]:
     """Each coefficient over all (judge, human) pairs; NaN when either side is constant."""
     x, y = _as_arrays(judge, human)
@@ -50,7 +52,10 @@ def correlate_pooled(
 
 
 def per_input_values(
-    judge: Sequence[float], human: Sequence[float], input_ids: Sequence[int], coefficient: str
+    judge: Sequence[float] | np.ndarray,
+    human: Sequence[float] | np.ndarray,
+    input_ids: Sequence[int] | np.ndarray,
+    coefficient: str,
 ) -> dict[int, float]:
     """The coefficient within each input's responses (NaN where undefined), by input id."""
     x, y = _as_arrays(judge, human)
@@ -64,9 +69,9 @@ def per_input_values(
 
 
 def correlate_per_input(
-    judge: Sequence[float],
-    human: Sequence[float],
-    input_ids: Sequence[int],
+    judge: Sequence[float] | np.ndarray,
+    human: Sequence[float] | np.ndarray,
+    input_ids: Sequence[int] | np.ndarray,
     coefficients: Sequence[str] = COEFFICIENTS,
 ) -> dict[str, tuple[float, int]]:
     """For each coefficient: (mean over inputs where it is defined, number of such inputs)."""
@@ -165,7 +170,9 @@ def score_agreement(
     )
 
 
-def _as_arrays(judge: Sequence[float], human: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+def _as_arrays(
+    judge: Sequence[float] | np.ndarray, human: Sequence[float] | np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     x = np.asarray(judge, dtype=float)
     y = np.asarray(human, dtype=float)
     if x.shape != y.shape:

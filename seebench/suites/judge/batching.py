@@ -41,9 +41,8 @@ def schedule_round(
     # unscored responses rank in the middle, ties in a seeded order
     middle = _mean([m for m in means if m is not None]) or 0.0
     tiebreak = [rng.random() for _ in range(count)]
-    ranked = sorted(
-        range(count), key=lambda i: (-(means[i] if means[i] is not None else middle), tiebreak[i])
-    )
+    filled = [mean if mean is not None else middle for mean in means]
+    ranked = sorted(range(count), key=lambda i: (-filled[i], tiebreak[i]))
     n_batches = math.ceil(count / batch_size)
     batches = [ranked[b::n_batches] for b in range(n_batches)]
     for batch in batches:

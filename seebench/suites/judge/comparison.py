@@ -90,12 +90,12 @@ def compare_with_human(
         if first < second and (second, first) in position
     ]
     complete = [(a, b) for a, b in both_orders if judged[a] is not None and judged[b] is not None]
-    consistent = sum(judged[a] == -judged[b] for a, b in complete)
+    consistent = sum(judged[a] == -(judged[b] or 0) for a, b in complete)  # b is not None
     biased = [(a, b) for a, b in complete if judged[a] == judged[b] != 0]
     first_preferred = sum(judged[a] == 1 for a, _ in biased)
     same = sum(judged[a] == judged[b] for a, b in complete)
 
-    swapped = [(judged[a] if judged[a] == -judged[b] else 0, wanted[a]) for a, b in complete]
+    swapped = [(judged[a] if judged[a] == -(judged[b] or 0) else 0, wanted[a]) for a, b in complete]
     swapped_decided = [(j, h) for j, h in swapped if h != 0]
     return ComparisonReport(
         n_units=len(judge),

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Literal
 
 import numpy as np
 
 from seebench.errors import SeebenchError
 
 
-def panel_alpha(scores: Mapping[str, Sequence[float | None]], *, level: str = "interval") -> float:
+def panel_alpha(
+    scores: Mapping[str, Sequence[float | None]],
+    *,
+    level: Literal["nominal", "ordinal", "interval", "ratio"] = "interval",
+) -> float:
     """Krippendorff's alpha among judges (``scores[judge][unit]``, ``None`` = unscored).
 
     ``level`` is ``interval`` for 1-5 grades, ``ordinal`` for ranks or ``nominal`` for pairwise

@@ -7,9 +7,23 @@ given as an import path, so loading the plugin imports nothing heavy.
 
 from __future__ import annotations
 
-from seebench.hookspecs import hookimpl
+from typing import TYPE_CHECKING
+
+from seebench.hookspecs import (
+    RegisterFunction,
+    RegisterMethod,
+    RegisterMetric,
+    RegisterModel,
+    RegisterSuite,
+    RegisterTaskDir,
+    RegisterTaskType,
+    hookimpl,
+)
 from seebench.suites.judge.options import JUDGE_OPTIONS
 from seebench.tasks.configs import task_config_dir
+
+if TYPE_CHECKING:
+    import click
 
 _TYPES = "seebench.suites.judge.types"
 _METRICS = "seebench.suites.judge.metrics"
@@ -19,12 +33,12 @@ PREFERENCE = ("judged_preference",)
 
 
 @hookimpl
-def register_task_dirs(register) -> None:
+def register_task_dirs(register: RegisterTaskDir) -> None:
     register(task_config_dir("judge"), suite="judge")
 
 
 @hookimpl
-def register_suites(register) -> None:
+def register_suites(register: RegisterSuite) -> None:
     register(
         "judge",
         description="LLM-as-a-judge: six judging tasks (code translation, summarization, "
@@ -33,7 +47,7 @@ def register_suites(register) -> None:
 
 
 @hookimpl
-def register_task_types(register) -> None:
+def register_task_types(register: RegisterTaskType) -> None:
     register(
         "judged_score",
         f"{_TYPES}:JudgedScoreType",
@@ -47,7 +61,7 @@ def register_task_types(register) -> None:
 
 
 @hookimpl
-def register_prepare_steps(register) -> None:
+def register_prepare_steps(register: RegisterFunction) -> None:
     register(
         "judge_join_released",
         "seebench.suites.judge.rows:join_released",
@@ -119,7 +133,7 @@ _METRIC_DESCRIPTIONS = {
 
 
 @hookimpl
-def register_metrics(register) -> None:
+def register_metrics(register: RegisterMetric) -> None:
     for name, (description, types, higher) in _METRIC_DESCRIPTIONS.items():
         register(
             name,
@@ -131,7 +145,7 @@ def register_metrics(register) -> None:
 
 
 @hookimpl
-def register_methods(register) -> None:
+def register_methods(register: RegisterMethod) -> None:
     register(
         "similarity",
         f"{_RUNNERS}:SimilarityMethod",
@@ -181,7 +195,7 @@ def register_methods(register) -> None:
 
 
 @hookimpl
-def register_models(register) -> None:
+def register_models(register: RegisterModel) -> None:
     register(
         "sim:",
         f"{_RUNNERS}:resolve_similarity",
@@ -199,7 +213,7 @@ def register_models(register) -> None:
 
 
 @hookimpl
-def register_commands(cli) -> None:
+def register_commands(cli: click.Group) -> None:
     from seebench.suites.judge.cli import judge_agreement_command
 
     cli.add_command(judge_agreement_command)

@@ -29,7 +29,12 @@ class JudgedScoreType(TaskType):
     """One response per item; the gold is its human score."""
 
     target_kind = JUDGED_SCORE
-    default_metrics = ("judge_spearman", "judge_pearson", "judge_kendall", "judge_unscored_rate")
+    default_metrics: tuple[str, ...] = (
+        "judge_spearman",
+        "judge_pearson",
+        "judge_kendall",
+        "judge_unscored_rate",
+    )
 
     def normalise_target(self, task: Any, value: Any) -> dict[str, Any]:
         if not isinstance(value, dict) or "human" not in value or "input_group" not in value:

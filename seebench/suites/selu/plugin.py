@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from seebench.hookspecs import hookimpl
+from seebench.hookspecs import RegisterFunction, RegisterSuite, RegisterTaskDir, hookimpl
 from seebench.tasks.configs import task_config_dir
 
 _STRINGS = {"type": "array", "items": {"type": "string"}}
@@ -84,7 +84,7 @@ STEPS: dict[str, tuple[str, str, dict[str, Any]]] = {
 
 
 @hookimpl
-def register_prepare_steps(register) -> None:
+def register_prepare_steps(register: RegisterFunction) -> None:
     for name, (ref, description, schema) in STEPS.items():
         register(
             name,
@@ -95,7 +95,7 @@ def register_prepare_steps(register) -> None:
 
 
 @hookimpl
-def register_data_readers(register) -> None:
+def register_data_readers(register: RegisterFunction) -> None:
     register(
         "text",
         "seebench.suites.selu.readers:read_text",
@@ -111,12 +111,12 @@ def suite_dir() -> Path:
 
 
 @hookimpl
-def register_task_dirs(register) -> None:
+def register_task_dirs(register: RegisterTaskDir) -> None:
     register(task_config_dir("selu"), suite="selu")
 
 
 @hookimpl
-def register_suites(register) -> None:
+def register_suites(register: RegisterSuite) -> None:
     metadata = json.loads((suite_dir() / "families.json").read_text(encoding="utf-8"))
     register(
         "selu",

@@ -272,6 +272,8 @@ def _docstring_node(function: tree_sitter.Node, doc: DocComment | None) -> Any:
     if doc is None:
         return None
     body = function.child_by_field_name("body")
+    if body is None:  # a declaration without a body has no docstring
+        return None
     return next((c for c in body.named_children if c.start_byte == doc.start_byte), None)
 
 

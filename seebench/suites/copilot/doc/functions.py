@@ -46,7 +46,7 @@ def kind(node: tree_sitter.Node) -> str:
 
 
 def text(node: tree_sitter.Node | None) -> str:
-    return "" if node is None else node.text.decode("utf-8", "replace")
+    return "" if node is None else (node.text or b"").decode("utf-8", "replace")
 
 
 def walk(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
@@ -308,6 +308,7 @@ def _query(language: str, kinds: tuple[str, ...]) -> tree_sitter.Query:
     from seebench.suites.copilot.languages import parser
 
     grammar = parser(language).language
+    assert grammar is not None  # parser() sets the grammar
     known = [k for k in kinds if grammar.id_for_node_kind(k, True)]  # this grammar's own types
     return tree_sitter.Query(grammar, "[" + " ".join(f"({k})" for k in known) + "] @node")
 
@@ -350,6 +351,7 @@ def _scan_query(language: str) -> tree_sitter.Query:
     from seebench.suites.copilot.languages import parser
 
     grammar = parser(language).language
+    assert grammar is not None  # parser() sets the grammar
 
     def group(kinds: Iterable[str], name: str) -> str:
         known = [k for k in sorted(kinds) if grammar.id_for_node_kind(k, True)]

@@ -4,7 +4,13 @@
 
 from __future__ import annotations
 
-from seebench.hookspecs import hookimpl
+from seebench.hookspecs import (
+    RegisterFunction,
+    RegisterMetric,
+    RegisterScorer,
+    RegisterTaskType,
+    hookimpl,
+)
 from seebench.suites.copilot.doc.metrics import CHECK_METRICS
 from seebench.suites.copilot.languages import GRAMMARS
 
@@ -21,7 +27,7 @@ TYPE_SCHEMA = {
 
 
 @hookimpl
-def register_task_types(register) -> None:
+def register_task_types(register: RegisterTaskType) -> None:
     register(
         "copilot_doc",
         "seebench.suites.copilot.doc.types:DocType",
@@ -32,7 +38,7 @@ def register_task_types(register) -> None:
 
 
 @hookimpl
-def register_scorers(register) -> None:
+def register_scorers(register: RegisterScorer) -> None:
     from seebench.suites.copilot.doc.options import OPTIONS
 
     register(
@@ -45,7 +51,7 @@ def register_scorers(register) -> None:
 
 
 @hookimpl
-def register_metrics(register) -> None:
+def register_metrics(register: RegisterMetric) -> None:
     for name, (_, what) in CHECK_METRICS.items():
         register(
             name,
@@ -58,7 +64,7 @@ def register_metrics(register) -> None:
 
 
 @hookimpl
-def register_data_readers(register) -> None:
+def register_data_readers(register: RegisterFunction) -> None:
     register(
         "copilot_doc",
         "seebench.suites.copilot.doc.cases:read_doc_cases",

@@ -148,8 +148,8 @@ class AnalysisRunner:
             outcome = self._read(result, batch_names)
             if len(batch) > 1 and not all(a.ok for a in outcome):
                 # one file may have broken the batch (a crash, a timeout): run each alone
-                outcome = self._run_batches(files, [[p] for p in batch])
-                outcome = [analyses[0] for analyses in outcome]
+                alone = self._run_batches(files, [[p] for p in batch])
+                outcome = [analyses[0] for analyses in alone]
             else:
                 self.ran += len(batch)
             outcomes.append(outcome)

@@ -3,9 +3,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from seebench.hookspecs import hookimpl
+from seebench.hookspecs import (
+    RegisterFunction,
+    RegisterMetric,
+    RegisterScorer,
+    RegisterTaskType,
+    hookimpl,
+)
+
+if TYPE_CHECKING:
+    import click
+
 
 METRICS = {
     "fix_rate": (
@@ -30,7 +40,7 @@ METRICS = {
 
 
 @hookimpl
-def register_task_types(register: Any) -> None:
+def register_task_types(register: RegisterTaskType) -> None:
     register(
         "copilot_fix",
         "seebench.suites.copilot.fix.types:FixType",
@@ -40,7 +50,7 @@ def register_task_types(register: Any) -> None:
 
 
 @hookimpl
-def register_scorers(register: Any) -> None:
+def register_scorers(register: RegisterScorer) -> None:
     from seebench.suites.copilot.fix.options import OPTIONS
 
     register(
@@ -53,7 +63,7 @@ def register_scorers(register: Any) -> None:
 
 
 @hookimpl
-def register_metrics(register: Any) -> None:
+def register_metrics(register: RegisterMetric) -> None:
     for name, (function, higher, description) in METRICS.items():
         register(
             name,
@@ -67,7 +77,7 @@ def register_metrics(register: Any) -> None:
 
 
 @hookimpl
-def register_prepare_steps(register: Any) -> None:
+def register_prepare_steps(register: RegisterFunction) -> None:
     register(
         "copilot_fix_reproducible",
         "seebench.suites.copilot.fix.types:copilot_fix_reproducible",
@@ -78,7 +88,7 @@ def register_prepare_steps(register: Any) -> None:
 
 
 @hookimpl
-def register_data_readers(register: Any) -> None:
+def register_data_readers(register: RegisterFunction) -> None:
     register(
         "copilot_fix",
         "seebench.suites.copilot.fix.cases:read_fix_cases",
@@ -88,7 +98,7 @@ def register_data_readers(register: Any) -> None:
 
 
 @hookimpl
-def register_commands(cli: Any) -> None:
+def register_commands(cli: click.Group) -> None:
     from seebench.suites.copilot.fix.commands import add_commands
 
     add_commands(cli)

@@ -100,7 +100,8 @@ def python_syntax_gate(
     try:
         ast.parse(edited)
     except (SyntaxError, ValueError) as exc:
-        where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
+        lineno = getattr(exc, "lineno", None)
+        where = f" (line {lineno})" if lineno else ""
         message = f"Python: {getattr(exc, 'msg', exc)}{where}"
         return verdicts | {
             "syntax_ok": False,

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from seebench.hookspecs import hookimpl
+from seebench.hookspecs import (
+    RegisterFunction,
+    RegisterMetric,
+    RegisterScorer,
+    RegisterTaskType,
+    hookimpl,
+)
 
 EMPTY_SCHEMA = {"type": "object", "additionalProperties": False, "properties": {}}
 
 
 @hookimpl
-def register_task_types(register) -> None:
+def register_task_types(register: RegisterTaskType) -> None:
     register(
         "copilot_generate",
         "seebench.suites.copilot.generate.types:GenerateType",
@@ -18,7 +24,7 @@ def register_task_types(register) -> None:
 
 
 @hookimpl
-def register_data_readers(register) -> None:
+def register_data_readers(register: RegisterFunction) -> None:
     register(
         "realhumaneval_tasks",
         "seebench.suites.copilot.generate.items:read_realhumaneval_tasks",
@@ -27,7 +33,7 @@ def register_data_readers(register) -> None:
 
 
 @hookimpl
-def register_prepare_steps(register) -> None:
+def register_prepare_steps(register: RegisterFunction) -> None:
     register(
         "humaneval_items",
         "seebench.suites.copilot.generate.items:humaneval_items",
@@ -43,7 +49,7 @@ def register_prepare_steps(register) -> None:
 
 
 @hookimpl
-def register_scorers(register) -> None:
+def register_scorers(register: RegisterScorer) -> None:
     from seebench.scoring.python_tests import OPTIONS
     from seebench.suites.copilot.generate.compat import COMPAT_OPTION
 
@@ -63,7 +69,7 @@ def register_scorers(register) -> None:
 
 
 @hookimpl
-def register_metrics(register) -> None:
+def register_metrics(register: RegisterMetric) -> None:
     register(
         "generate_syntax_rate",
         "seebench.suites.codegen.metrics:pass_rate",

@@ -3,9 +3,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from seebench.hookspecs import hookimpl
+from seebench.hookspecs import (
+    RegisterFunction,
+    RegisterMethod,
+    RegisterMetric,
+    RegisterModel,
+    RegisterScorer,
+    RegisterTaskType,
+    hookimpl,
+)
 
 #: metric name -> (higher is better, description)
 METRICS = {
@@ -48,7 +54,7 @@ METRICS = {
 
 
 @hookimpl
-def register_task_types(register: Any) -> None:
+def register_task_types(register: RegisterTaskType) -> None:
     register(
         "copilot_repo_fix",
         "seebench.suites.copilot.repo_fix.types:RepoFixType",
@@ -58,7 +64,7 @@ def register_task_types(register: Any) -> None:
 
 
 @hookimpl
-def register_scorers(register: Any) -> None:
+def register_scorers(register: RegisterScorer) -> None:
     from seebench.suites.copilot.fix.options import OPTIONS  # part 1's scorer's options
 
     register(
@@ -72,7 +78,7 @@ def register_scorers(register: Any) -> None:
 
 
 @hookimpl
-def register_metrics(register: Any) -> None:
+def register_metrics(register: RegisterMetric) -> None:
     for name, (higher, description) in METRICS.items():
         register(
             name,
@@ -86,7 +92,7 @@ def register_metrics(register: Any) -> None:
 
 
 @hookimpl
-def register_prepare_steps(register: Any) -> None:
+def register_prepare_steps(register: RegisterFunction) -> None:
     register(
         "copilot_repo_fix_items",
         "seebench.suites.copilot.repo_fix.types:copilot_repo_fix_items",
@@ -97,7 +103,7 @@ def register_prepare_steps(register: Any) -> None:
 
 
 @hookimpl
-def register_data_readers(register: Any) -> None:
+def register_data_readers(register: RegisterFunction) -> None:
     register(
         "copilot_repo_fix",
         "seebench.suites.copilot.repo_fix.types:read_repo_fix_cases",
@@ -107,7 +113,7 @@ def register_data_readers(register: Any) -> None:
 
 
 @hookimpl
-def register_methods(register: Any) -> None:
+def register_methods(register: RegisterMethod) -> None:
     from seebench.suites.copilot.repo_fix.reference import TASK_TYPES
 
     register(
@@ -121,7 +127,7 @@ def register_methods(register: Any) -> None:
 
 
 @hookimpl
-def register_models(register: Any) -> None:
+def register_models(register: RegisterModel) -> None:
     register(
         "comment_line",
         "seebench.suites.copilot.repo_fix.reference:resolve",

@@ -15,7 +15,7 @@ import re
 import textwrap
 from typing import Any
 
-from seebench.suites.copilot.doc.functions import COMMENT_TYPES, kind, walk
+from seebench.suites.copilot.doc.functions import COMMENT_TYPES, kind, text, walk
 from seebench.suites.copilot.generate.assembly import Assembly, place_body
 
 PYTHON_DEF = r"^(?:async\s+)?def\s+{name}\s*\("
@@ -52,9 +52,11 @@ def _python_body(answer: str, name: str) -> str | None:
     for node in walk(tree.root_node):
         if kind(node) != "function_definition":
             continue
-        if node.child_by_field_name("name").text.decode() != name:
+        if text(node.child_by_field_name("name")) != name:
             continue
         block = node.child_by_field_name("body")
+        if block is None:
+            continue
         statements = [c for c in block.named_children if kind(c) not in COMMENT_TYPES]
         if statements and _is_docstring(statements[0]):
             statements = statements[1:]

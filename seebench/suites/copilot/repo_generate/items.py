@@ -26,7 +26,7 @@ from seebench.tasks.configs import task_config_dir
 #: the shipped item list
 ITEMS_FILE = task_config_dir("copilot_repo") / "data" / "copilot_repo_generate.jsonl"
 #: key -> type of an item record
-ITEM_KEYS: dict[str, type | tuple[type, ...]] = {
+ITEM_KEYS: dict[str, type] = {
     "id": str,
     "slug": str,
     "language": str,

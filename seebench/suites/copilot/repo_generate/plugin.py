@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from seebench.hookspecs import hookimpl
+from seebench.hookspecs import (
+    RegisterFunction,
+    RegisterMetric,
+    RegisterScorer,
+    RegisterTaskType,
+    hookimpl,
+)
 
 TYPE_SCHEMA = {
     "properties": {
@@ -36,7 +40,7 @@ METRICS = {
 
 
 @hookimpl
-def register_task_types(register: Any) -> None:
+def register_task_types(register: RegisterTaskType) -> None:
     register(
         "copilot_repo_generate",
         "seebench.suites.copilot.repo_generate.types:RepoGenerateType",
@@ -47,7 +51,7 @@ def register_task_types(register: Any) -> None:
 
 
 @hookimpl
-def register_data_readers(register: Any) -> None:
+def register_data_readers(register: RegisterFunction) -> None:
     register(
         "copilot_repo_generate",
         "seebench.suites.copilot.repo_generate.items:read_repo_generate_items",
@@ -57,7 +61,7 @@ def register_data_readers(register: Any) -> None:
 
 
 @hookimpl
-def register_scorers(register: Any) -> None:
+def register_scorers(register: RegisterScorer) -> None:
     from seebench.suites.copilot.repo_generate.options import OPTIONS
 
     register(
@@ -70,7 +74,7 @@ def register_scorers(register: Any) -> None:
 
 
 @hookimpl
-def register_metrics(register: Any) -> None:
+def register_metrics(register: RegisterMetric) -> None:
     for name, (higher, description) in METRICS.items():
         register(
             name,

@@ -197,7 +197,7 @@ def file_list_lines(manifest: Path, prefix: str = "copilot_harness/") -> list[st
             case = json.loads((manifest.parent / path).read_text(encoding="utf-8"))
             needed.add(archive_member(case["repo_name"], case["commit"]))
     for name in sorted(needed):
-        record = by_path.get(prefix + name)
-        if record is not None and TAR_NAME.match(name):
-            lines.append(f"{record['sha256']}  {name}")
+        member = by_path.get(prefix + name)
+        if member is not None and TAR_NAME.match(name):
+            lines.append(f"{member['sha256']}  {name}")
     return sorted(lines, key=lambda line: line[66:])

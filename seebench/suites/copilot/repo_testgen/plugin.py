@@ -3,9 +3,13 @@ Nothing heavy is imported here."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from seebench.hookspecs import hookimpl
+from seebench.hookspecs import (
+    RegisterFunction,
+    RegisterMetric,
+    RegisterScorer,
+    RegisterTaskType,
+    hookimpl,
+)
 
 SCORER = "copilot_repo_test"
 TYPE = "copilot_repo_test"
@@ -45,7 +49,7 @@ METRICS = {
 
 
 @hookimpl
-def register_task_types(register: Any) -> None:
+def register_task_types(register: RegisterTaskType) -> None:
     register(
         TYPE,
         "seebench.suites.copilot.repo_testgen.types:RepoTestType",
@@ -55,7 +59,7 @@ def register_task_types(register: Any) -> None:
 
 
 @hookimpl
-def register_data_readers(register: Any) -> None:
+def register_data_readers(register: RegisterFunction) -> None:
     register(
         "copilot_repo_test",
         "seebench.suites.copilot.repo_testgen.cases:read_repo_test_cases",
@@ -65,7 +69,7 @@ def register_data_readers(register: Any) -> None:
 
 
 @hookimpl
-def register_prepare_steps(register: Any) -> None:
+def register_prepare_steps(register: RegisterFunction) -> None:
     register(
         "copilot_repo_test_items",
         "seebench.suites.copilot.repo_testgen.types:repo_test_items",
@@ -76,7 +80,7 @@ def register_prepare_steps(register: Any) -> None:
 
 
 @hookimpl
-def register_scorers(register: Any) -> None:
+def register_scorers(register: RegisterScorer) -> None:
     from seebench.suites.copilot.repo_testgen.options import OPTIONS
 
     register(
@@ -89,7 +93,7 @@ def register_scorers(register: Any) -> None:
 
 
 @hookimpl
-def register_metrics(register: Any) -> None:
+def register_metrics(register: RegisterMetric) -> None:
     for name, (function, higher, description) in METRICS.items():
         register(
             name,

@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from seebench.hookspecs import hookimpl
 
+if TYPE_CHECKING:
+    import click
+
 
 @hookimpl
-def register_commands(cli: Any) -> None:
+def register_commands(cli: click.Group) -> None:
     from seebench.suites.copilot.repos.commands import add_commands
 
     add_commands(cli)

@@ -26,6 +26,7 @@ import sys
 import tomllib
 from datetime import datetime
 from pathlib import Path
+from typing import TypedDict
 from urllib.parse import unquote, urlparse
 
 from seebench.errors import SeebenchError
@@ -140,6 +141,14 @@ def uv_executable() -> str:
     return found
 
 
+class _Jail(TypedDict):
+    """The build jail's keyword arguments of :func:`run_build`."""
+
+    writable: list[Path]
+    readable: list[Path]
+    env: dict[str, str]
+
+
 def build_python_env(
     tree: Path, env_dir: Path, cache_dir: Path, commit_time: datetime
 ) -> tuple[dict, str]:
@@ -162,7 +171,7 @@ def build_python_env(
         "UV_NO_PROGRESS": "1",
         "UV_NATIVE_TLS": "1",
     }
-    jail = {"writable": [env_dir, cache_dir], "readable": [Path(uv)], "env": env}
+    jail: _Jail = {"writable": [env_dir, cache_dir], "readable": [Path(uv)], "env": env}
     base_python = str(
         Path(sys.base_prefix) / "bin" / f"python{sys.version_info[0]}.{sys.version_info[1]}"
     )
@@ -214,7 +223,7 @@ def _site_packages(venv: Path) -> Path:
     return found[0]
 
 
-def _uninstall_project(venv: Path, work: Path, uv: str, jail: dict) -> list[str]:
+def _uninstall_project(venv: Path, work: Path, uv: str, jail: _Jail) -> list[str]:
     """Uninstall the distribution installed from the build copy; return its top-level
     module names (from its RECORD)."""
     site = _site_packages(venv)

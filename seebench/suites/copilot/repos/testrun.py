@@ -241,6 +241,8 @@ _settings_cache: dict[tuple[str, float], dict] = {}
 
 def read_settings(env: RepoEnv) -> dict:
     """The runner settings stored in ``env``'s record (``record.json`` in its folder)."""
+    if env.root is None:
+        raise SeebenchError(f"{env.slug}: no environment folder")
     path = Path(env.root) / "record.json"
     try:
         key = (str(path), path.stat().st_mtime)

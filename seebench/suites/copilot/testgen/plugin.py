@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-from seebench.hookspecs import hookimpl
+from seebench.hookspecs import (
+    RegisterFunction,
+    RegisterMetric,
+    RegisterScorer,
+    RegisterTaskType,
+    hookimpl,
+)
 
 EMPTY_SCHEMA = {"type": "object", "additionalProperties": False, "properties": {}}
 RUN_SCORER = "copilot_test_run"
 
 
 @hookimpl
-def register_task_types(register) -> None:
+def register_task_types(register: RegisterTaskType) -> None:
     register(
         "copilot_test",
         "seebench.suites.copilot.testgen.types:TestgenType",
@@ -19,7 +25,7 @@ def register_task_types(register) -> None:
 
 
 @hookimpl
-def register_prepare_steps(register) -> None:
+def register_prepare_steps(register: RegisterFunction) -> None:
     register(
         "copilot_test_target",
         "seebench.suites.copilot.testgen.types:test_target",
@@ -29,7 +35,7 @@ def register_prepare_steps(register) -> None:
 
 
 @hookimpl
-def register_scorers(register) -> None:
+def register_scorers(register: RegisterScorer) -> None:
     from seebench.suites.copilot.testgen.options import OPTIONS
 
     register(
@@ -48,7 +54,7 @@ def register_scorers(register) -> None:
 
 
 @hookimpl
-def register_metrics(register) -> None:
+def register_metrics(register: RegisterMetric) -> None:
     register(
         "test_syntax_rate",
         "seebench.suites.codegen.metrics:pass_rate",

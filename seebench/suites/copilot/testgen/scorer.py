@@ -140,7 +140,8 @@ class GeneratedTestScorer:
         from seebench.sandbox import SandboxRequest
         from seebench.sandbox.types import PythonProgram
 
-        store, out = self._store(), {}
+        store = self._store()
+        out: dict[str, mutants.MutantSet | str] = {}
         todo: dict[str, tuple[dict[str, Any], list[mutants.Mutant]]] = {}
         for sid, target in targets.items():
             key = store.key(

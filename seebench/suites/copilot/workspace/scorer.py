@@ -91,7 +91,7 @@ def _scored(scores: Sequence[Score]) -> list[Score]:
 
 def workspace_mrr(scores: Sequence[Score]) -> float:
     """MRR under the exact rule (first snippet overlapping a gold range)."""
-    return _mean([s.value for s in _scored(scores)])
+    return _mean([s.value for s in scores if s.value is not None])  # as _scored()
 
 
 def workspace_mrr_jaccard(scores: Sequence[Score]) -> float:

@@ -28,8 +28,8 @@ import types
 
 import pytest
 
-_outcomes = {}
-_session = []
+_outcomes = {}  # type: dict[str, str]
+_session = []  # type: list[pytest.Session]
 #: pytest's and pluggy's modules whose functions and classes must be the same at the end of
 #: the session as at its start (a test that replaces them forges every report)
 _WATCHED = (
@@ -49,7 +49,7 @@ _WATCHED = (
     "pluggy._result",
 )
 _CODE = (types.FunctionType, types.BuiltinFunctionType, classmethod, staticmethod, property)
-_snapshot = {}
+_snapshot = {}  # type: dict[str, object]
 
 
 def _private_fd():
