@@ -29,6 +29,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.errors import SeebenchError
 
 AGGREGATIONS = ("mean", "weighted")
@@ -177,7 +178,9 @@ def read_group_file(path: Path) -> list[TaskGroup]:
     import yaml
 
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        data = yaml.safe_load(safe_files.read_text(path, safe_files.TEXT_MAX_BYTES))
+    except (safe_files.NotTextError, safe_files.UnsafeFileError):
+        raise  # one line naming the file already
     except (OSError, UnicodeDecodeError) as exc:
         raise SeebenchError(f"{path}: cannot read task groups: {exc}") from None
     except yaml.YAMLError as exc:

@@ -16,7 +16,10 @@ from typing import Any
 
 import click
 
+from seebench import safe_files
 from seebench.errors import SeebenchError
+from seebench.results.io import RESULT_MAX_BYTES
+from seebench.results.samples import SAMPLES_MAX_BYTES
 
 SCORING_COLUMNS = [
     "task",
@@ -52,7 +55,8 @@ def _samples(result_path: Path, result: dict[str, Any]) -> list[dict[str, Any]]:
     if not path.is_file():
         raise SeebenchError(f"{result_path}: samples file {path.name!r} is missing")
     records = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    text = safe_files.read_text(path, SAMPLES_MAX_BYTES)  # one line naming it if not text
+    for number, line in enumerate(text.splitlines(), start=1):
         try:
             record = json.loads(line)
             gold = record["gold"]
@@ -107,11 +111,13 @@ def _is_judging(result_path: Path, result: dict[str, Any]) -> bool:
     file that cannot be read is kept, so the report warns about it instead of skipping it."""
     samples = result_path.parent / str(result.get("samples_file") or "")
     try:
-        with open(samples, encoding="utf-8") as handle:
-            gold = json.loads(handle.readline()).get("gold")
+        with safe_files.open_regular(samples, SAMPLES_MAX_BYTES) as handle:
+            gold = json.loads(handle.readline(RESULT_MAX_BYTES)).get("gold")
+    except safe_files.UnsafeFileError:  # a FIFO, a device, too large: the report names it
+        return True
     except OSError:
         return False
-    except (json.JSONDecodeError, UnicodeDecodeError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         return True
     return isinstance(gold, dict) and "human" in gold and "input_group" in gold
 
