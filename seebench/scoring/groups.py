@@ -361,16 +361,15 @@ def export_groups(report: Any, out_dir: Path) -> list[Path]:
     """The ``groups`` exporter: ``groups.csv``, each declared task group's aggregate of the
     ranked scores per model (``report.extra["task_groups"]``, filled by ``seebench compare``);
     nothing when no group has a ranked task."""
-    import csv
+    from seebench.csv_files import write_rows
 
     rows = report.extra.get("task_groups") or []
     if not rows:
         return []
-    path = Path(out_dir) / "groups.csv"
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["group", "depth", "aggregation", *report.matrix.models])
-        for row in rows:
-            values = ["" if v is None else f"{v:.6g}" for v in row["scores"]]
-            writer.writerow([row["name"], row["depth"], row["aggregation"], *values])
-    return [path]
+    header = ["group", "depth", "aggregation", *report.matrix.models]
+    cells = (
+        [row["name"], row["depth"], row["aggregation"]]
+        + ["" if v is None else f"{v:.6g}" for v in row["scores"]]
+        for row in rows
+    )
+    return [write_rows(Path(out_dir) / "groups.csv", header, cells)]

@@ -9,7 +9,6 @@ position bias. Writes ``judge_agreement.{json,csv,md}`` to ``--out`` and prints 
 
 from __future__ import annotations
 
-import csv
 import json
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from typing import Any
 import click
 
 from seebench import safe_files
+from seebench.csv_files import write_records
 from seebench.errors import SeebenchError
 from seebench.results.io import RESULT_MAX_BYTES
 from seebench.results.samples import SAMPLES_MAX_BYTES
@@ -175,11 +175,8 @@ def judge_agreement_command(
     comparison = [r for r in rows if "accuracy" in r]
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "judge_agreement.json").write_text(json.dumps(rows, indent=2, default=list) + "\n")
-    with open(out_dir / "judge_agreement.csv", "w", newline="") as handle:
-        columns = sorted({key for row in rows for key in row})
-        writer = csv.DictWriter(handle, fieldnames=columns)
-        writer.writeheader()
-        writer.writerows(rows)
+    columns = sorted({key for row in rows for key in row})
+    write_records(out_dir / "judge_agreement.csv", rows, columns)  # no formula cell
     parts = []
     if scoring:
         parts.append("## Scoring tasks\n\n" + markdown_table(scoring, SCORING_COLUMNS))
