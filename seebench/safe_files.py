@@ -18,6 +18,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from seebench.errors import SeebenchError
 
@@ -40,15 +41,22 @@ class NotTextError(SeebenchError, UnicodeDecodeError):
     the file and the offset of the first bad byte (never the file's content). It is a
     :class:`UnicodeDecodeError` too, so readers that catch that still do."""
 
-    def __init__(self, path: Path | str, error: UnicodeDecodeError) -> None:
+    def __init__(
+        self, path: Path | str, error: UnicodeDecodeError, offset: int | None = None
+    ) -> None:
         bad = error.object[error.start : error.end]
         super().__init__(error.encoding, bytes(bad), 0, len(bad), error.reason)
         self.path = str(path)
-        self.offset = error.start
+        self.offset = error.start if offset is None else offset
 
     def __str__(self) -> str:
         encoding = "UTF-8" if self.encoding.replace("-", "").lower() == "utf8" else self.encoding
         return f"{self.path}: not {encoding} text (byte {self.offset}); save it as {encoding}"
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as what rebuilds it (a worker's error reaches the driver intact)."""
+        error = UnicodeDecodeError(self.encoding, self.object, 0, len(self.object), self.reason)
+        return (NotTextError, (self.path, error, self.offset))
 
 
 #: Folders declared with :func:`add_root` (absolute, both as given and links resolved).

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import pickle
 import resource
 import threading
 from collections.abc import Callable
@@ -231,6 +232,8 @@ def test_not_utf8_text_is_one_line_naming_the_file_and_still_a_decode_error(tmp_
         safe_files.read_text(path)
     assert isinstance(caught.value, SeebenchError)
     assert str(caught.value) == f"{path}: not UTF-8 text (byte 3); save it as UTF-8"
+    again = pickle.loads(pickle.dumps(caught.value))  # from a worker process to the driver
+    assert str(again) == str(caught.value) and isinstance(again, UnicodeDecodeError)
     assert safe_files.read_text(path, errors="replace").startswith("caf\ufffd")
 
 
