@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.errors import SeebenchError
 from seebench.plugin_problems import one_line
 from seebench.registry import Registry
@@ -119,7 +120,7 @@ def _resolve(target: str, report: CheckReport) -> tuple[list[_Entry], Path | Non
 def _project_entries(folder: Path, report: CheckReport) -> list[_Entry]:
     pyproject = folder / "pyproject.toml"
     try:
-        project_file = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        project_file = tomllib.loads(safe_files.read_text(pyproject, safe_files.TEXT_MAX_BYTES))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise SeebenchError(f"{pyproject}: cannot read it: {one_line(exc)}") from None
     project = project_file.get("project", {})

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
+
 #: the most task files of one broken distribution read to learn its task names
 MAX_TASK_FILES = 500
 #: the largest task file read for its name
@@ -124,9 +126,7 @@ def _read_mapping(path: Path) -> dict[str, Any]:
     import yaml
 
     try:
-        if path.stat().st_size > MAX_TASK_FILE_BYTES:
-            return {}
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.safe_load(safe_files.read_text(path, MAX_TASK_FILE_BYTES))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return {}
     return data if isinstance(data, dict) else {}

@@ -18,11 +18,15 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from seebench.errors import SeebenchError
 
 #: The default bound of one read (results, samples and caches are far smaller).
 MAX_READ_BYTES = 1024 * 1024 * 1024
+#: The bound of a user-given or read-back text file parsed whole: a manifest, a record, a
+#: config, a repository's source file (real ones are far smaller).
+TEXT_MAX_BYTES = 64 * 1024 * 1024
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -30,6 +34,29 @@ _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 class UnsafeFileError(SeebenchError, OSError):
     """A file was not opened: a link, not a regular file, or too large (one line)."""
+
+
+class NotTextError(SeebenchError, UnicodeDecodeError):
+    """A file read as text holds bytes that are not text in its encoding: one line naming
+    the file and the offset of the first bad byte (never the file's content). It is a
+    :class:`UnicodeDecodeError` too, so readers that catch that still do."""
+
+    def __init__(
+        self, path: Path | str, error: UnicodeDecodeError, offset: int | None = None
+    ) -> None:
+        bad = error.object[error.start : error.end]
+        super().__init__(error.encoding, bytes(bad), 0, len(bad), error.reason)
+        self.path = str(path)
+        self.offset = error.start if offset is None else offset
+
+    def __str__(self) -> str:
+        encoding = "UTF-8" if self.encoding.replace("-", "").lower() == "utf8" else self.encoding
+        return f"{self.path}: not {encoding} text (byte {self.offset}); save it as {encoding}"
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as what rebuilds it (a worker's error reaches the driver intact)."""
+        error = UnicodeDecodeError(self.encoding, self.object, 0, len(self.object), self.reason)
+        return (NotTextError, (self.path, error, self.offset))
 
 
 #: Folders declared with :func:`add_root` (absolute, both as given and links resolved).
@@ -199,9 +226,40 @@ def check_regular(path: Path | str, limit: int = MAX_READ_BYTES) -> None:
     open_regular(path, limit).close()
 
 
-def read_text(path: Path | str, limit: int = MAX_READ_BYTES, encoding: str = "utf-8") -> str:
-    """:func:`read_bytes` decoded (``UnicodeDecodeError`` on bad bytes, as ``read_text``)."""
-    return read_bytes(path, limit).decode(encoding)
+def read_text(
+    path: Path | str,
+    limit: int = MAX_READ_BYTES,
+    encoding: str = "utf-8",
+    errors: str = "strict",
+    follow: bool = True,
+) -> str:
+    """:func:`read_bytes` decoded. Bad bytes (with ``errors="strict"``) raise
+    :class:`NotTextError`, one line naming ``path`` (a ``UnicodeDecodeError`` too); a UTF-8
+    byte-order mark is kept, as :meth:`pathlib.Path.read_text` keeps it."""
+    data = read_bytes(path, limit, follow)
+    try:
+        return data.decode(encoding, errors)
+    except UnicodeDecodeError as error:
+        raise NotTextError(path, error) from None
+
+
+def read_rows(
+    path: Path | str, delimiter: str = ",", limit: int = TEXT_MAX_BYTES
+) -> list[dict[str, str]]:
+    """The rows of the CSV (or, with ``delimiter="\\t"``, TSV) file ``path`` as dicts keyed
+    by its header, read with :func:`read_text` (a UTF-8 byte-order mark is dropped)."""
+    import csv
+    import io
+
+    text = read_text(path, limit).removeprefix("\ufeff")
+    return list(csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter))
+
+
+def read_head(path: Path | str, size: int) -> bytes:
+    """The first ``size`` bytes of the regular file ``path`` (a FIFO or device is refused,
+    a larger file is fine): for magic numbers and headers."""
+    with open_regular(path, limit=1 << 62) as handle:
+        return handle.read(size)
 
 
 def regular_file(path: Path | str) -> bool:

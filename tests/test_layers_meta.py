@@ -46,6 +46,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "seebench.events",
             "seebench.secrets",
             "seebench.safe_files",
+            "seebench.csv_files",
             "seebench.home",
             "seebench.hookspecs",
             "seebench.lazy_exports",

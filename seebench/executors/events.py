@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.secrets import scrub
 
 
@@ -34,8 +35,6 @@ class EventLog:
         self.events: list[dict[str, Any]] = []
         self._handle = None
         if path is not None:
-            from seebench import safe_files
-
             path.parent.mkdir(parents=True, exist_ok=True)
             fd = safe_files.open_for_write(path, append=True)  # never through a link
             self._handle = os.fdopen(fd, "a", encoding="utf-8")
@@ -55,7 +54,6 @@ class EventLog:
 
 
 def read_events(path: Path) -> list[dict[str, Any]]:
-    """The events of a log file, in order."""
-    return [
-        json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line
-    ]
+    """The events of a log file, in order (a FIFO, a device or a file that is not UTF-8 is
+    one line naming it)."""
+    return [json.loads(line) for line in safe_files.read_text(path).splitlines() if line]

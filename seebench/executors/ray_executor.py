@@ -12,6 +12,7 @@ must be a file system the driver and every node share.
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import socket
 from collections.abc import Hashable
@@ -20,6 +21,7 @@ from typing import Any
 from seebench.errors import SeebenchError
 from seebench.executors.base import Executor, ExecutorOptions, lost_report
 from seebench.executors.plan import Unit
+from seebench.executors.ray_failures import Sentinel, start_failed_line, stopped_line
 from seebench.executors.retry import is_transient
 from seebench.executors.worker import UnitReport, execute_unit
 
@@ -87,6 +89,9 @@ class RayExecutor(Executor):
         self._refs: dict[Any, Unit] = {}
         self._has_gpu = False
         self._nodes = 0
+        self._sentinel: Sentinel | None = None
+        self._output: Any = None
+        self._logs: str | None = None
 
     def describe(self) -> str:
         where = self.address or "a local Ray"
@@ -94,6 +99,24 @@ class RayExecutor(Executor):
 
     def start(self, units: list[Unit]) -> None:
         ray = self._ray = _import_ray()
+        self._output = units[0].config.output if units else None
+        self._sentinel = Sentinel(self._output)  # says what happened if Ray ends this process
+        try:
+            self._init(ray)
+        except SeebenchError:
+            self._sentinel.done()
+            raise
+        except Exception as exc:  # Ray's own start-up failure: one line, not its traceback
+            self._sentinel.done()
+            raise SeebenchError(start_failed_line(exc, _logs_dir(ray))) from None
+        self._logs = _logs_dir(ray)
+        if self._logs:
+            self._sentinel.tell("logs", self._logs)
+        self._check_nodes(ray, units)
+        self._remote = ray.remote(max_retries=0)(_execute_on_ray)
+
+    def _init(self, ray: Any) -> None:
+        """Join the cluster of ``--ray-address`` or start a local Ray (see the module docs)."""
         if not ray.is_initialized():
             if self.address:
                 check_address(self.address)
@@ -121,6 +144,9 @@ class RayExecutor(Executor):
                     configure_logging=False,
                 )
             self._started_here = True
+
+    def _check_nodes(self, ray: Any, units: list[Unit]) -> None:
+        """Refuse a unit that no live node can take (one line naming it and the nodes)."""
         nodes = [n for n in ray.nodes() if n.get("Alive")]
         self._nodes = len(nodes)
         self._has_gpu = any(n.get("Resources", {}).get("GPU", 0) >= 1 for n in nodes)
@@ -135,7 +161,6 @@ class RayExecutor(Executor):
                     f"unit {unit.key} needs {_describe_demand(demand)} and no node of the Ray "
                     f"cluster has that (nodes: {offer})"
                 )
-        self._remote = ray.remote(max_retries=0)(_execute_on_ray)
 
     def demand(self, unit: Unit) -> dict[str, float]:
         """What ``unit`` asks Ray for, in Ray's resource names."""
@@ -152,9 +177,12 @@ class RayExecutor(Executor):
             options["resources"] = {"sandbox": demand["sandbox"]}
         if demand["memory"]:
             options["memory"] = int(demand["memory"])
-        ref = self._remote.options(**options).remote(
-            unit, attempts, self.options.env, self.options.include_paths
-        )
+        try:
+            ref = self._remote.options(**options).remote(
+                unit, attempts, self.options.env, self.options.include_paths
+            )
+        except Exception as exc:  # the local Ray is gone
+            raise self._stopped(exc) from None
         self._refs[ref] = unit
         return ref
 
@@ -162,9 +190,15 @@ class RayExecutor(Executor):
         if not self._refs:
             return []
         ray = self._ray
-        ready, _ = ray.wait(list(self._refs), num_returns=1, timeout=timeout)
-        if ready:  # everything else that is ready too
-            ready, _ = ray.wait(list(self._refs), num_returns=len(self._refs), timeout=0)
+        gone = _dead_ray_process(ray) if self._started_here else None
+        if gone is not None:  # its units would never end: say so, keep what finished
+            raise SeebenchError(stopped_line(self._output, self._logs, gone))
+        try:
+            ready, _ = ray.wait(list(self._refs), num_returns=1, timeout=timeout)
+            if ready:  # everything else that is ready too
+                ready, _ = ray.wait(list(self._refs), num_returns=len(self._refs), timeout=0)
+        except Exception as exc:  # the local Ray is gone: not a unit's failure
+            raise self._stopped(exc) from None
         reports = []
         for ref in ready:
             unit = self._refs.pop(ref)
@@ -183,10 +217,46 @@ class RayExecutor(Executor):
                 self._ray.cancel(ref, force=True)
         self._refs.clear()
 
+    def _stopped(self, error: BaseException) -> SeebenchError:
+        detail = (str(error).strip().splitlines() or [type(error).__name__])[0][:200]
+        return SeebenchError(stopped_line(self._output, self._logs, detail))
+
     def close(self) -> None:
-        if self._started_here and self._ray is not None:
-            self._ray.shutdown()
-            self._started_here = False
+        try:
+            if self._started_here and self._ray is not None:
+                self._ray.shutdown()
+                self._started_here = False
+        finally:
+            if self._sentinel is not None:  # ended here, with a line of its own if any
+                self._sentinel.done()
+                self._sentinel = None
+
+
+def _dead_ray_process(ray: Any) -> str | None:
+    """Which process of the local Ray started here has died (``"Ray's raylet exited with
+    code -9"``), or ``None`` while all live (or Ray cannot say)."""
+    try:
+        dead = ray._private.worker._global_node.dead_processes()
+    except Exception:  # no node of ours, or Ray moved its internals
+        return None
+    for kind, process in dead:
+        if kind in ("raylet", "gcs_server"):
+            return f"Ray's {kind} exited with code {process.returncode}"
+    return None
+
+
+def _logs_dir(ray: Any) -> str | None:
+    """The log folder of this process's Ray session (``None`` when there is none): Ray's own
+    answer, else the newest ``session_*_<this pid>`` folder of a local Ray that failed to
+    start (Ray names a session after the driver's pid)."""
+    with contextlib.suppress(Exception):  # no session, or Ray moved its internals
+        return str(ray._private.worker._global_node.get_logs_dir_path())
+    try:
+        root = ray._private.utils.get_ray_temp_dir()
+    except Exception:
+        root = os.path.join(os.environ.get("RAY_TMPDIR") or "/tmp", "ray")
+    found = sorted(glob.glob(os.path.join(glob.escape(root), f"session_*_{os.getpid()}")))
+    return os.path.join(found[-1], "logs") if found else None
 
 
 def _describe_demand(demand: dict[str, float]) -> str:

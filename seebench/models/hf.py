@@ -11,6 +11,7 @@ import json
 import os
 from pathlib import Path
 
+from seebench import safe_files
 from seebench.errors import ModelError
 from seebench.models import ModelRef, safe_id
 
@@ -25,7 +26,7 @@ def _fingerprint(directory: Path) -> str:
             stat = path.stat()
             digest.update(f"{path.relative_to(directory)}:{stat.st_size}".encode())
             if path.suffix == ".json" and stat.st_size < 1_000_000:
-                digest.update(path.read_bytes())
+                digest.update(safe_files.read_bytes(path, 1_000_000))
     return digest.hexdigest()[:16]
 
 
@@ -37,8 +38,9 @@ def local_model_ref(spec: str, directory: Path, kind: str = "hf", **identity: st
     architecture = None
     if config.is_file():
         try:
-            architecture = (json.loads(config.read_text()).get("architectures") or [None])[0]
-        except (OSError, json.JSONDecodeError):
+            text = safe_files.read_text(config, safe_files.TEXT_MAX_BYTES)
+            architecture = (json.loads(text).get("architectures") or [None])[0]
+        except (OSError, ValueError, AttributeError, RecursionError):
             architecture = None
     elif not any(p.suffix in WEIGHT_SUFFIXES for p in directory.iterdir()):
         raise ModelError(f"model {spec!r}: {directory} has no config.json or weight files")

@@ -29,6 +29,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.errors import SeebenchError
 
 AGGREGATIONS = ("mean", "weighted")
@@ -177,7 +178,9 @@ def read_group_file(path: Path) -> list[TaskGroup]:
     import yaml
 
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        data = yaml.safe_load(safe_files.read_text(path, safe_files.TEXT_MAX_BYTES))
+    except (safe_files.NotTextError, safe_files.UnsafeFileError):
+        raise  # one line naming the file already
     except (OSError, UnicodeDecodeError) as exc:
         raise SeebenchError(f"{path}: cannot read task groups: {exc}") from None
     except yaml.YAMLError as exc:
@@ -358,16 +361,15 @@ def export_groups(report: Any, out_dir: Path) -> list[Path]:
     """The ``groups`` exporter: ``groups.csv``, each declared task group's aggregate of the
     ranked scores per model (``report.extra["task_groups"]``, filled by ``seebench compare``);
     nothing when no group has a ranked task."""
-    import csv
+    from seebench.csv_files import write_rows
 
     rows = report.extra.get("task_groups") or []
     if not rows:
         return []
-    path = Path(out_dir) / "groups.csv"
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["group", "depth", "aggregation", *report.matrix.models])
-        for row in rows:
-            values = ["" if v is None else f"{v:.6g}" for v in row["scores"]]
-            writer.writerow([row["name"], row["depth"], row["aggregation"], *values])
-    return [path]
+    header = ["group", "depth", "aggregation", *report.matrix.models]
+    cells = (
+        [row["name"], row["depth"], row["aggregation"]]
+        + ["" if v is None else f"{v:.6g}" for v in row["scores"]]
+        for row in rows
+    )
+    return [write_rows(Path(out_dir) / "groups.csv", header, cells)]

@@ -16,7 +16,6 @@ unit runs, with one line that says why.
 from __future__ import annotations
 
 import contextlib
-import csv
 import dataclasses
 import json
 import logging
@@ -25,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from seebench.csv_files import write_records
 from seebench.errors import SeebenchError
 from seebench.events import UnitFinished
 from seebench.secrets import scrub
@@ -178,12 +178,7 @@ def leaderboard_rows(units: list[UnitRecord]) -> list[dict[str, Any]]:
 
 def write_leaderboard(units: list[UnitRecord], path: Path) -> Path:
     """Write :func:`leaderboard_rows` as CSV to ``path``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=LEADERBOARD_COLUMNS)
-        writer.writeheader()
-        writer.writerows(leaderboard_rows(units))
-    return path
+    return write_records(path, leaderboard_rows(units), LEADERBOARD_COLUMNS)  # no formula cell
 
 
 @contextlib.contextmanager

@@ -74,3 +74,48 @@ def test_names_stay_and_header_values_go():
     text = scrub('headers: {"Authorization": "Bearer abcdefgh12345678", "x-api-key": "zz99yy88xx"}')
     assert "abcdefgh12345678" not in text and "zz99yy88xx" not in text
     assert scrub("see http://h/x?page=2&q=cats") == "see http://h/x?page=2&q=cats"
+
+
+PLAIN_VALUE = "hunter2-" + PLAIN  # no key-like name, place or shape
+
+
+@pytest.mark.parametrize(
+    ("model", "method"),
+    [
+        ("majority", "baseline"),
+        ("majority", "keyword"),
+        ("majority", "similarity"),
+        ("openai:gpt-test", "zero-shot"),
+        ("openai:gpt-test", "loglik"),
+    ],
+)
+def test_an_unknown_option_with_a_plain_value_reaches_no_record(
+    tasks_env, tmp_path, capsys, model, method
+):
+    events = tmp_path / "events.jsonl"
+    args = ["eval", "--model", model, "--method", method, "--tasks", "tmp"]
+    args += ["--output", str(tasks_env), "--events", str(events), "-o", f"bogus={PLAIN_VALUE}"]
+    code, out, err = cli(capsys, [*args, "--no-progress"])
+    assert code == 1 and "unknown option 'bogus'" in err
+    assert not tasks_env.exists() or _leaks(tasks_env, "", PLAIN_VALUE) == []
+    assert not events.exists() or PLAIN_VALUE not in events.read_text("utf-8", "replace")
+    assert PLAIN_VALUE not in out + err
+
+
+def test_every_registered_method_refuses_an_option_it_does_not_take():
+    """An undeclared option would be accepted and written into every record: each built-in
+    method (and the example plugin's) declares its options, for every kind of model."""
+    from seebench.models import resolve_model
+    from seebench.plugin_manager import get_registry
+
+    registry = get_registry()
+    accepting = []
+    for spec in ("majority", "openai:gpt-test", "released:gpt4o"):
+        model, _ = resolve_model(spec, registry)
+        for name, entry in sorted(registry.methods.items()):
+            method = entry.load()()
+            schema_of = getattr(method, "option_schema", None)
+            schema = schema_of(model) if callable(schema_of) else None
+            if not entry.option_problems({"bogus": PLAIN_VALUE}, schema):
+                accepting.append(f"{name} ({spec})")
+    assert accepting == []

@@ -36,4 +36,12 @@ def register_methods(register: RegisterMethod) -> None:
         "seebench_example.keyword:KeywordMethod",
         description="Predict the label whose keywords occur most often in the input.",
         task_types=("binary", "multiclass"),
+        # declared, so a mistyped -o option is refused instead of silently recorded
+        options={
+            "keywords": {
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                "description": "label -> the words that vote for it",
+            }
+        },
     )

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.errors import ModelError
 
 ENCODER, DECODER, ENCODER_DECODER = "encoder", "decoder", "encoder-decoder"
@@ -30,8 +31,8 @@ def read_config(directory: Path) -> dict[str, Any]:
     if not config.is_file():
         raise ModelError(f"{config}: missing; the finetune method needs a transformers model")
     try:
-        return json.loads(config.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
+        return json.loads(safe_files.read_text(config, safe_files.TEXT_MAX_BYTES))
+    except (OSError, ValueError, RecursionError) as exc:
         raise ModelError(f"{config}: unreadable: {exc}") from None
 
 

@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.data.cache import seebench_home
 from seebench.errors import ModelError
 from seebench.results.io import atomic_write_text
@@ -24,6 +25,8 @@ GGUF_MAGIC = b"GGUF"
 DIRECTORY_TEXT_FILES = (".json", ".model", ".jinja", ".txt", ".tiktoken")
 WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth", ".gguf")
 _CHUNK = 1 << 20
+#: The bound of one weights file hashed (the largest open models are well under it).
+WEIGHTS_MAX_BYTES = 4 * 1024**4
 
 
 def _hash_cache_path(path: Path, stat: os.stat_result) -> Path:
@@ -37,11 +40,11 @@ def file_sha256(path: Path) -> str:
     stat = path.stat()
     remembered = _hash_cache_path(path, stat)
     try:
-        return str(json.loads(remembered.read_text())["sha256"])
-    except (OSError, ValueError, KeyError, TypeError):
+        return str(json.loads(safe_files.read_text(remembered, 4096))["sha256"])
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         pass
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
+    with safe_files.open_regular(path, WEIGHTS_MAX_BYTES) as handle:
         while chunk := handle.read(_CHUNK):
             digest.update(chunk)
     value = digest.hexdigest()
@@ -57,8 +60,9 @@ def gguf_identity(spec: str, path: Path) -> dict[str, Any]:
     if not path.is_file():
         raise ModelError(f"model {spec!r}: {path} is not a file; pass the path of a .gguf file")
     try:
-        with open(path, "rb") as handle:
-            magic = handle.read(4)
+        magic = safe_files.read_head(path, 4)
+    except safe_files.UnsafeFileError as exc:
+        raise ModelError(f"model {spec!r}: {exc}") from None
     except OSError as exc:
         raise ModelError(f"model {spec!r}: cannot read {path}: {exc.strerror}") from None
     if magic != GGUF_MAGIC:
@@ -82,12 +86,13 @@ def directory_identity(spec: str, directory: Path) -> dict[str, Any]:
         )
     config = directory / "config.json"
     try:
-        architecture = (json.loads(config.read_text()).get("architectures") or [None])[0]
+        text = safe_files.read_text(config, safe_files.TEXT_MAX_BYTES)
+        architecture = (json.loads(text).get("architectures") or [None])[0]
     except FileNotFoundError:
         raise ModelError(
             f"model {spec!r}: {directory} has no config.json (not a Hugging Face model directory)"
         ) from None
-    except (OSError, ValueError, AttributeError) as exc:
+    except (OSError, ValueError, AttributeError, RecursionError) as exc:
         raise ModelError(f"model {spec!r}: cannot read {config}: {exc}") from None
     files: dict[str, str] = {}
     weights = 0
@@ -99,6 +104,8 @@ def directory_identity(spec: str, directory: Path) -> dict[str, Any]:
             elif path.suffix not in DIRECTORY_TEXT_FILES or relative.startswith("."):
                 continue
             files[relative] = file_sha256(path)
+    except safe_files.UnsafeFileError as exc:
+        raise ModelError(f"model {spec!r}: {exc}") from None
     except OSError as exc:
         raise ModelError(f"model {spec!r}: cannot read {exc.filename}: {exc.strerror}") from None
     if not weights:

@@ -14,14 +14,17 @@ from typing import Any
 
 import click
 
+from seebench import safe_files
 from seebench.errors import SeebenchError
+from seebench.results.io import RESULT_MAX_BYTES
+from seebench.results.samples import SAMPLES_MAX_BYTES
 
 
 def _records(result_path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
     """A ratings-task result and its samples, or None when the file is something else."""
     try:
-        result = json.loads(result_path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
+        result = json.loads(safe_files.read_text(result_path, RESULT_MAX_BYTES))
+    except (OSError, ValueError):
         return None
     if (
         not isinstance(result, dict)
@@ -35,7 +38,8 @@ def _records(result_path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]] |
     if not samples.is_file():
         raise SeebenchError(f"{result_path}: samples file {samples.name} not found")
     records = []
-    for number, line in enumerate(samples.read_text(encoding="utf-8").splitlines(), 1):
+    text = safe_files.read_text(samples, SAMPLES_MAX_BYTES)  # one line naming it if not text
+    for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.leaderboard.html import _CSS, _JS, _table
 from seebench.leaderboard.tables import latex_escape
 from seebench.suites.annotation.agreement import zone_table
@@ -218,9 +219,7 @@ def _html_page(results: Sequence[TaskAgreement], figures: dict[str, list[Path]])
         parts.append(f"<h2>{html.escape(result.task)}</h2>")
         for path in figures.get(result.task, []):
             if path.suffix == ".svg":
-                parts.append(
-                    f"<figure>{path.read_text(encoding='utf-8').split('?>', 1)[-1]}</figure>"
-                )
+                parts.append(f"<figure>{safe_files.read_text(path).split('?>', 1)[-1]}</figure>")
         for problem in result.problems:
             parts.append(f"<p class='note'>{html.escape(problem)}</p>")
     parts.append(f"<script>{_JS}</script></body></html>")

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from seebench import safe_files
+from seebench.data.cache import TABLE_MAX_BYTES
 from seebench.data.dataset import DataError
 from seebench.suites.annotation.ratings import RatingData, RatingItem, RawRating, assemble
 from seebench.suites.annotation.scale import Scale
@@ -84,6 +85,7 @@ def table_rows(path: Path) -> list[dict[str, Any]]:
     import pandas as pd
 
     try:
+        safe_files.check_regular(path, TABLE_MAX_BYTES)  # a FIFO or device is refused
         frame = pd.read_csv(path)
     except FileNotFoundError:
         raise DataError(f"{path}: file not found") from None

@@ -5,13 +5,13 @@ matplotlib (the ``stats`` or ``dev`` extra) is imported only by the figure funct
 
 from __future__ import annotations
 
-import csv
 import itertools
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from seebench.csv_files import write_records
 from seebench.suites.annotation.agreement import AgreementMatrix, zone_table
 from seebench.suites.annotation.replacement import HumanBand, ReplacementCurve
 
@@ -78,14 +78,9 @@ def zones_markdown(by_task: Mapping[str, Mapping[str, AgreementMatrix]]) -> str:
 
 
 def write_csv(path: Path, rows: Sequence[Mapping[str, Any]]) -> Path:
-    """Write dict rows (all with the same keys) as CSV."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]) if rows else [])
-        writer.writeheader()
-        writer.writerows(rows)
-    return path
+    """Write dict rows (all with the same keys) as CSV (no cell a spreadsheet runs as a
+    formula: :mod:`seebench.csv_files`)."""
+    return write_records(path, rows)
 
 
 def heatmap(matrix: AgreementMatrix, stem: Path, *, title: str = "") -> list[Path]:

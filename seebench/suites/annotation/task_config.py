@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.data.dataset import DataError
 from seebench.suites.annotation.layouts import LAYOUTS, read_ratings
 from seebench.suites.annotation.ratings import RatingData, sample_items
@@ -159,15 +160,12 @@ def ratings_step(document: Mapping[str, Any], *, task: str) -> dict[str, Any]:
 
 def mirror_index(mirror: Path) -> dict[str, Path]:
     """{sha256: file} of a data mirror folder from its ``MANIFEST.tsv`` (path, sha256 columns)."""
-    import csv
-
     manifest = Path(mirror) / "MANIFEST.tsv"
     try:
-        with open(manifest, newline="", encoding="utf-8") as handle:
-            return {
-                row["sha256"]: Path(mirror) / row["path"]
-                for row in csv.DictReader(handle, delimiter="\t")
-            }
+        return {
+            row["sha256"]: Path(mirror) / row["path"]
+            for row in safe_files.read_rows(manifest, "\t")
+        }
     except FileNotFoundError:
         raise DataError(f"{manifest}: file not found") from None
     except KeyError as exc:
@@ -179,8 +177,7 @@ def load_task_ratings(
 ) -> RatingData:
     """Read task ``name``'s ratings with its sources taken from a local mirror by sha256 (each
     file's checksum is verified); ``sample=False`` ignores the task's item sample."""
-    import hashlib
-
+    from seebench.data.cache import sha256_file
     from seebench.tasks.yaml_loader import load_task_document
 
     document = load_task_document(Path(task_dir) / f"{name}.yaml")
@@ -192,7 +189,7 @@ def load_task_ratings(
             raise DataError(
                 f"task {name!r}: source {source.get('name')!r} (sha256 {str(source.get('sha256'))[:12]}...) is not in {mirror}"
             )
-        if hashlib.sha256(path.read_bytes()).hexdigest() != source["sha256"]:
+        if sha256_file(path) != source["sha256"]:
             raise DataError(f"task {name!r}: {path} does not match its sha256")
         files[source["name"]] = path
     block = ratings_step(document, task=name)

@@ -9,14 +9,17 @@ position bias. Writes ``judge_agreement.{json,csv,md}`` to ``--out`` and prints 
 
 from __future__ import annotations
 
-import csv
 import json
 from pathlib import Path
 from typing import Any
 
 import click
 
+from seebench import safe_files
+from seebench.csv_files import write_records
 from seebench.errors import SeebenchError
+from seebench.results.io import RESULT_MAX_BYTES
+from seebench.results.samples import SAMPLES_MAX_BYTES
 
 SCORING_COLUMNS = [
     "task",
@@ -52,7 +55,8 @@ def _samples(result_path: Path, result: dict[str, Any]) -> list[dict[str, Any]]:
     if not path.is_file():
         raise SeebenchError(f"{result_path}: samples file {path.name!r} is missing")
     records = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    text = safe_files.read_text(path, SAMPLES_MAX_BYTES)  # one line naming it if not text
+    for number, line in enumerate(text.splitlines(), start=1):
         try:
             record = json.loads(line)
             gold = record["gold"]
@@ -107,11 +111,13 @@ def _is_judging(result_path: Path, result: dict[str, Any]) -> bool:
     file that cannot be read is kept, so the report warns about it instead of skipping it."""
     samples = result_path.parent / str(result.get("samples_file") or "")
     try:
-        with open(samples, encoding="utf-8") as handle:
-            gold = json.loads(handle.readline()).get("gold")
+        with safe_files.open_regular(samples, SAMPLES_MAX_BYTES) as handle:
+            gold = json.loads(handle.readline(RESULT_MAX_BYTES)).get("gold")
+    except safe_files.UnsafeFileError:  # a FIFO, a device, too large: the report names it
+        return True
     except OSError:
         return False
-    except (json.JSONDecodeError, UnicodeDecodeError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         return True
     return isinstance(gold, dict) and "human" in gold and "input_group" in gold
 
@@ -169,11 +175,8 @@ def judge_agreement_command(
     comparison = [r for r in rows if "accuracy" in r]
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "judge_agreement.json").write_text(json.dumps(rows, indent=2, default=list) + "\n")
-    with open(out_dir / "judge_agreement.csv", "w", newline="") as handle:
-        columns = sorted({key for row in rows for key in row})
-        writer = csv.DictWriter(handle, fieldnames=columns)
-        writer.writeheader()
-        writer.writerows(rows)
+    columns = sorted({key for row in rows for key in row})
+    write_records(out_dir / "judge_agreement.csv", rows, columns)  # no formula cell
     parts = []
     if scoring:
         parts.append("## Scoring tasks\n\n" + markdown_table(scoring, SCORING_COLUMNS))

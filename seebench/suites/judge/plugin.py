@@ -151,6 +151,7 @@ def register_methods(register: RegisterMethod) -> None:
         f"{_RUNNERS}:SimilarityMethod",
         task_types=SCORE,
         description="A reference-similarity metric (the sim:<metric> model) as the judge's score.",
+        options={},  # takes none: an -o option is refused, never silently recorded
     )
     register(
         "released",

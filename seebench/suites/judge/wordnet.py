@@ -18,6 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from seebench import safe_files
 from seebench.data.cache import seebench_home
 from seebench.errors import SeebenchError
 
@@ -114,7 +115,7 @@ def _check_source(source: Path) -> None:
             f"{'...' if len(missing) > 3 else ''}): install the Debian packages "
             f"'{DEBIAN_PACKAGES}' or set {WORDNET_DIR_ENV}"
         )
-    header = (source / "data.adj").read_bytes()[:4096]
+    header = safe_files.read_head(source / "data.adj", 4096)
     if b"WordNet 3.0 Copyright" not in header:
         raise WordNetUnavailableError(f"{source / 'data.adj'}: not WordNet 3.0")
 
@@ -122,7 +123,7 @@ def _check_source(source: Path) -> None:
 def _is_complete(target: Path, source: Path) -> bool:
     """A folder built earlier is reused only when every file matches the source's size."""
     try:
-        if (target / "lexnames").read_text(encoding="ascii") != lexnames_text():
+        if safe_files.read_text(target / "lexnames", 1 << 20, "ascii") != lexnames_text():
             return False
         return all(
             (target / name).stat().st_size == (source / name).stat().st_size

@@ -15,6 +15,7 @@ from typing import Any
 
 import pandas as pd
 
+from seebench.csv_files import safe_cell
 from seebench.errors import SeebenchError
 
 FORMATS = ("jsonl", "csv", "parquet")
@@ -75,8 +76,9 @@ def export_events(events: list[dict[str, Any]], path: Path, fmt: str | None = No
 def export_table(table: pd.DataFrame, path: Path, fmt: str | None = None) -> Path:
     """Write a table (e.g. the per-participant metrics) to ``path``."""
     chosen = format_for(path, fmt)
-    if chosen == "csv":
-        return atomic_write(path, lambda tmp: table.to_csv(tmp, index=False))
+    if chosen == "csv":  # a participant's text never opens as a spreadsheet formula
+        safe = table.map(safe_cell)
+        return atomic_write(path, lambda tmp: safe.to_csv(tmp, index=False))
     if chosen == "parquet":
         return atomic_write(path, lambda tmp: table.to_parquet(tmp, index=False))
     return atomic_write(

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.suites.copilot.fix.analyzers import Diagnostic
 
 #: rule names in the data that the pinned analyzer spells differently (none so far)
@@ -179,10 +180,7 @@ def file_list_lines(manifest: Path, prefix: str = "copilot_harness/") -> list[st
     """The ``sha256sum`` lines of the fix scenario's file set from the data mirror's
     MANIFEST.tsv: every fix case JSON (as ``data/fix/...``, its path upstream) and every
     repository tar a fix case points into (as ``repos/...``)."""
-    import csv
-
-    with open(manifest, newline="", encoding="utf-8") as handle:
-        records = list(csv.DictReader(handle, delimiter="\t"))
+    records = safe_files.read_rows(manifest, "\t")
     by_path = {r["path"]: r for r in records}
     lines, needed = [], set()
     for record in records:
@@ -191,7 +189,9 @@ def file_list_lines(manifest: Path, prefix: str = "copilot_harness/") -> list[st
             if not re.fullmatch(r"[0-9a-f]{64}", record["sha256"] or ""):
                 raise ValueError(f"{manifest}: {path} has no sha256")
             lines.append(f"{record['sha256']}  data/fix/{path[len(prefix) + 4 :]}")
-            case = json.loads((manifest.parent / path).read_text(encoding="utf-8"))
+            case = json.loads(
+                safe_files.read_text(manifest.parent / path, safe_files.TEXT_MAX_BYTES)
+            )
             needed.add(archive_name(case["repo_name"], case["commit"]))
     for name in sorted(needed):
         member = by_path.get(prefix + name)

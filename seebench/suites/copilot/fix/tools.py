@@ -22,6 +22,7 @@ import subprocess
 from functools import cache
 from pathlib import Path
 
+from seebench import safe_files
 from seebench.errors import MissingToolError, SeebenchError
 
 #: npm packages (exact versions) installed into the tools folder
@@ -78,8 +79,9 @@ def installed_version(name: str, root: Path | None = None) -> str | None:
     """The version of npm package ``name`` in the tools folder, or ``None``."""
     manifest = package_dir(name, root) / "package.json"
     try:
-        value = json.loads(manifest.read_text(encoding="utf-8")).get("version")
-    except (OSError, ValueError, AttributeError):
+        text = safe_files.read_text(manifest, safe_files.TEXT_MAX_BYTES)
+        value = json.loads(text).get("version")
+    except (OSError, ValueError, AttributeError, RecursionError):
         return None
     return value if isinstance(value, str) else None
 

@@ -16,6 +16,7 @@ import json
 from functools import cache
 from pathlib import Path
 
+from seebench import safe_files
 from seebench.suites.copilot.repo_fix.repo_analyzers import EnvPaths
 from seebench.suites.copilot.repos.staging import StagedRepo
 
@@ -66,8 +67,9 @@ def ready_environments_digest() -> str:
     ready = []
     for record in sorted((repos_dir() / "envs").glob("*/record.json")):
         try:
-            env = json.loads(record.read_text(encoding="utf-8")).get("env", {})
-        except (OSError, ValueError, AttributeError):
+            text = safe_files.read_text(record, safe_files.TEXT_MAX_BYTES)
+            env = json.loads(text).get("env", {})
+        except (OSError, ValueError, AttributeError, RecursionError):
             continue
         if isinstance(env, dict) and env.get("status") == "ready":
             ready.append(f"{record.parent.name}:{env.get('manifest_sha256')}")

@@ -12,6 +12,8 @@ import hashlib
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
+from seebench import safe_files
+
 #: file suffixes each analyzer reads
 SUFFIXES: dict[str, tuple[str, ...]] = {
     "pylint": (".py",),
@@ -45,7 +47,7 @@ def analyzed_files(root: Path, analyzer: str) -> dict[str, str]:
         if _skipped(relative) or path.stat().st_size > MAX_FILE_BYTES:
             continue
         try:
-            files[str(relative)] = path.read_text(encoding="utf-8")
+            files[str(relative)] = safe_files.read_text(path, MAX_FILE_BYTES, follow=False)
         except (UnicodeDecodeError, OSError):
             continue
     return files

@@ -20,6 +20,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.suites.copilot.repo_generate.methods import documented_methods, grammar_for
 from seebench.tasks.configs import task_config_dir
 
@@ -63,7 +64,7 @@ def file_digest(source: str) -> str:
 def list_digest(path: Path) -> str:
     """The sha256 of an item list file (what a task's ``items_sha256`` option names)."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return hashlib.sha256(safe_files.read_bytes(path, safe_files.TEXT_MAX_BYTES)).hexdigest()
     except OSError as exc:
         raise ValueError(f"{path}: cannot read the item list: {exc}") from None
 
@@ -93,7 +94,7 @@ def check_item(record: Any, where: str) -> dict[str, Any]:
 def read_items(path: Path = ITEMS_FILE) -> list[dict[str, Any]]:
     """The items of the list at ``path`` (errors name the file and line; ids are unique)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = safe_files.read_text(path, safe_files.TEXT_MAX_BYTES)
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"{path}: cannot read the item list: {exc}") from None
     items, seen = [], set()
@@ -213,7 +214,9 @@ def read_repo_generate_items(
             continue
         file = source_tree(repo) / item["file"]
         try:
-            source = file.read_text(encoding="utf-8") if file.is_file() else None
+            source = (
+                safe_files.read_text(file, safe_files.TEXT_MAX_BYTES) if file.is_file() else None
+            )
         except (OSError, UnicodeDecodeError):
             source = None
         rows.append(item_row(item, source, repo.repo, max_context_chars))

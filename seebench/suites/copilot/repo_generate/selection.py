@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.suites.copilot.repo_generate.items import file_digest
 from seebench.suites.copilot.repo_generate.methods import documented_methods, grammar_for
 
@@ -66,7 +67,7 @@ def candidates(
             continue
         file = tree / path
         try:
-            source = file.read_text(encoding="utf-8")
+            source = safe_files.read_text(file, safe_files.TEXT_MAX_BYTES)
         except (OSError, UnicodeDecodeError):
             continue
         digest = file_digest(source)

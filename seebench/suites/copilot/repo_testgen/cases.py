@@ -9,7 +9,6 @@ the cap keeps a run bounded without favouring any repository).
 
 from __future__ import annotations
 
-import csv
 import json
 import random
 import re
@@ -18,6 +17,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.suites.copilot.fix.cases import case_number
 from seebench.suites.copilot.repo_testgen.locate import locate_method
 from seebench.suites.copilot.repos.staging import TAR_NAME
@@ -183,8 +183,7 @@ def file_list_lines(manifest: Path, prefix: str = "copilot_harness/") -> list[st
     """The ``sha256sum`` lines of the scenario's file set from the data mirror's MANIFEST.tsv:
     every test_gen case JSON (as ``data/test_gen/...``, its path upstream) and every staged
     repository tar a case points into (as ``repos/...``)."""
-    with open(manifest, newline="", encoding="utf-8") as handle:
-        records = list(csv.DictReader(handle, delimiter="\t"))
+    records = safe_files.read_rows(manifest, "\t")
     by_path = {r["path"]: r for r in records}
     lines, needed = [], set()
     folder = f"{prefix}test_gen/"
@@ -194,7 +193,9 @@ def file_list_lines(manifest: Path, prefix: str = "copilot_harness/") -> list[st
             if not re.fullmatch(r"[0-9a-f]{64}", record["sha256"] or ""):
                 raise ValueError(f"{manifest}: {path} has no sha256")
             lines.append(f"{record['sha256']}  {CASES_PREFIX}{path[len(folder) :]}")
-            case = json.loads((manifest.parent / path).read_text(encoding="utf-8"))
+            case = json.loads(
+                safe_files.read_text(manifest.parent / path, safe_files.TEXT_MAX_BYTES)
+            )
             needed.add(archive_member(case["repo_name"], case["commit"]))
     for name in sorted(needed):
         member = by_path.get(prefix + name)

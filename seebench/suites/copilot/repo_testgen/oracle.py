@@ -50,12 +50,12 @@ def baseline_coverage(env: Any, backend: Backend) -> dict[str, dict[int, frozens
     ``None`` when the run gave no coverage."""
     path = coverage_path(env)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(safe_files.read_text(path))  # a cache: damaged is recomputed
         if _valid_map(data):
             return {
                 f: {int(n): frozenset(t) for n, t in lines.items()} for f, lines in data.items()
             }
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         pass
     run = backend.run_tests(env, coverage=True, timeout_s=BASELINE_TIMEOUT_S)
     if run.coverage is None:
@@ -124,7 +124,7 @@ def oracle_test(target: dict[str, Any], backend: Backend | None = None) -> str |
     if target["language"] == "python":
         return python_oracle(module, tests, target["file_path"], tree)
     try:
-        head = (tree / module).read_text(encoding="utf-8", errors="replace")[:4000]
+        head = safe_files.read_head(tree / module, 16_000).decode("utf-8", "replace")[:4000]
     except OSError:
         head = ""
     prefix = f"{module}::"

@@ -52,7 +52,7 @@ def clean_pass(outcomes: dict[str, str]) -> bool:
 
 def _read(path: Path) -> str | None:
     try:
-        return path.read_text(encoding="utf-8")
+        return safe_files.read_text(path, safe_files.TEXT_MAX_BYTES)
     except (OSError, UnicodeDecodeError):
         return None
 

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+from seebench import safe_files
 from seebench.errors import SeebenchError
 from seebench.suites.copilot.repos import node_env, python_env
 from seebench.suites.copilot.repos.build_jail import jail_available
@@ -66,7 +67,8 @@ def repo_lock(repo: StagedRepo) -> Iterator[None]:
     """An exclusive lock on ``repo``'s environment (across processes)."""
     locks = envs_dir() / "locks"
     locks.mkdir(parents=True, exist_ok=True)
-    with open(locks / f"{repo.slug}.lock", "w") as handle:
+    fd = safe_files.open_lock_file(locks / f"{repo.slug}.lock")  # never through a link
+    with os.fdopen(fd, "r+") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
@@ -94,8 +96,8 @@ def read_record(path: Path, repo: StagedRepo, manifest: str) -> RepoEnv | str:
     (unreadable, another repository or manifest, a field of the wrong type). The
     environment's root is the record's folder, whatever the record says."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
+        data = json.loads(safe_files.read_text(path, safe_files.TEXT_MAX_BYTES))
+    except (OSError, ValueError, RecursionError) as error:
         return f"{path}: unreadable environment record: {error}"
     if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
         return f"{path}: not an environment record of format {RECORD_FORMAT}"

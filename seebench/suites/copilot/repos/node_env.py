@@ -26,6 +26,7 @@ import shutil
 from datetime import datetime
 from pathlib import Path
 
+from seebench import safe_files
 from seebench.errors import SeebenchError
 from seebench.suites.copilot.repos.build_jail import last_meaningful_line, run_build
 
@@ -67,8 +68,8 @@ def read_package(tree: Path) -> dict:
     """``package.json`` as a mapping; an error naming the file when it is not one."""
     path = tree / "package.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
+        data = json.loads(safe_files.read_text(path, safe_files.TEXT_MAX_BYTES))
+    except (OSError, ValueError, RecursionError) as error:
         raise SeebenchError(f"{path}: unreadable package.json: {error}") from None
     if not isinstance(data, dict):
         raise SeebenchError(f"{path}: package.json is not an object")

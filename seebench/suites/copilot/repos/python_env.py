@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TypedDict
 from urllib.parse import unquote, urlparse
 
+from seebench import safe_files
 from seebench.errors import SeebenchError
 from seebench.suites.copilot.repos.build_jail import last_meaningful_line, run_build
 
@@ -66,12 +67,16 @@ def manifest_files(tree: Path) -> list[Path]:
     )
 
 
+def _text(path: Path) -> str:
+    """A repository's (or an installed distribution's) text file, bad bytes replaced; a FIFO,
+    a device or a file over 64 MiB is refused (:class:`~seebench.safe_files.UnsafeFileError`)."""
+    return safe_files.read_text(path, safe_files.TEXT_MAX_BYTES, errors="replace")
+
+
 def _is_project(tree: Path) -> bool:
     if (tree / "setup.py").is_file():
         return True
-    if (tree / "setup.cfg").is_file() and "[metadata]" in (tree / "setup.cfg").read_text(
-        errors="replace"
-    ):
+    if (tree / "setup.cfg").is_file() and "[metadata]" in _text(tree / "setup.cfg"):
         return True
     return bool(_pyproject(tree).get("project") or _pyproject(tree).get("build-system"))
 
@@ -81,8 +86,8 @@ def _pyproject(tree: Path) -> dict:
     if not path.is_file():
         return {}
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return tomllib.loads(safe_files.read_text(path, safe_files.TEXT_MAX_BYTES))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError):
         return {}
 
 
@@ -105,7 +110,7 @@ def extra_requirements(tree: Path) -> list[str]:
     if tox.is_file():
         parser = configparser.ConfigParser(interpolation=None, strict=False)
         try:
-            parser.read_string(tox.read_text(encoding="utf-8", errors="replace"))
+            parser.read_string(_text(tox))
         except configparser.Error:
             parser = configparser.ConfigParser()
         if parser.has_option("testenv", "deps"):
@@ -126,7 +131,7 @@ DROPPED_LINE = re.compile(
 def _clean_requirements(path: Path) -> list[str]:
     """Drop :data:`DROPPED_LINE` lines from a requirements file of the build copy; return
     the dropped ones."""
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    lines = _text(path).splitlines()
     dropped = [line.strip() for line in lines if DROPPED_LINE.match(line)]
     kept = [line for line in lines if not DROPPED_LINE.match(line)]
     path.write_text("\n".join(kept) + "\n", encoding="utf-8")
@@ -230,8 +235,8 @@ def _uninstall_project(venv: Path, work: Path, uv: str, jail: _Jail) -> list[str
     for info in site.glob("*.dist-info"):
         direct = info / "direct_url.json"
         try:
-            url = json.loads(direct.read_text(encoding="utf-8")).get("url", "")
-        except (OSError, ValueError, AttributeError):
+            url = json.loads(_text(direct)).get("url", "")
+        except (OSError, ValueError, AttributeError, RecursionError):
             continue
         if not url.startswith("file://") or Path(unquote(urlparse(url).path)) != work:
             continue
@@ -250,7 +255,7 @@ def _top_level(info: Path) -> list[str]:
     names: set[str] = set()
     record = info / "RECORD"
     if record.is_file():
-        for line in record.read_text(encoding="utf-8", errors="replace").splitlines():
+        for line in _text(record).splitlines():
             path = line.split(",", 1)[0]
             head = path.split("/", 1)[0]
             if head.endswith((".dist-info", ".data")) or head.startswith(("..", "__pycache__")):

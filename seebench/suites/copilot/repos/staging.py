@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from seebench import safe_files
 from seebench.data.cache import seebench_home
 from seebench.errors import SeebenchError
 from seebench.tasks.configs import task_config_dir
@@ -151,13 +152,14 @@ def file_list_rows(
     """(``sha256sum`` lines, facts rows) of every staged repository tar in the data mirror's
     MANIFEST.tsv. The language is the cases' (fix and test_gen JSONs); ``whole_tree`` comes
     from the MANIFEST's source description."""
-    with open(manifest, newline="", encoding="utf-8") as handle:
-        records = list(csv.DictReader(handle, delimiter="\t"))
+    records = safe_files.read_rows(manifest, "\t")
     languages: dict[str, str] = {}
     for record in records:
         path = record["path"]
         if re.match(rf"{prefix}(fix|test_gen)/.*\.json$", path):
-            case = json.loads((manifest.parent / path).read_text(encoding="utf-8"))
+            case = json.loads(
+                safe_files.read_text(manifest.parent / path, safe_files.TEXT_MAX_BYTES)
+            )
             languages.setdefault(case["repo_name"], case["language"])
     lines, rows = [], []
     for record in records:
@@ -189,5 +191,6 @@ def tree_digest(paths: Iterable[Path]) -> str:
     digest = hashlib.sha256()
     for path in sorted(paths):
         if path.is_file():
-            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+            data = safe_files.read_bytes(path, safe_files.TEXT_MAX_BYTES)
+            digest.update(path.name.encode() + b"\0" + data + b"\0")
     return digest.hexdigest()

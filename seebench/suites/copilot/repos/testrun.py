@@ -16,6 +16,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
+from seebench import safe_files
 from seebench.errors import SeebenchError
 from seebench.sandbox import Limits, SandboxRequest, open_sandbox
 from seebench.sandbox.types import check_file_name
@@ -70,7 +71,7 @@ def _tree_files(tree: Path) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     for path in sorted(tree.rglob("*")):
         if path.is_file() and not path.is_symlink() and path.name != ".seebench-extracted":
-            files[path.relative_to(tree).as_posix()] = path.read_bytes()
+            files[path.relative_to(tree).as_posix()] = safe_files.read_bytes(path, follow=False)
     return files
 
 
@@ -250,8 +251,9 @@ def read_settings(env: RepoEnv) -> dict:
         raise SeebenchError(f"{env.slug}: no environment record at {path}") from None
     if key not in _settings_cache:
         try:
-            settings = json.loads(path.read_text(encoding="utf-8")).get("settings", {})
-        except (OSError, ValueError, AttributeError) as error:
+            text = safe_files.read_text(path, safe_files.TEXT_MAX_BYTES)
+            settings = json.loads(text).get("settings", {})
+        except (OSError, ValueError, AttributeError, RecursionError) as error:
             raise SeebenchError(f"{path}: unreadable environment record: {error}") from None
         if not isinstance(settings, dict):
             raise SeebenchError(f"{path}: 'settings' must be a mapping")

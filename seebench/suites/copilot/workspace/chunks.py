@@ -24,6 +24,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
+
 #: bumped whenever chunk boundaries change (part of the cache key)
 CHUNKER_VERSION = 1
 #: a definition longer than this is opened (inner definitions) or windowed
@@ -230,7 +232,7 @@ def chunk_tree(tree: Path) -> list[Chunk]:
     chunks: list[Chunk] = []
     for relative, path, language in source_files(tree):
         try:
-            text = path.read_text(encoding="utf-8")
+            text = safe_files.read_text(path, safe_files.TEXT_MAX_BYTES)
         except (OSError, UnicodeDecodeError):
             continue
         chunks.extend(chunk_source(text, relative, language))
@@ -247,8 +249,6 @@ def index_dir() -> Path:
 def _cached_chunks(path: Path) -> list[Chunk] | None:
     """The chunks in the cache file ``path``, or None unless every record is a chunk as
     :func:`chunk_tree` writes it (the fields, their types, lines from 1 and in order)."""
-    from seebench import safe_files
-
     try:
         records = json.loads(safe_files.read_text(path))
     except (OSError, ValueError):

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from seebench import safe_files
 from seebench.errors import SeebenchError
 from seebench.tasks.configs import task_config_dir
 
@@ -125,7 +126,7 @@ def load_queries(path: Path = QUERIES_FILE) -> list[Query]:
     """The query set in ``path``; a file or line that does not read or validate is one clear
     error naming it."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = safe_files.read_text(path, safe_files.TEXT_MAX_BYTES)
     except (OSError, UnicodeDecodeError) as exc:
         raise SeebenchError(f"{path}: cannot read the query set: {exc}") from None
     queries: list[Query] = []
@@ -154,7 +155,7 @@ def check_gold(query: Query, tree: Path) -> list[str]:
     for gold in query.gold:
         path = tree / gold.file
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
+            lines = safe_files.read_text(path, safe_files.TEXT_MAX_BYTES).splitlines()
         except (OSError, UnicodeDecodeError):
             problems.append(f"{query.id}: gold file {gold.file} is not in the tree")
             continue
@@ -180,7 +181,9 @@ def workspace_file_list(queries: list[Query], repos_list: Path = REPOS_LIST) -> 
     query is about; a query whose repository is not in the list is an error naming it."""
     wanted = {f"repos/{q.repo.replace('/', '+')}@{q.commit}.tar": q.id for q in queries}
     lines = [
-        line for line in repos_list.read_text(encoding="utf-8").splitlines() if line[66:] in wanted
+        line
+        for line in safe_files.read_text(repos_list, safe_files.TEXT_MAX_BYTES).splitlines()
+        if line[66:] in wanted
     ]
     listed = {line[66:] for line in lines}
     for member, query_id in wanted.items():
