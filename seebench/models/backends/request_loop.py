@@ -64,7 +64,8 @@ class ServerPool:
 
         if self._session is None:
             connector = aiohttp.TCPConnector(limit=self.limit, limit_per_host=self.limit)
-            self._session = aiohttp.ClientSession(connector=connector)
+            # trust_env: HTTP(S)_PROXY, NO_PROXY and the CA bundle variables apply, as before
+            self._session = aiohttp.ClientSession(connector=connector, trust_env=True)
         timeout = aiohttp.ClientTimeout(total=timeout_s)
         async with self._session.post(url, json=body, headers=headers, timeout=timeout) as reply:
             return reply.status, reply.headers, await reply.read()
