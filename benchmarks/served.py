@@ -212,7 +212,7 @@ def load_items(tasks: list[str], limit: int | None) -> dict[str, dict[str, Any]]
         items = [
             {"id": s.id, "user": p.messages[-1]["content"], "target": format_target(task, s.target)}
             for s, p in zip(data.test, prompts, strict=True)
-        ]
+        ]  # ids are unique within a task only: two SELU tasks share a data set
         loaded[name] = {"items": items, "max_new_tokens": max_new_tokens(task)}
     return loaded
 
@@ -273,7 +273,7 @@ from inspect_ai.solver import generate
 @task
 def served(items: str, max_tokens: int = 16):
     rows = [json.loads(line) for line in Path(items).read_text().splitlines()]
-    samples = [Sample(input=r["user"], target=r["target"], id=r["id"]) for r in rows]
+    samples = [Sample(input=r["user"], target=r["target"], id=r["key"]) for r in rows]
     return Task(dataset=samples, solver=generate(max_tokens=max_tokens), scorer=exact())
 """
 
@@ -349,14 +349,15 @@ def one_run(tool: str, ctx: dict[str, Any], server: StandIn, tag: str) -> dict[s
     run = timed(command, env, work / f"{tag}.log", args.timeout)
     stats = server.stats()
     if tool == "seebench":
-        got = {
-            i: r
-            for replies in seebench_replies(ctx["tasks"], out).values()
-            for i, r in replies.items()
-        }
+        replies = seebench_replies(ctx["tasks"], out)
+        got = {f"{t}/{i}": r for t in ctx["tasks"] for i, r in replies[t].items()}
     elif tool == "lm-eval":
         vs = _vs_lmeval()
-        got = {i: r for t in ctx["lm_tasks"] for i, r in vs.read_lmeval_replies(out, t).items()}
+        got = {
+            f"{t}/{i}": r
+            for t, lm_task in zip(ctx["tasks"], ctx["lm_tasks"], strict=True)
+            for i, r in vs.read_lmeval_replies(out, lm_task).items()
+        }
     else:
         got = inspect_replies(out)
     n = len(ctx["expected"])
@@ -395,10 +396,13 @@ def report(
     for tool, m in figures.items():
         share = ""
         if latency:
-            share = f", {m['share_of_limit']:.0%} of the limit (server: {m['share_in_flight']:.0%} in flight)"
+            share = (
+                f", {m['share_of_limit']:.0%} of the limit (server: mean {m['share_in_flight']:.0%} "
+                f"of it in flight, peak {m['peak_in_flight']:.0f})"
+            )
         print(
-            f"  {tool:8s} {m['items_per_s']:8.1f} items/s, {m['cpu_per_1000']:6.2f} CPU s / 1,000 items, "
-            f"start-up {m['startup_s']:5.2f} s{share}; peak in flight {m['peak_in_flight']:.0f}, "
+            f"  {tool:10s} {m['items_per_s']:8.1f} items/s, {m['cpu_per_1000']:6.2f} CPU s / 1,000 items, "
+            f"start-up {m['startup_s']:5.2f} s{share}; "
             f"answers right {m['right']:.0f}/{n}, requests {m['requests']:.0f}",
             flush=True,
         )
@@ -446,7 +450,9 @@ def main() -> None:
     loaded = load_items(tasks, args.limit)
     work = Path(args.work or tempfile.mkdtemp(prefix="served-bench-"))
     work.mkdir(parents=True, exist_ok=True)
-    everything = [item for t in loaded.values() for item in t["items"]]
+    everything = [
+        {**item, "key": f"{name}/{item['id']}"} for name, t in loaded.items() for item in t["items"]
+    ]
     answers = {_key(item["user"]): item["target"] for item in everything}
     (work / "answers.json").write_text(json.dumps(answers))
     items_file = work / "items.jsonl"
@@ -474,7 +480,7 @@ def main() -> None:
     ctx = {
         "args": args, "work": work, "env": env, "tasks": tasks, "lm_tasks": lm_tasks,
         "loaded": loaded, "items_file": items_file,
-        "expected": {item["id"]: item["target"] for item in everything},
+        "expected": {item["key"]: item["target"] for item in everything},
     }  # fmt: skip
     n = len(everything)
     print(
@@ -497,7 +503,7 @@ def main() -> None:
                     run = one_run(tool, ctx, server, f"{tool}-{latency}-{round_number}")
                     runs[tool].append(run)
                     print(
-                        f"  round {round_number + 1}, {latency * 1000:.0f} ms: {tool:8s} {run['wall_s']:7.1f} s, "
+                        f"  round {round_number + 1}, {latency * 1000:.0f} ms: {tool:10s} {run['wall_s']:7.1f} s, "
                         f"{run['items_per_s']:7.1f} items/s, load {os.getloadavg()[0]:.1f}",
                         flush=True,
                     )

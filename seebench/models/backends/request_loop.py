@@ -32,6 +32,18 @@ T = TypeVar("T")
 POLL_S = 0.1
 
 
+def env_proxy(url: str) -> str | None:
+    """The proxy ``HTTP_PROXY``/``HTTPS_PROXY`` name for ``url`` unless ``NO_PROXY`` exempts
+    its host (as httpx, the client before this loop, honoured them)."""
+    import urllib.request
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.hostname and urllib.request.proxy_bypass(parts.hostname):
+        return None
+    return urllib.request.getproxies().get(parts.scheme) or None
+
+
 class ServerPool:
     """The requests in flight to one server: ``limit`` slots and one aiohttp session whose
     connections (at most ``limit``) are kept alive between requests. Lives on the loop."""
@@ -40,6 +52,7 @@ class ServerPool:
         self.limit = max(1, int(limit))
         self._slots = asyncio.Semaphore(self.limit)
         self._session: Any = None
+        self._proxy: str | None = None
         self.in_flight = 0
         self.peak = 0  # the most requests in flight at once (tests and benchmarks read it)
 
@@ -64,10 +77,12 @@ class ServerPool:
 
         if self._session is None:
             connector = aiohttp.TCPConnector(limit=self.limit, limit_per_host=self.limit)
-            # trust_env: HTTP(S)_PROXY, NO_PROXY and the CA bundle variables apply, as before
-            self._session = aiohttp.ClientSession(connector=connector, trust_env=True)
+            self._session = aiohttp.ClientSession(connector=connector)
+            self._proxy = env_proxy(url)  # once: aiohttp's trust_env looks it up per request
         timeout = aiohttp.ClientTimeout(total=timeout_s)
-        async with self._session.post(url, json=body, headers=headers, timeout=timeout) as reply:
+        async with self._session.post(
+            url, json=body, headers=headers, timeout=timeout, proxy=self._proxy
+        ) as reply:
             return reply.status, reply.headers, await reply.read()
 
     async def close(self) -> None:

@@ -188,3 +188,16 @@ def test_units_side_by_side_give_the_results_of_units_one_at_a_time(task_env, mo
         for key in ("metrics", "n", "invalid", "samples_sha256"):
             assert together[0][key] == alone[0][key], key
         assert together[0]["run"]["config_hash"] == alone[0]["run"]["config_hash"]
+
+
+def test_proxy_variables_apply_once_per_server_and_no_proxy_exempts(monkeypatch):
+    from seebench.models.backends.request_loop import env_proxy
+
+    for name in ("http_proxy", "https_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    assert env_proxy("http://10.1.2.3:8000/v1") is None
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.example:3128")
+    monkeypatch.setenv("NO_PROXY", "internal.example")
+    assert env_proxy("https://api.example/v1") == "http://proxy.example:3128"
+    assert env_proxy("http://api.example/v1") is None  # no HTTP_PROXY
+    assert env_proxy("https://internal.example/v1") is None
