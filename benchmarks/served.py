@@ -34,6 +34,7 @@ Usage::
     SEEBENCH_HOME=... python benchmarks/served.py [--tasks functional_requirement,...]
         [--limit N] [--rounds 3] [--concurrency 32] [--latencies 0,0.5] [--tools ...]
         [--inspect-python PATH] [--timeout 900] [--work DIR] [--json OUT.json]
+        [--loop-requests N]   (first: seebench's request loop alone, in this process)
 
 The tasks' data must be in the cache (``seebench data import ../shared/data``).
 """
@@ -375,6 +376,34 @@ def one_run(tool: str, ctx: dict[str, Any], server: StandIn, tag: str) -> dict[s
     }
 
 
+def loop_cost(
+    server: StandIn, everything: list[dict[str, Any]], count: int, concurrency: int
+) -> None:
+    """seebench's request loop alone: ``count`` prompts through the openai backend's
+    ``generate`` in this process (after a warm-up), its CPU per request."""
+    from seebench.models.backends.openai import OpenAIBackend
+    from seebench.models.chat import Prompt
+
+    users = [item["user"] for item in everything]
+    prompts = [
+        Prompt(f"s{i}", ({"role": "user", "content": users[i % len(users)]},)) for i in range(count)
+    ]
+    backend = OpenAIBackend(
+        MODEL, max_new_tokens=8, base_url=server.base_url, concurrency=concurrency
+    )
+    list(backend.generate(prompts[:concurrency]))  # connections open, imports done
+    cpu, wall = time.process_time(), time.perf_counter()
+    replies = list(backend.generate(prompts))
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    failed = sum(g.error is not None for _, g in replies)
+    print(
+        f"request loop alone: {count} requests, {concurrency} in flight, 0 ms: "
+        f"{1000 * cpu / count:.3f} ms CPU per request, {count / wall:.0f} requests/s, "
+        f"{failed} failed, load {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
+
+
 # -- the report ------------------------------------------------------------------------------
 
 
@@ -433,6 +462,9 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=900, help="seconds per process")
     parser.add_argument("--work", help="keep exports, logs and outputs here")
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument(
+        "--loop-requests", type=int, default=0, help="first measure seebench's request loop alone"
+    )
     args = parser.parse_args()
     if args.serve:
         answers, latency, port_file = args.serve
@@ -487,6 +519,12 @@ def main() -> None:
         f"{n} items of {', '.join(tasks)}; tools {', '.join(tools)}; {os.cpu_count()} CPUs; work {work}",
         flush=True,
     )
+    if args.loop_requests:
+        server = StandIn(work / "answers.json", 0.0, work)
+        try:
+            loop_cost(server, everything, args.loop_requests, args.concurrency)
+        finally:
+            server.stop()
     results: dict[str, Any] = {
         "items": n,
         "tasks": tasks,
