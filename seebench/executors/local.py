@@ -1,11 +1,21 @@
 """The ``local`` executor: units one after another in this process (the default), or on
 ``--workers N`` local processes with the logical resources of this machine respected (at most
-one unit per GPU, ``--resource sandbox=N`` sandboxed units at once, default 1)."""
+one unit per GPU, ``--resource sandbox=N`` sandboxed units at once, default 1).
+
+In this process, units that wait on a model server (``waits_on_server``: a served model and a
+method that runs in threads) run side by side, each in a thread, as many as their ``cpu``
+fits in ``--resource cpu`` (default 1, and a served model's unit asks for 0.25: four at
+once). Their requests share the process's request loop, so the next unit's data and prompts
+are prepared, and the last unit's answers scored, while the server works, and the server
+keeps ``concurrency`` requests in flight across the units' ends. The driver decides which
+units start (:meth:`LocalExecutor.fits`) as for any executor.
+"""
 
 from __future__ import annotations
 
 import shutil
 import subprocess
+import threading
 from collections import deque
 from collections.abc import Hashable
 from concurrent import futures
@@ -15,6 +25,7 @@ from seebench.errors import SeebenchError
 from seebench.executors.base import Executor, ExecutorOptions, lost_report
 from seebench.executors.plan import Resources, Unit
 from seebench.executors.worker import UnitReport, execute_unit
+from seebench.runner.budget import abandon_thread
 
 
 def local_gpus() -> int:
@@ -69,6 +80,7 @@ class LocalExecutor(Executor):
         self._queue: deque[tuple[int, Unit, list[dict[str, Any]]]] = deque()
         self._futures: dict[futures.Future, tuple[int, Unit]] = {}
         self._pool: futures.ProcessPoolExecutor | None = None
+        self._threads: dict[futures.Future, tuple[int, Unit, threading.Thread]] = {}
         self._next = 0
         self._abandoned = False  # a worker runs a unit past its time limit
 
@@ -90,7 +102,10 @@ class LocalExecutor(Executor):
     def fits(self, unit: Unit, busy: list[Resources]) -> bool:
         if not busy:
             return True  # a unit that asks for more than there is still runs, alone
-        if len(busy) >= self.workers:
+        if self.workers == 1:  # in this process: only units that wait on a server, together
+            if not (unit.resources.waits_on_server and all(r.waits_on_server for r in busy)):
+                return False
+        elif len(busy) >= self.workers:
             return False
         have = self.capacity
         wanted = {
@@ -103,6 +118,9 @@ class LocalExecutor(Executor):
 
     def submit(self, unit: Unit, attempts: list[dict[str, Any]]) -> Hashable:
         self._next += 1
+        if self._pool is None and unit.resources.waits_on_server:
+            self._start_thread(self._next, unit, attempts)
+            return self._next
         if self._pool is None:
             self._queue.append((self._next, unit, attempts))
             return self._next
@@ -112,7 +130,30 @@ class LocalExecutor(Executor):
         self._futures[future] = (self._next, unit)
         return self._next
 
+    def _start_thread(self, handle: int, unit: Unit, attempts: list[dict[str, Any]]) -> None:
+        """Run ``unit`` in a daemon thread of this process (a unit abandoned at Ctrl-C must
+        not hold the process open)."""
+        future: futures.Future = futures.Future()
+
+        def run() -> None:
+            try:
+                report = execute_unit(
+                    unit, attempts, registry=self.options.registry, index=self.options.index
+                )
+            except BaseException as exc:  # noqa: BLE001 - abandoned (Ctrl-C): a lost attempt
+                report = lost_report(unit, f"stopped: {type(exc).__name__}")
+            future.set_result(report)
+
+        thread = threading.Thread(target=run, name=f"seebench unit {unit.key}", daemon=True)
+        self._threads[future] = (handle, unit, thread)
+        thread.start()
+
     def wait(self, timeout: float) -> list[tuple[Hashable, UnitReport]]:
+        if self._threads:
+            done, _ = futures.wait(
+                self._threads, timeout=timeout, return_when=futures.FIRST_COMPLETED
+            )
+            return [(self._threads.pop(f)[0], f.result()) for f in done]
         if self._pool is None:
             if not self._queue:
                 return []
@@ -159,6 +200,9 @@ class LocalExecutor(Executor):
 
     def cancel(self) -> None:
         self._queue.clear()
+        for _, _, thread in self._threads.values():
+            abandon_thread(thread)  # its requests are cancelled as it stops
+        self._threads.clear()
         self._end_pool()
 
     def _end_pool(self) -> None:

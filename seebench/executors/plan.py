@@ -27,7 +27,10 @@ class Resources:
     """What one unit needs while it runs: logical CPUs, GPUs, sandbox slots, memory (bytes).
 
     ``gpu_if_available``: use a GPU when the executor has one, run on the CPU otherwise
-    (a model whose device is ``auto``).
+    (a model whose device is ``auto``). ``waits_on_server``: the unit's work is requests to a
+    model server and its method may run in several threads at once, so the local executor
+    runs such units side by side in the driver's process, their requests sharing the
+    process's request loop (:mod:`seebench.models.backends.request_loop`).
     """
 
     cpu: float = 1.0
@@ -35,6 +38,7 @@ class Resources:
     sandbox: float = 0.0
     memory: int = 0
     gpu_if_available: bool = False
+    waits_on_server: bool = False
 
     def describe(self) -> str:
         """``cpu=1 gpu=1 sandbox=1`` (only what is asked for)."""
@@ -45,6 +49,8 @@ class Resources:
             parts.append("gpu=if-available")
         if self.sandbox:
             parts.append(f"sandbox={self.sandbox:g}")
+        if self.waits_on_server:
+            parts.append("waits-on-server")
         if self.memory:
             parts.append(f"memory={self.memory / 2**30:.1f}GiB")
         return " ".join(parts)
@@ -118,24 +124,27 @@ def unit_resources(runner: Any, task: Any) -> Resources:
     ``gpu``, ``sandbox``, ``memory``); otherwise: in-process transformers and fine-tuning ask
     for a GPU where the model is on CUDA (``device: cuda``; ``auto`` takes one if there is
     one), a task scored by running model-written code asks for the ``sandbox``, API models ask
-    for little (the work is on the server).
+    for little (the work is on the server) and, with a method whose ``runs_in_threads`` is
+    true, wait on it (``waits_on_server``).
     """
     model = runner.model
     options = {**task.method_options(runner.method_name), **runner.config.method_options}
     declare = getattr(runner.method, "resources", None)
     if callable(declare):
         asked = declare(task, model, options) or {}
-        unknown = set(asked) - {"cpu", "gpu", "sandbox", "memory", "gpu_if_available"}
+        known = {"cpu", "gpu", "sandbox", "memory", "gpu_if_available", "waits_on_server"}
+        unknown = set(asked) - known
         if unknown:
             raise SeebenchError(
                 f"method {runner.method_name!r} declares unknown resources {sorted(unknown)}; "
-                "known: cpu, gpu, sandbox, memory"
+                "known: cpu, gpu, sandbox, memory, waits_on_server"
             )
         return Resources(**asked)
     sandbox = 1.0 if _runs_code(runner.registry, task) else 0.0
     placement = backend_placement(model, runner.registry)  # where the model's backend runs
     if placement == "remote":
-        return Resources(cpu=0.25, sandbox=sandbox)
+        waits = bool(getattr(runner.method, "runs_in_threads", False))
+        return Resources(cpu=0.25, sandbox=sandbox, waits_on_server=waits)
     device = str(options.get("device") or model.options.get("device") or "auto")
     in_process_torch = placement == "local" or runner.method_name in ("finetune", "minilm")
     if in_process_torch and device.startswith("cuda"):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 #: Exception class names (anywhere in the class hierarchy or the cause chain) that mark a
-#: transient failure, for libraries seebench does not import: torch, httpx, openai, Ray.
+#: transient failure, for libraries seebench does not import: torch, httpx, aiohttp, openai, Ray.
 TRANSIENT_NAMES = frozenset(
     {
         "OutOfMemoryError",  # torch.cuda and ray.exceptions
@@ -20,6 +20,8 @@ TRANSIENT_NAMES = frozenset(
         "WriteTimeout",
         "PoolTimeout",
         "RemoteProtocolError",
+        "ClientConnectionError",  # aiohttp (the request loop): refused, reset, disconnected
+        "ClientPayloadError",
         "APIConnectionError",
         "APITimeoutError",
         "RateLimitError",

@@ -8,6 +8,7 @@ What comes back is a :class:`UnitReport`: plain data that pickles, never the exc
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import os
 import socket
@@ -118,14 +119,13 @@ def execute_unit(
     budget = unit.config.budget
     try:
         _use_env(env, include_paths)
-        runner = runner_for(unit, registry, index)
+        # this unit's own copy (model, method and registry shared): units that run side by
+        # side in threads of one process each keep their config and earlier attempts
+        runner = copy.copy(runner_for(unit, registry, index))
+        runner.config, runner.attempts = unit.config, list(attempts or [])
         task = runner.index.get(unit.task)
-        runner.attempts = list(attempts or [])
-        try:
-            limit = budget.unit_time_limit if budget is not None else None
-            outcome = runner.run_unit(task, progress, time_limit=limit)
-        finally:
-            runner.attempts = []
+        limit = budget.unit_time_limit if budget is not None else None
+        outcome = runner.run_unit(task, progress, time_limit=limit)
     except KeyboardInterrupt:
         raise
     except Exception as exc:  # planning in the worker failed: no result was written

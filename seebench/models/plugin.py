@@ -36,7 +36,7 @@ def register_backends(register: RegisterBackend) -> None:
         "seebench.models.backends.openai:make_backend",
         description="An OpenAI-compatible chat-completions API (concurrent, retried).",
         extra="api",
-        requires=("httpx",),
+        requires=("aiohttp",),
         options=OPENAI_OPTIONS,
         placement="remote",
     )
@@ -46,7 +46,7 @@ def register_backends(register: RegisterBackend) -> None:
             "seebench.models.servers.backend:served_backend",
             description=f"Managed {kind.label} server; seebench starts and stops it.",
             extra=kind.extra,
-            requires=("httpx",),
+            requires=("httpx", "aiohttp"),
             options={
                 **{k: SERVER_OPTIONS[k] for k in kind.server_options},
                 **SERVED_CLIENT_OPTIONS,

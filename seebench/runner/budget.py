@@ -196,18 +196,18 @@ def within_time_limit(compute: Callable[[], T], limit: float | None, what: str) 
     try:
         thread.join(limit)
     except BaseException:  # Ctrl-C while waiting: stop the unit's thread too
-        _abandon(thread)
+        abandon_thread(thread)
         raise
     if thread.is_alive():
-        _abandon(thread)
+        abandon_thread(thread)
         raise UnitTimeLimit(f"unit time limit of {limit:g} s reached while {what}")
     if "error" in box:
         raise box["error"]
     return box["value"]
 
 
-def _abandon(thread: threading.Thread) -> None:
-    """Ask ``thread`` to stop by raising :class:`UnitAbandoned` in it."""
+def abandon_thread(thread: threading.Thread) -> None:
+    """Ask ``thread`` (a unit's) to stop by raising :class:`UnitAbandoned` in it."""
     if thread.ident is not None and thread.is_alive():
         _ABANDONED.append(thread)
         ctypes.pythonapi.PyThreadState_SetAsyncExc(

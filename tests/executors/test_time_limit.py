@@ -10,7 +10,7 @@ import pytest
 
 from tests.cli.test_cli import run_cli
 
-pytest.importorskip("httpx", reason="the openai backend needs the api extra")
+pytest.importorskip("aiohttp", reason="the openai backend needs the api extra")
 
 from tests.methods.prompting.conftest import make_prompt_task  # noqa: E402
 

@@ -52,6 +52,8 @@ class PromptMethod:
 
     name = "prompt"
     default_shots = 0
+    #: :meth:`run` keeps no state between calls: units of a served model may run side by side
+    runs_in_threads = True
 
     @staticmethod
     def option_schema(model: ModelRef) -> dict[str, Any]:

@@ -1,6 +1,9 @@
 """An OpenAI-compatible chat-completions client (OpenAI, vLLM, llama.cpp server, ...).
 
-Requests run concurrently up to ``concurrency``; HTTP 429 and 5xx replies, timeouts, broken
+Requests run on the process's one request loop (:mod:`seebench.models.backends.request_loop`,
+aiohttp): at most ``concurrency`` are in flight to one server, whichever unit of the run sent
+them, and the calling thread only waits for the replies. ``timeout_s`` bounds each whole
+request, however slowly the server answers. HTTP 429 and 5xx replies, timeouts, broken
 connections and malformed JSON are retried with exponential backoff (``Retry-After`` is
 honoured, capped by ``retry_max_s``); other HTTP errors fail at once. A request that still
 fails becomes a generation with an ``error``: the sample is then invalid with that reason,
@@ -10,15 +13,15 @@ identities, parameters, errors or accounting.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import math
 import os
 import random
 import threading
-import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from seebench.errors import ModelError
@@ -29,6 +32,7 @@ from seebench.secrets import check_variable_name, register_secret
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 BASE_URL_ENV = "OPENAI_BASE_URL"
 API_KEY_ENV = "OPENAI_API_KEY"
+T = TypeVar("T")
 
 
 def redact_url(url: str) -> str:
@@ -65,12 +69,11 @@ class OpenAIBackend:
         api_key: str | None = None,
     ):
         try:
-            import httpx
+            import aiohttp  # noqa: F401
         except ImportError:
             raise ModelError(
-                "the openai backend needs httpx: pip install 'seebench[api]'"
+                "the openai backend needs aiohttp: pip install 'seebench[api]'"
             ) from None
-        self._httpx = httpx
         self.model = model
         self.base_url = (base_url or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL).rstrip("/")
         check_variable_name("api_key_env", api_key_env)  # a pasted key: one line, not echoed
@@ -127,30 +130,50 @@ class OpenAIBackend:
                 "cost_usd": cost,
             }
 
-    def generate(self, prompts: Sequence[Prompt]) -> Iterator[tuple[int, Generation]]:
+    def _headers(self) -> dict[str, str]:
         headers = {"Content-Type": "application/json"}
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
-        from seebench.models.backends.deadline import deadline_transport
+        return headers
 
-        timeout = self._httpx.Timeout(self.timeout_s)
-        transport = deadline_transport(self._httpx)  # timeout_s bounds each whole request
-        with (
-            self._httpx.Client(headers=headers, timeout=timeout, transport=transport) as client,
-            ThreadPoolExecutor(max_workers=self.concurrency) as pool,
-        ):
-            futures = {pool.submit(self._request, client, p): i for i, p in enumerate(prompts)}
-            try:
-                for future in as_completed(futures):
-                    yield futures[future], future.result()
-            except KeyboardInterrupt:
-                pool.shutdown(wait=False, cancel_futures=True)
-                self._interrupted()
-                raise
+    def _pool_key(self) -> tuple[Any, ...]:
+        """Which requests share a pool of ``concurrency`` slots: those to the same server."""
+        return ("openai", self.base_url)
+
+    def in_flight_peak(self) -> int:
+        """The most requests that were in flight at once to this backend's server (from any
+        backend of this process with the same URL and ``concurrency``)."""
+        from seebench.models.backends.request_loop import request_loop
+
+        return request_loop().peak(self._pool_key(), self.concurrency)
+
+    def _send(
+        self, count: int, request: Callable[[Any, int], Awaitable[T]]
+    ) -> Iterator[tuple[int, T]]:
+        """``request(pool, i)`` for ``i < count`` on the process's request loop, sharing the
+        server's pool; ``(i, result)`` as each ends. On Ctrl-C the requests still running
+        are cancelled and :meth:`_interrupted` is called."""
+        from seebench.models.backends.request_loop import request_loop
+
+        loop = request_loop()
+        key, limit = self._pool_key(), self.concurrency
+
+        def one(index: int) -> Awaitable[T]:
+            return request(loop.pool(key, limit), index)
+
+        try:
+            yield from loop.run(count, one)
+        except KeyboardInterrupt:
+            self._interrupted()
+            raise
+
+    def generate(self, prompts: Sequence[Prompt]) -> Iterator[tuple[int, Generation]]:
+        headers = self._headers()
+        return self._send(len(prompts), lambda pool, i: self._request(pool, prompts[i], headers))
 
     def _interrupted(self) -> None:
-        """Called on Ctrl-C before waiting for the requests in flight (a subclass may end
-        them, e.g. by stopping the server it started)."""
+        """Called on Ctrl-C after the requests in flight were cancelled (a subclass may end
+        more, e.g. by stopping the server it started)."""
 
     def _body(self, prompt: Prompt) -> dict[str, Any]:
         body: dict[str, Any] = {"messages": list(prompt.messages), **self.params()}
@@ -158,65 +181,82 @@ class OpenAIBackend:
             body.pop("logprobs")
         return body
 
-    def _request(self, client: Any, prompt: Prompt) -> Generation:
-        from seebench.models.backends.deadline import request_deadline
-
-        httpx = self._httpx
+    async def _request(self, pool: Any, prompt: Prompt, headers: dict[str, str]) -> Generation:
+        """One prompt's reply, retried as the module docstring says; it holds one of the
+        server's slots from its first attempt to its last."""
         url = f"{self.base_url}/chat/completions"
         retries: list[str] = []
-        for attempt in range(self.max_retries + 1):
-            retry_after = None
-            with self._lock:
-                self._requests += 1
-            try:
-                with request_deadline(self.timeout_s):
-                    response = client.post(url, json=self._body(prompt))
-            except httpx.TimeoutException:
-                reason = "timeout"
-            except httpx.TransportError as exc:
-                reason = f"connection error ({type(exc).__name__})"
-            else:
-                if response.status_code == 200:
-                    generation = self._read(response)
-                    if generation is not None:
-                        generation.retries = retries
-                        return generation
-                    reason = "malformed response"
-                elif response.status_code == 429 or response.status_code >= 500:
-                    reason = f"HTTP {response.status_code}"
-                    retry_after = _seconds(response.headers.get("retry-after"))
-                else:  # 400, 401, 404...: retrying cannot help
+        async with pool.slot():
+            for attempt in range(self.max_retries + 1):
+                outcome = await self._attempt(pool, url, self._body(prompt), headers)
+                if isinstance(outcome, Generation):
+                    outcome.retries = retries
+                    if outcome.error is not None:
+                        self._count(failed=1)
+                    return outcome
+                reason, retry_after = outcome
+                if attempt == self.max_retries:
                     return self._fail(
-                        f"HTTP {response.status_code}: {self._scrub(response.text)[:200]}", retries
+                        f"gave up after {attempt + 1} attempts, last: {reason}", retries
                     )
-            if attempt == self.max_retries:
-                return self._fail(f"gave up after {attempt + 1} attempts, last: {reason}", retries)
-            self._before_retry(reason)
-            retries.append(reason)
-            with self._lock:
-                self._retry_reasons[reason] += 1
-            delay = self.retry_base_s * 2**attempt * (1 + random.random() / 4)
-            time.sleep(min(self.retry_max_s, max(delay, retry_after or 0.0)))
+                await self._before_retry_async(reason)
+                retries.append(reason)
+                self._count(retry=reason)
+                delay = self.retry_base_s * 2**attempt * (1 + random.random() / 4)
+                await asyncio.sleep(min(self.retry_max_s, max(delay, retry_after or 0.0)))
         raise AssertionError("unreachable")
+
+    async def _attempt(
+        self, pool: Any, url: str, body: dict[str, Any], headers: dict[str, str]
+    ) -> Generation | tuple[str, float | None]:
+        """One attempt: a generation (a reply, or an error retrying cannot help), or why it
+        is worth retrying and the server's ``Retry-After``."""
+        import aiohttp
+
+        self._count(requests=1)
+        try:
+            status, reply_headers, data = await pool.post(url, body, headers, self.timeout_s)
+        except TimeoutError:
+            return "timeout", None
+        except (aiohttp.ClientError, OSError) as exc:
+            return f"connection error ({type(exc).__name__})", None
+        if status == 200:
+            generation = self._read(data)
+            return generation if generation is not None else ("malformed response", None)
+        if status == 429 or status >= 500:
+            return f"HTTP {status}", _seconds(reply_headers.get("retry-after"))
+        text = self._scrub(data.decode("utf-8", "replace"))[:200]  # 400, 401, 404...
+        return Generation(None, error=f"request failed: HTTP {status}: {text}")
+
+    async def _before_retry_async(self, reason: str) -> None:
+        """:meth:`_before_retry` in a thread of its own (it may wait), off the loop."""
+        if type(self)._before_retry is not OpenAIBackend._before_retry:
+            await asyncio.to_thread(self._before_retry, reason)
 
     def _before_retry(self, reason: str) -> None:
         """Called before a failed request is retried; a subclass may raise to stop the run
         (a managed server that has died)."""
 
-    def _fail(self, error: str, retries: list[str]) -> Generation:
+    def _count(self, requests: int = 0, failed: int = 0, retry: str | None = None) -> None:
         with self._lock:
-            self._failed += 1
+            self._requests += requests
+            self._failed += failed
+            if retry is not None:
+                self._retry_reasons[retry] += 1
+
+    def _fail(self, error: str, retries: list[str]) -> Generation:
+        self._count(failed=1)
         return Generation(None, error=f"request failed: {error}", retries=retries)
 
-    def _read(self, response: Any) -> Generation | None:
-        """The generation in a 200 reply, or ``None`` if the body is not a completion."""
+    def _read(self, data: bytes) -> Generation | None:
+        """The generation in a 200 reply's body, or ``None`` if it is not a completion."""
         try:
-            data = response.json()
-            choice = data["choices"][0]
+            parsed = json.loads(data)
+            choice = parsed["choices"][0]
             text = choice["message"].get("content") or ""
-        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError, RecursionError):
             return None
-        usage = _usage(data.get("usage"))
+        usage = _usage(parsed.get("usage"))
         if usage:
             with self._lock:
                 for key, value in usage.items():
@@ -234,47 +274,40 @@ class OpenAIBackend:
         servers do). The option's tokens are those the server's tokenizer placed at or after
         the prompt's end (``text_offset``). A server that returns no prompt log-probabilities
         stops the run with one line naming the model."""
-        from seebench.models.backends.loglik import (
-            completion_request,
-            plain_context,
-            read_echoed,
-        )
+        from seebench.models.backends.loglik import plain_context
 
         jobs = [
             (index, option, plain_context(prompt))
             for index, (prompt, verbalisers) in enumerate(zip(prompts, options, strict=True))
             for option in verbalisers
         ]
-        headers = {"Content-Type": "application/json"}
-        if self._api_key:
-            headers["Authorization"] = f"Bearer {self._api_key}"
+        headers = self._headers()
         scores: dict[int, list[Any]] = {i: [None] * len(o) for i, o in enumerate(options)}
         failed: dict[int, str] = {}
-        with (
-            self._httpx.Client(headers=headers, timeout=self.timeout_s) as client,
-            ThreadPoolExecutor(max_workers=self.concurrency) as pool,
-        ):
-
-            def one(job: tuple[int, str, str]) -> Any:
-                index, option, context = job
-                body = completion_request(self.model, context, option)
-                response = client.post(f"{self.base_url}/completions", json=body)
-                with self._lock:
-                    self._requests += 1
-                if response.status_code != 200:
-                    return f"HTTP {response.status_code}: {self._scrub(response.text)[:200]}"
-                return read_echoed(self.model, response, context, option)
-
-            futures = {pool.submit(one, job): job for job in jobs}
-            for future in as_completed(futures):
-                index, option, _ = futures[future]
-                value = future.result()  # a ModelError (no prompt logprobs) stops the run
-                if isinstance(value, str):
-                    failed[index] = value
-                else:
-                    scores[index][list(options[index]).index(option)] = value
+        replies = self._send(len(jobs), lambda pool, i: self._score(pool, jobs[i], headers))
+        for number, value in replies:  # a ModelError (no prompt logprobs) stops the run
+            index, option, _ = jobs[number]
+            if isinstance(value, str):
+                failed[index] = value
+            else:
+                scores[index][list(options[index]).index(option)] = value
         for index in range(len(prompts)):
             yield index, failed[index] if index in failed else scores[index]
+
+    async def _score(self, pool: Any, job: tuple[int, str, str], headers: dict[str, str]) -> Any:
+        """One option's score (an ``OptionScore``), or the server's refusal in one line."""
+        from seebench.models.backends.loglik import completion_request, read_echoed
+
+        _, option, context = job
+        body = completion_request(self.model, context, option)
+        async with pool.slot():
+            self._count(requests=1)
+            status, _, data = await pool.post(
+                f"{self.base_url}/completions", body, headers, self.timeout_s
+            )
+        if status != 200:
+            return f"HTTP {status}: {self._scrub(data.decode('utf-8', 'replace'))[:200]}"
+        return read_echoed(self.model, _Reply(data), context, option)
 
     def _scrub(self, text: str) -> str:
         return text.replace(self._api_key, "***") if self._api_key else text
@@ -324,6 +357,16 @@ def _usage(value: Any) -> dict[str, int]:
         except (TypeError, ValueError):
             return {}
     return usage
+
+
+class _Reply:
+    """A reply's body as :func:`~seebench.models.backends.loglik.read_echoed` reads it."""
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+
+    def json(self) -> Any:
+        return json.loads(self._data)
 
 
 def _seconds(value: str | None) -> float | None:

@@ -14,6 +14,7 @@ scrubbing, the response cache through the model client); what differs:
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -88,11 +89,12 @@ class ServedBackend(OpenAIBackend):
         if self.server is not None:
             self.server.stop()  # the requests in flight end now, not when they are answered
 
-    def _request(self, client: Any, prompt: Prompt) -> Generation:
-        self._check_alive()
-        generation = super()._request(client, prompt)
+    async def _request(self, pool: Any, prompt: Prompt, headers: dict[str, str]) -> Generation:
+        self._check_alive()  # a poll: does not wait
+        generation = await super()._request(pool, prompt, headers)
         if generation.error is not None:
-            self._check_alive(wait_s=DEATH_CONFIRM_S if "connection" in generation.error else 0)
+            wait_s = DEATH_CONFIRM_S if "connection" in generation.error else 0
+            await asyncio.to_thread(self._check_alive, wait_s)  # off the request loop
         return generation
 
     def _before_retry(self, reason: str) -> None:

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-pytest.importorskip("httpx", reason="the openai backend needs the api extra")
+pytest.importorskip("aiohttp", reason="the openai backend needs the api extra")
 
 from tests.methods.prompting.conftest import evaluate, make_prompt_task, read_unit
 from tests.methods.prompting.fake_openai import FakeOpenAI
