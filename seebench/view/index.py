@@ -31,7 +31,7 @@ import numpy as np
 
 from seebench.view.safety import Refused, inside, open_regular
 
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 MAX_ID_CHARS = 128
 MAX_LABELS = 2000
 MAX_SCORERS = 16
@@ -45,7 +45,7 @@ _LOCK = threading.Lock()
 #: Flag bits of :attr:`SampleIndex.flags`.
 DAMAGED, INVALID, WRONG = 1, 2, 4
 
-_ARRAYS = ("offsets", "ids", "repeats", "score", "flags", "gold", "pred")
+_ARRAYS = ("offsets", "ids", "repeats", "score", "flags", "gold", "pred", "hashes")
 
 
 @dataclass
@@ -59,6 +59,7 @@ class SampleIndex:
     flags: np.ndarray  # uint8, n
     gold: np.ndarray  # int32 label codes, -1: not a label
     pred: np.ndarray  # int32 label codes
+    hashes: np.ndarray  # bytes: the record's input_hash (cut at MAX_ID_CHARS bytes), n
     scorers: dict[str, np.ndarray]  # name -> float64 values
     labels: list[str]
     meta: dict[str, Any]
@@ -109,6 +110,8 @@ def build_index(samples: Path, root: Path) -> SampleIndex:
     """Read ``samples`` (a regular file inside ``root``) once and index every line."""
     fd = open_regular(samples, root)
     offsets, ids, repeats, score, flags, gold, pred = [0], [], [], [], [], [], []
+    hashes: list[bytes] = []
+    with_input = [0]  # records that hold their input (else the viewer looks it up)
     scorer_values: dict[str, list[float]] = {}
     codes: dict[str, int] = {}
     digest = hashlib.sha256()
@@ -138,6 +141,7 @@ def build_index(samples: Path, root: Path) -> SampleIndex:
             flags.append(DAMAGED)
             gold.append(-1)
             pred.append(-1)
+            hashes.append(b"")
             for values in scorer_values.values():
                 values.append(math.nan)
             return
@@ -157,6 +161,8 @@ def build_index(samples: Path, root: Path) -> SampleIndex:
         flags.append(flag)
         gold.append(code(record.get("gold")))
         pred.append(code(record.get("prediction")))
+        hashes.append(str(record.get("input_hash", "")).encode("utf-8", "replace")[:MAX_ID_CHARS])
+        with_input[0] += "input" in record
         named = record.get("scores")
         if isinstance(named, dict):
             for name, entry in named.items():
@@ -194,6 +200,7 @@ def build_index(samples: Path, root: Path) -> SampleIndex:
         flags=np.asarray(flags, dtype=np.uint8),
         gold=np.asarray(gold, dtype=np.int32),
         pred=np.asarray(pred, dtype=np.int32),
+        hashes=np.asarray(hashes, dtype=f"S{max((len(h) for h in hashes), default=1) or 1}"),
         scorers={k: np.asarray(v, dtype=np.float64) for k, v in scorer_values.items()},
         labels=list(codes),
         meta={
@@ -202,6 +209,7 @@ def build_index(samples: Path, root: Path) -> SampleIndex:
             "samples_size": stat.st_size,
             "samples_mtime_ns": stat.st_mtime_ns,
             "samples_sha256": digest.hexdigest(),
+            "with_input": with_input[0],
         },
     )
     index.meta["digest"] = index.digest()
@@ -351,8 +359,15 @@ class SampleFilter:
         return self != SampleFilter()
 
 
-def select(index: SampleIndex, samples: Path, root: Path, wanted: SampleFilter) -> np.ndarray:
-    """Line numbers of the samples that pass ``wanted``, in file order."""
+def select(
+    index: SampleIndex,
+    samples: Path,
+    root: Path,
+    wanted: SampleFilter,
+    input_hits: np.ndarray | None = None,
+) -> np.ndarray:
+    """Line numbers of the samples that pass ``wanted``, in file order. ``input_hits`` are
+    lines whose input (not stored in the file, looked up) holds the query: they match too."""
     mask = np.ones(index.n, dtype=bool)
     if wanted.wrong:
         mask &= (index.flags & WRONG) != 0
@@ -373,6 +388,8 @@ def select(index: SampleIndex, samples: Path, root: Path, wanted: SampleFilter) 
     rows = np.flatnonzero(mask)
     if wanted.query and len(rows):
         hits = search(index, samples, root, wanted.query)
+        if input_hits is not None and len(input_hits):
+            hits = np.union1d(hits, input_hits)
         rows = np.intersect1d(rows, hits, assume_unique=True)
     return rows
 

@@ -37,6 +37,7 @@ from seebench.view.index import (
     read_records,
     select,
 )
+from seebench.view.inputs import InputLookup, search_hashes
 from seebench.view.rows import run_row, unit_summary
 from seebench.view.safety import Refused, inside, read_bytes
 
@@ -86,6 +87,7 @@ class Site:
         mode: str = "serve",
         csv_inputs: tuple[Path, ...] = (),
         groups: Any = None,
+        inputs: InputLookup | None = None,
     ) -> None:
         import jinja2
 
@@ -94,6 +96,7 @@ class Site:
         self.mode = mode
         self.csv_inputs = csv_inputs
         self.groups = groups  # a seebench.scoring.groups.GroupSet or None
+        self.inputs = inputs or InputLookup()  # inputs the samples files do not hold
         self.env = jinja2.Environment(
             loader=jinja2.PackageLoader("seebench.view", "templates"),
             autoescape=True,
@@ -251,12 +254,37 @@ class Site:
             samples = unit.samples_path
             assert samples is not None
             try:
-                self._selections[key] = select(index, samples, unit.root, wanted)
+                hits = self._input_hits(unit, index, wanted.query)
+                self._selections[key] = select(index, samples, unit.root, wanted, hits)
             except Refused:
                 self._selections[key] = np.zeros(0, dtype=np.int64)
             while len(self._selections) > 32:
                 self._selections.popitem(last=False)
         return self._selections[key]
+
+    def _input_hits(self, unit: Unit, index: SampleIndex, query: str) -> np.ndarray | None:
+        """Lines whose looked-up input holds ``query`` (``None`` when every record holds its
+        input, which the file search covers)."""
+        if not query or index.meta.get("with_input", 0) >= index.n:
+            return None
+        table, _ = self.inputs.inputs(unit.task, _seed(unit))
+        found = search_hashes(table, query)
+        if not found:
+            return None
+        wanted = np.asarray([h.encode() for h in found])
+        return np.flatnonzero(np.isin(index.hashes, wanted))
+
+    def input_of(self, unit: Unit, record: dict[str, Any]) -> tuple[Any, str]:
+        """A record's input: its own, else the task data's by ``input_hash``, else ``None``
+        with the reason (as ``(input, note)``; the note says where the input came from)."""
+        if "input" in record:
+            return record["input"], ""
+        if "input_hash" not in record:
+            return None, "no input and no input_hash in this record"
+        value, problem = self.inputs.lookup(unit.task, _seed(unit), record["input_hash"])
+        if problem:
+            return None, problem
+        return value, f"looked up by input_hash {str(record['input_hash'])[:40]} in the task's data"
 
     def _samples(
         self,
@@ -300,6 +328,10 @@ class Site:
                 view["css"] = "bad"
             else:
                 view["fields"] = render.record_fields(record, limit)
+                if "input" not in record:
+                    value, note = self.input_of(unit, record)
+                    shown = render.value_view("" if value is None else value, limit, "input")
+                    view["fields"].insert(0, {"key": "input", "value": shown, "note": note})
                 view["scorers"] = render.scorer_views(record, limit)
                 view["artifacts"] = self._artifacts(unit, record, limit)
                 if full and view["repeat"] is not None:
@@ -429,9 +461,12 @@ class Site:
             records_a, records_b, pairing.disagree[chunk], strict=True
         ):
             ra, rb = ra or {}, rb or {}
+            value, note = self.input_of(a, ra) if ra else (None, "")
             items.append(
                 {
                     "id": _text_id(index_a.ids[la]),
+                    "input": "" if value is None else _short(value, 300),
+                    "input_note": note if value is None else "",
                     "gold": _short(ra.get("gold")),
                     "pred_a": _short(ra.get("prediction")),
                     "pred_b": _short(rb.get("prediction")),
@@ -508,6 +543,12 @@ _EMPTY = {
     "css": "bad",
     "href": "",
 }
+
+
+def _seed(unit: Unit) -> int:
+    run = unit.data.get("run")
+    seed = run.get("seed") if isinstance(run, dict) else None
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) else 42
 
 
 def _num(value: Any) -> float | None:
