@@ -353,6 +353,9 @@ class SampleFilter:
     scorer: str = ""
     min_value: float | None = None
     max_value: float | None = None
+    #: order: ``""`` (file order), ``id``, ``score`` or a scorer's name; ``desc`` reverses
+    sort: str = ""
+    desc: bool = False
 
     @property
     def active(self) -> bool:
@@ -391,7 +394,23 @@ def select(
         if input_hits is not None and len(input_hits):
             hits = np.union1d(hits, input_hits)
         rows = np.intersect1d(rows, hits, assume_unique=True)
-    return rows
+    return order(index, rows, wanted.sort, wanted.desc)
+
+
+def order(index: SampleIndex, rows: np.ndarray, by: str, desc: bool = False) -> np.ndarray:
+    """``rows`` sorted by ``by`` (``id``, ``score`` or a scorer's name; anything else: file
+    order), ties in file order; samples without a value come last either way."""
+    if by == "id":
+        keys = index.ids[rows]
+    elif by == "score" or by in index.scorers:
+        keys = (index.score if by == "score" else index.scorers[by])[rows]
+        if desc:
+            keys = -keys  # NaN stays NaN, which argsort puts last
+            desc = False
+    else:
+        return rows[::-1] if desc and by == "line" else rows
+    ranked = rows[np.argsort(keys, kind="stable")]
+    return ranked[::-1] if desc else ranked
 
 
 def search(index: SampleIndex, samples: Path, root: Path, query: str) -> np.ndarray:

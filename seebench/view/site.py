@@ -17,6 +17,7 @@ import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -45,6 +46,8 @@ if TYPE_CHECKING:
     from seebench.registry import Registry
 
 PAGE_SIZE = 20
+#: Characters of each sample's text the export's table searches, and the budget of them all.
+TABLE_TEXT_CHARS, TABLE_TEXT_BUDGET = 4_000, 48_000_000
 COMPARE_PAGE_SIZE = 50
 #: Characters of one value shown in a page listing / on a sample's own page.
 LIST_LIMIT, SAMPLE_LIMIT = 4_000, 1_000_000
@@ -52,14 +55,9 @@ LIST_LIMIT, SAMPLE_LIMIT = 4_000, 1_000_000
 MAX_LIST_LINE_BYTES = 4 * 1024 * 1024
 MAX_SAMPLE_LINE_BYTES = 64 * 1024 * 1024
 
-SCRIPT = (
-    "(function(){var t=document.getElementById('runs');if(!t)return;"
-    "var sel=document.querySelectorAll('#run-filters select');"
-    "function apply(){var n=0;t.querySelectorAll('tbody tr').forEach(function(r){var ok=true;"
-    "sel.forEach(function(s){if(s.value&&r.dataset[s.dataset.col]!==s.value)ok=false;});"
-    "r.hidden=!ok;if(ok)n++;});document.getElementById('shown-count').textContent=n+' shown';}"
-    "sel.forEach(function(s){s.addEventListener('change',apply);});apply();})();"
-)
+#: The one script of every page (the runs filters; an exported unit's search, filters and
+#: order), allowed by its hash.
+SCRIPT = (resources.files("seebench.view") / "templates" / "site.js").read_text("utf-8")
 _SCRIPT_HASH = base64.b64encode(hashlib.sha256(SCRIPT.encode()).digest()).decode()
 #: Nothing loads from anywhere; only the page's own styles and its one script run.
 CSP = (
@@ -146,10 +144,12 @@ class Site:
             self._indexes.popitem(last=False)
         return found
 
-    def sample_href(self, unit: Unit, line: int, root: str) -> str:
+    def sample_href(self, unit: Unit, line: int, root: str, qs: str = "") -> str:
+        """A sample's page (the server's; in the export, its card on its listing page);
+        ``qs`` keeps the list's search, filters and order for the sample's prev/next."""
         if self.mode == "export":
             return f"{root}unit/{unit.uid}/page-{line // PAGE_SIZE + 1}.html#sample-{line}"
-        return f"{root}unit/{unit.uid}/sample-{line}.html"
+        return f"{root}unit/{unit.uid}/sample-{line}.html{qs}"
 
     def _artifact_href(self, unit: Unit, item: render.ArtifactFile, base: Path) -> str:
         if self.mode == "export":
@@ -222,7 +222,9 @@ class Site:
             "summary": unit_summary(unit),
             "peers": self.catalog.peers(unit),
             "index_note": note,
-            "filterable": self.mode == "serve" and index is not None,
+            "filterable": index is not None,
+            "export": self.mode == "export",
+            "sorts": sort_links(wanted, sorted(index.scorers) if index is not None else []),
             "task_href": f"task/{unit.task}.html" if render.TASK_NAME.match(unit.task) else "",
             "f": wanted,
             "labels": gold_labels(index)[:200] if index is not None else [],
@@ -243,7 +245,7 @@ class Site:
                 pages=pages,
                 jump=sorted({1, pages, *range(max(1, page - 3), min(pages, page + 3) + 1)}),
                 samples=self._samples(
-                    unit, index, lines, LIST_LIMIT, MAX_LIST_LINE_BYTES, "../../"
+                    unit, index, lines, LIST_LIMIT, MAX_LIST_LINE_BYTES, "../../", qs=qs
                 ),
             )
         return self._page("unit.html", "../../", f"{unit.task} · {unit.label}", **context)
@@ -295,6 +297,7 @@ class Site:
         max_line: int,
         root: str,
         full: bool = False,
+        qs: str = "",
     ) -> list[dict[str, Any]]:
         samples = unit.samples_path
         assert samples is not None
@@ -306,7 +309,7 @@ class Site:
         for line, record, size in records:
             view: dict[str, Any] = {
                 "line": line,
-                "href": self.sample_href(unit, line, root),
+                "href": self.sample_href(unit, line, root, qs),
                 "id": _text_id(index.ids[line]),
                 "repeat": int(index.repeats[line]) if index.repeats.any() else None,
                 "score": None
@@ -318,6 +321,8 @@ class Site:
                 "scorers": [],
                 "artifacts": [],
                 "repeats": [],
+                "short": {"input": "", "prediction": "", "gold": ""},
+                "steps": self._steps(unit, index, line, root) if self.mode == "export" else {},
             }
             if record is None:
                 view["damaged"] = (
@@ -328,10 +333,15 @@ class Site:
                 view["css"] = "bad"
             else:
                 view["fields"] = render.record_fields(record, limit)
+                value, note = self.input_of(unit, record)
                 if "input" not in record:
-                    value, note = self.input_of(unit, record)
                     shown = render.value_view("" if value is None else value, limit, "input")
                     view["fields"].insert(0, {"key": "input", "value": shown, "note": note})
+                view["short"] = {
+                    "input": "" if value is None else _short(value, 160),
+                    "prediction": _short(record.get("prediction"), 80),
+                    "gold": _short(record.get("gold"), 80),
+                }
                 view["scorers"] = render.scorer_views(record, limit)
                 view["artifacts"] = self._artifacts(unit, record, limit)
                 if full and view["repeat"] is not None:
@@ -377,7 +387,85 @@ class Site:
             )
         return out
 
-    def sample_page(self, uid: str, line: int) -> str | None:
+    def table_page(self, uid: str) -> str | None:
+        """The export's table of every sample of a unit, searched, filtered and sorted in the
+        page by its script (the data is in the page: a static site has no server)."""
+        unit = self.catalog.get(uid)
+        if unit is None:
+            return None
+        index, _ = self.index_of(unit)
+        if index is None:
+            return None
+        chars = max(200, min(TABLE_TEXT_CHARS, TABLE_TEXT_BUDGET // max(1, index.n)))
+        data = {
+            "page_size": PAGE_SIZE,
+            "labels": index.labels,
+            "scorers": sorted(index.scorers),
+            "rows": list(self._table_rows(unit, index, chars)),
+        }
+        # "<" escaped: the data cannot close its <script> element
+        text = json.dumps(data, ensure_ascii=False, allow_nan=False).replace("<", "\\u003c")
+        return self._page(
+            "table.html",
+            "../../",
+            f"{unit.task} · {unit.label}: every sample",
+            unit=unit,
+            data=Markup(text),
+            text_chars=chars,
+            labels=gold_labels(index)[:200],
+            scorer_names=sorted(index.scorers),
+            task_href=f"task/{unit.task}.html" if render.TASK_NAME.match(unit.task) else "",
+        )
+
+    def _table_rows(self, unit: Unit, index: SampleIndex, chars: int):
+        """One list per sample: line, id, repeat, score, flags, gold and predicted label
+        codes, input / prediction / gold excerpts, the search text, each scorer's value."""
+        samples = unit.samples_path
+        assert samples is not None
+        names = sorted(index.scorers)
+        with_repeats = bool(index.repeats.any())
+        for start in range(0, index.n, 2000):
+            lines = list(range(start, min(index.n, start + 2000)))
+            try:
+                records = read_records(index, samples, unit.root, lines, MAX_LIST_LINE_BYTES)
+            except Refused:
+                records = [(line, None, 0) for line in lines]
+            for line, record, _ in records:
+                record = record or {}
+                value, _ = self.input_of(unit, record) if record else (None, "")
+                text = render.readable(record, chars)
+                if "input" not in record and value is not None:
+                    text = render.readable(value, chars) + "\n" + text
+                yield [
+                    line,
+                    _text_id(index.ids[line]),
+                    int(index.repeats[line]) if with_repeats else None,
+                    _num(index.score[line]),
+                    int(index.flags[line]),
+                    int(index.gold[line]),
+                    int(index.pred[line]),
+                    "" if value is None else _short(value, 160),
+                    _short(record.get("prediction"), 80) if record else "",
+                    _short(record.get("gold"), 80) if record else "",
+                    text[:chars].lower(),
+                    [_num(index.scorers[name][line]) for name in names],
+                ]
+
+    def _steps(self, unit: Unit, index: SampleIndex, line: int, root: str) -> dict[str, str]:
+        """The export's previous and next sample (file order; the server's sample page steps
+        through the list it came from)."""
+        steps = {}
+        if line > 0:
+            steps["prev"] = self.sample_href(unit, line - 1, root)
+        if line + 1 < index.n:
+            steps["next"] = self.sample_href(unit, line + 1, root)
+        return steps
+
+    def sample_page(
+        self, uid: str, line: int, wanted: SampleFilter | None = None, qs: str = ""
+    ) -> str | None:
+        """One sample in full, with the previous and next one of the list it was opened
+        from (``wanted``: its search, filters and order; file order without)."""
         unit = self.catalog.get(uid)
         if unit is None:
             return None
@@ -385,15 +473,29 @@ class Site:
         if index is None or not 0 <= line < index.n:
             return None
         [sample] = self._samples(
-            unit, index, [line], SAMPLE_LIMIT, MAX_SAMPLE_LINE_BYTES, "../../", full=True
+            unit, index, [line], SAMPLE_LIMIT, MAX_SAMPLE_LINE_BYTES, "../../", full=True, qs=qs
         )
+        rows = self._select(unit, index, wanted or SampleFilter())
+        at = np.flatnonzero(rows == line)
+        if not len(at):  # not in that list (a stale link): step through the file
+            rows, qs, at = np.arange(index.n), "", np.asarray([line])
+        position = int(at[0])
+        step = {
+            "position": position + 1,
+            "total": len(rows),
+            "prev": f"sample-{int(rows[position - 1])}.html{qs}" if position > 0 else "",
+            "next": f"sample-{int(rows[position + 1])}.html{qs}"
+            if position + 1 < len(rows)
+            else "",
+            "back": f"page-{position // PAGE_SIZE + 1}.html{qs}#sample-{line}",
+        }
         return self._page(
             "sample.html",
             "../../",
             f"{unit.task} #{line + 1}",
             unit=unit,
             sample=sample,
-            back_page=line // PAGE_SIZE + 1,
+            step=step,
         )
 
     def artifact_bytes(self, uid: str, name: str) -> bytes | None:
@@ -542,7 +644,54 @@ _EMPTY = {
     "score": None,
     "css": "bad",
     "href": "",
+    "short": {"input": "", "prediction": "", "gold": ""},
+    "steps": {},
 }
+
+
+#: The sample table's sortable columns: (heading, sort key).
+SORT_COLUMNS = (("#", "line"), ("id", "id"), ("score", "score"))
+
+
+def query_string(wanted: SampleFilter) -> str:
+    """The query string of a page listing the samples ``wanted`` selects."""
+    from urllib.parse import urlencode
+
+    pairs = {
+        "q": wanted.query,
+        "wrong": "1" if wanted.wrong else "",
+        "invalid": "1" if wanted.invalid else "",
+        "damaged": "1" if wanted.damaged else "",
+        "label": wanted.label,
+        "scorer": wanted.scorer,
+        "min": "" if wanted.min_value is None else f"{wanted.min_value:g}",
+        "max": "" if wanted.max_value is None else f"{wanted.max_value:g}",
+        "sort": wanted.sort,
+        "desc": "1" if wanted.desc else "",
+    }
+    kept = {k: v for k, v in pairs.items() if v}
+    return ("?" + urlencode(kept)) if kept else ""
+
+
+def sort_links(wanted: SampleFilter, scorers: list[str]) -> list[dict[str, str]]:
+    """A link per sortable column (and scorer): sorted by it, or reversed when it already
+    is; the arrow says the current order."""
+    from dataclasses import replace
+
+    out = []
+    for heading, key in (*SORT_COLUMNS, *((name, name) for name in scorers)):
+        current = wanted.sort == key or (key == "line" and not wanted.sort)
+        again = replace(wanted, sort=key, desc=current and not wanted.desc)
+        arrow = ("▼" if wanted.desc else "▲") if current else ""
+        out.append(
+            {
+                "heading": heading,
+                "key": key,
+                "href": f"page-1.html{query_string(again)}",
+                "arrow": arrow,
+            }
+        )
+    return out
 
 
 def _seed(unit: Unit) -> int:
