@@ -39,7 +39,7 @@ from seebench.view.index import (
     select,
 )
 from seebench.view.inputs import InputLookup, search_hashes
-from seebench.view.rows import run_row, unit_summary
+from seebench.view.rows import reliability, run_row, unit_summary, unscored
 from seebench.view.safety import Refused, inside, read_bytes
 
 if TYPE_CHECKING:
@@ -220,6 +220,8 @@ class Site:
         context: dict[str, Any] = {
             "unit": unit,
             "summary": unit_summary(unit),
+            "unscored": unscored(unit),
+            "reliability": reliability(unit),
             "peers": self.catalog.peers(unit),
             "index_note": note,
             "filterable": index is not None,
