@@ -237,9 +237,10 @@ def _from_bytes(data: bytes) -> SampleIndex:
 
 
 def clear_memory() -> None:
-    """Forget the indexes kept in memory (the cached files stay)."""
+    """Forget the indexes (and the search text) kept in memory (the cached files stay)."""
     with _LOCK:
         _MEMORY.clear()
+        _SEARCH_TEXT.clear()
 
 
 def cache_paths(samples: Path) -> list[Path]:
@@ -416,37 +417,68 @@ def order(index: SampleIndex, rows: np.ndarray, by: str, desc: bool = False) -> 
 def search(index: SampleIndex, samples: Path, root: Path, query: str) -> np.ndarray:
     """Line numbers whose JSON text holds ``query`` (case-insensitive for ASCII letters).
 
-    The file is read in chunks of :data:`SEARCH_CHUNK` bytes, lower-cased and scanned with
-    ``bytes.find`` (one match per line at most), so memory stays bounded whatever the size."""
+    The file's text is lower-cased once and kept for the next search of the same file (one
+    file of at most :data:`SEARCH_CACHE_BYTES`; a larger one is read in chunks of
+    :data:`SEARCH_CHUNK` bytes each time, so memory stays bounded whatever the size); the
+    matches' offsets are mapped to their lines in one vectorised step."""
     needle = json.dumps(query, ensure_ascii=False)[1:-1].encode("utf-8").lower()
-    hits: list[int] = []
     if not needle:
         return np.arange(index.n, dtype=np.int64)
+    size = int(index.offsets[-1])
+    found: list[np.ndarray] = []
+    for base, chunk in _lowered_chunks(index, samples, root, size, len(needle) - 1):
+        starts, position = [], 0
+        while (at := chunk.find(needle, position)) != -1:
+            starts.append(at)
+            end = chunk.find(b"\n", at + len(needle))  # one match per line is enough
+            position = at + 1 if end == -1 else end + 1
+        if starts:
+            found.append(np.asarray(starts, dtype=np.int64) + base)
+    if not found:
+        return np.zeros(0, dtype=np.int64)
+    lines = np.searchsorted(index.offsets, np.concatenate(found), side="right") - 1
+    return np.unique(lines)
+
+
+#: The largest samples file whose lower-cased text is kept for the next search.
+SEARCH_CACHE_BYTES = 256 * 1024 * 1024
+_SEARCH_TEXT: dict[tuple, tuple[int, list[tuple[int, bytes]]]] = {}
+
+
+def _lowered_chunks(index: SampleIndex, samples: Path, root: Path, size: int, overlap: int):
+    """``(file offset, lower-cased bytes)`` covering the file, each chunk starting ``overlap``
+    bytes before the previous one ended; kept for the next search of a file of at most
+    :data:`SEARCH_CACHE_BYTES` (as long as the next needle is no longer)."""
+    key = (str(samples), index.meta.get("samples_sha256"), size)
+    with _LOCK:
+        cached = _SEARCH_TEXT.get(key)
+    if cached is not None and cached[0] >= overlap:
+        yield from cached[1]
+        return
+    keep = size <= SEARCH_CACHE_BYTES
+    chunks: list[tuple[int, bytes]] = []
+    overlap = max(overlap, 63)  # the kept chunks serve needles of up to 64 bytes
     fd = open_regular(samples, root)
     try:
-        size = os.fstat(fd).st_size
-        if size != int(index.offsets[-1]):
-            return np.asarray(hits, dtype=np.int64)
-        overlap = len(needle) - 1
-        start = 0  # file offset of chunk[0]
-        carry = b""
-        while start - len(carry) < size:
+        if os.fstat(fd).st_size != size:
+            return
+        start, carry = 0, b""
+        while start < size:
             data = os.pread(fd, SEARCH_CHUNK, start)
             if not data:
                 break
-            chunk = (carry + data).lower()
-            base = start - len(carry)
-            position = 0
-            while (found := chunk.find(needle, position)) != -1:
-                line = int(np.searchsorted(index.offsets, base + found, side="right")) - 1
-                if not hits or hits[-1] != line:
-                    hits.append(line)
-                position = max(found + 1, int(index.offsets[line + 1]) - base)
-            carry = chunk[-overlap:] if overlap else b""
+            chunk = (start - len(carry), (carry + data).lower())
+            if keep:
+                chunks.append(chunk)
+            yield chunk
+            carry = data[-overlap:]
             start += len(data)
     finally:
         os.close(fd)
-    return np.asarray(hits, dtype=np.int64)
+    if keep and start == size:
+        with _LOCK:
+            _SEARCH_TEXT.clear()
+            _SEARCH_TEXT[key] = (overlap, chunks)
 
 
 def read_records(

@@ -171,6 +171,24 @@ def leaderboard_context(report: Any, units: list[Unit], groups: Any) -> dict[str
     return context
 
 
+def board(units: list[Unit], csv_inputs: Iterable[Path], groups: Any, registry: Any) -> dict:
+    """The leaderboard page's context (``problem``: why there is none), from scratch."""
+    try:
+        if registry is None:
+            raise SeebenchError("no plugin registry given")
+        report = build_report(score_table(units, csv_inputs), registry)
+    except SeebenchError as exc:
+        return {"problem": str(exc)}
+    return {"problem": "", **leaderboard_context(report, units, groups)}
+
+
+def board_in_child(units: list[Unit], csv_inputs: tuple[Path, ...], groups: Any) -> dict:
+    """:func:`board` in a process of its own (with that process's plugin registry)."""
+    from seebench.plugin_manager import get_registry
+
+    return board(units, csv_inputs, groups, get_registry())
+
+
 def _group_rows(report: Any, groups: Any) -> list[dict[str, Any]]:
     if groups is None:
         return []

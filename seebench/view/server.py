@@ -147,15 +147,12 @@ def _int(text: str) -> int:
 
 def serve(site: Site, host: str, port: int) -> None:
     """Serve ``site`` until interrupted."""
+    # SciPy (the compare view's t interval) takes a while to import on a busy machine, and the
+    # templates to compile: both before serving, not in the first pages' time.
+    import scipy.special  # noqa: F401
     import uvicorn
 
-    # SciPy (the compare view's t interval) takes a while to import on a busy machine: do it
-    # while the first pages are served, not on the first compare.
-    threading.Thread(target=_warm_up, daemon=True).start()
-    site.start_leaderboard()
+    site.warm_up()
+    site.start_leaderboard(own_process=True)
     hosts = LOCAL_HOSTS if host in LOCAL_HOSTS else (*LOCAL_HOSTS, host)
     uvicorn.run(build_app(site, hosts), host=host, port=port, log_level="warning")
-
-
-def _warm_up() -> None:
-    import scipy.special  # noqa: F401

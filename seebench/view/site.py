@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import logging
 import math
 import threading
 from collections import OrderedDict
@@ -44,6 +45,8 @@ from seebench.view.safety import Refused, inside, read_bytes
 
 if TYPE_CHECKING:
     from seebench.registry import Registry
+
+_log = logging.getLogger(__name__)
 
 PAGE_SIZE = 20
 #: Characters of each sample's text the export's table searches, and the budget of them all.
@@ -612,12 +615,36 @@ class Site:
             self._board = context
         return self._board
 
-    def start_leaderboard(self) -> None:
+    def start_leaderboard(self, own_process: bool = False) -> None:
         """Compute the leaderboard in the background (the server calls this as it starts): its
-        posterior draws and figures take seconds, which no request should wait for."""
+        posterior draws and figures take seconds, which no request should wait for. With
+        ``own_process`` they run in a process of their own, so that their CPU time does not
+        hold the interpreter lock the pages wait for."""
         if self._warming is None and self._board is None:
-            self._warming = threading.Thread(target=self.board_context, daemon=True)
+            target = self._board_in_process if own_process else self.board_context
+            self._warming = threading.Thread(target=target, daemon=True)
             self._warming.start()
+
+    def _board_in_process(self) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        from seebench.view.leaderboard import board_in_child
+
+        try:
+            context = multiprocessing.get_context("spawn")
+            with ProcessPoolExecutor(1, mp_context=context) as pool:
+                units = self.catalog.list()
+                job = pool.submit(board_in_child, units, tuple(self.csv_inputs), self.groups)
+                self._board = job.result()
+        except Exception:  # cannot start a process here: compute it in this thread
+            _log.warning("computing the leaderboard in the server's process", exc_info=True)
+            self.board_context()
+
+    def warm_up(self) -> None:
+        """Compile every template (before serving: the first page must not pay for it)."""
+        for name in self.env.list_templates(extensions=["html"]):
+            self.env.get_template(name)
 
     def leaderboard_page(self) -> str:
         if self._warming is not None and self._warming.is_alive():
