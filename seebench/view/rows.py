@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from seebench.leaderboard.inputs import run_subset
 from seebench.view import render
 from seebench.view.catalog import Unit
 
@@ -45,7 +46,7 @@ def run_row(unit: Unit) -> dict[str, Any]:
         "ci": render.interval((info.get(primary) or {}).get("ci95")) if primary else "",
         "others": [(k, v) for k, v in metrics.items() if k != primary],
         "n": data.get("n", ""),
-        "limit": run.get("limit") if isinstance(run.get("limit"), int) else None,
+        "subset": run_subset(data),  # --limit N / --samples: a partial result
         "task_href": f"task/{unit.task}.html" if render.TASK_NAME.match(unit.task) else "",
         "invalid": f"{invalid:.1%}" if isinstance(invalid, int | float) else "",
         "time": f"{total_s:.1f}" if isinstance(total_s, int | float) else "",
