@@ -321,3 +321,38 @@ def test_exported_table_searches_filters_and_sorts_without_a_server(browser, tmp
     assert INPUTS[0] in browser.find_element(By.ID, "sample-0").text
     browser.find_element(By.CSS_SELECTOR, "#sample-0 .next-sample").click()
     assert browser.current_url.endswith("#sample-1")
+
+
+def test_reliability_diagram_and_unscored_count(browser, tmp_path) -> None:
+    import json
+
+    from selenium.webdriver.common.by import By
+
+    from seebench.view.synthetic import classification_records, write_unit
+    from tests.view.test_rows import BINS
+
+    results = tmp_path / "results"
+    path = write_unit(
+        results,
+        "smollm2",
+        "loglik",
+        "issues",
+        classification_records(20, 0.7),
+        info={"loglik": {"ece": 0.0625, "reliability": BINS}},
+    )
+    result = json.loads(path.read_text())
+    result["unscored"] = {"count": 2, "reasons": {"infra_error": 2}}
+    path.write_text(json.dumps(result))
+    catalog = Catalog([results])
+    catalog.refresh()
+    export_site(Site(catalog, get_registry(), mode="export"), tmp_path / "site")
+    [unit] = catalog.list()
+    browser.get((tmp_path / "site" / "unit" / unit.uid / "page-1.html").as_uri())
+    bars = browser.find_elements(By.CSS_SELECTOR, "#reliability rect.bin")
+    assert len(bars) == 3 and all(b.size["height"] > 0 for b in bars)
+    assert browser.find_element(By.ID, "ece").text == "0.0625"
+    assert browser.find_element(By.ID, "unscored").text.startswith("2 of 20 samples unscored")
+    browser.execute_script("document.getElementById('reliability').scrollIntoView();")
+    _shot(browser, "reliability")
+    browser.get((tmp_path / "site" / "index.html").as_uri())
+    assert browser.find_element(By.CSS_SELECTOR, "#runs td.unscored").text == "2"
