@@ -352,7 +352,9 @@ def test_reliability_diagram_and_unscored_count(browser, tmp_path) -> None:
     assert len(bars) == 3 and all(b.size["height"] > 0 for b in bars)
     assert browser.find_element(By.ID, "ece").text == "0.0625"
     assert browser.find_element(By.ID, "unscored").text.startswith("2 of 20 samples unscored")
-    browser.execute_script("document.getElementById('reliability').scrollIntoView();")
+    browser.execute_script(
+        "document.getElementById('unscored').scrollIntoView(); window.scrollBy(0, -60);"
+    )
     _shot(browser, "reliability")
     browser.get((tmp_path / "site" / "index.html").as_uri())
     assert browser.find_element(By.CSS_SELECTOR, "#runs td.unscored").text == "2"
