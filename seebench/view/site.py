@@ -42,6 +42,7 @@ from seebench.view.index import (
 from seebench.view.inputs import InputLookup, search_hashes
 from seebench.view.rows import reliability, run_row, unit_summary, unscored
 from seebench.view.safety import Refused, inside, read_bytes
+from seebench.view.table import short, sort_links, table_rows
 
 if TYPE_CHECKING:
     from seebench.registry import Registry
@@ -343,9 +344,9 @@ class Site:
                     shown = render.value_view("" if value is None else value, limit, "input")
                     view["fields"].insert(0, {"key": "input", "value": shown, "note": note})
                 view["short"] = {
-                    "input": "" if value is None else _short(value, 160),
-                    "prediction": _short(record.get("prediction"), 80),
-                    "gold": _short(record.get("gold"), 80),
+                    "input": "" if value is None else short(value, 160),
+                    "prediction": short(record.get("prediction"), 80),
+                    "gold": short(record.get("gold"), 80),
                 }
                 view["scorers"] = render.scorer_views(record, limit)
                 view["artifacts"] = self._artifacts(unit, record, limit)
@@ -406,7 +407,7 @@ class Site:
             "page_size": PAGE_SIZE,
             "labels": index.labels,
             "scorers": sorted(index.scorers),
-            "rows": list(self._table_rows(unit, index, chars)),
+            "rows": list(table_rows(unit, index, chars, self.input_of)),
         }
         # "<" escaped: the data cannot close its <script> element
         text = json.dumps(data, ensure_ascii=False, allow_nan=False).replace("<", "\\u003c")
@@ -421,40 +422,6 @@ class Site:
             scorer_names=sorted(index.scorers),
             task_href=f"task/{unit.task}.html" if render.TASK_NAME.match(unit.task) else "",
         )
-
-    def _table_rows(self, unit: Unit, index: SampleIndex, chars: int):
-        """One list per sample: line, id, repeat, score, flags, gold and predicted label
-        codes, input / prediction / gold excerpts, the search text, each scorer's value."""
-        samples = unit.samples_path
-        assert samples is not None
-        names = sorted(index.scorers)
-        with_repeats = bool(index.repeats.any())
-        for start in range(0, index.n, 2000):
-            lines = list(range(start, min(index.n, start + 2000)))
-            try:
-                records = read_records(index, samples, unit.root, lines, MAX_LIST_LINE_BYTES)
-            except Refused:
-                records = [(line, None, 0) for line in lines]
-            for line, record, _ in records:
-                record = record or {}
-                value, _ = self.input_of(unit, record) if record else (None, "")
-                text = render.readable(record, chars)
-                if "input" not in record and value is not None:
-                    text = render.readable(value, chars) + "\n" + text
-                yield [
-                    line,
-                    _text_id(index.ids[line]),
-                    int(index.repeats[line]) if with_repeats else None,
-                    _num(index.score[line]),
-                    int(index.flags[line]),
-                    int(index.gold[line]),
-                    int(index.pred[line]),
-                    "" if value is None else _short(value, 160),
-                    _short(record.get("prediction"), 80) if record else "",
-                    _short(record.get("gold"), 80) if record else "",
-                    text[:chars].lower(),
-                    [_num(index.scorers[name][line]) for name in names],
-                ]
 
     def _steps(self, unit: Unit, index: SampleIndex, line: int, root: str) -> dict[str, str]:
         """The export's previous and next sample (file order; the server's sample page steps
@@ -572,11 +539,11 @@ class Site:
             items.append(
                 {
                     "id": _text_id(index_a.ids[la]),
-                    "input": "" if value is None else _short(value, 300),
+                    "input": "" if value is None else short(value, 300),
                     "input_note": note if value is None else "",
-                    "gold": _short(ra.get("gold")),
-                    "pred_a": _short(ra.get("prediction")),
-                    "pred_b": _short(rb.get("prediction")),
+                    "gold": short(ra.get("gold"), 600),
+                    "pred_a": short(ra.get("prediction"), 600),
+                    "pred_b": short(rb.get("prediction"), 600),
                     "score_a": render.fmt(_num(index_a.score[la])),
                     "score_b": render.fmt(_num(index_b.score[lb])),
                     "href_a": self.sample_href(a, la, root),
@@ -678,51 +645,6 @@ _EMPTY = {
 }
 
 
-#: The sample table's sortable columns: (heading, sort key).
-SORT_COLUMNS = (("#", "line"), ("id", "id"), ("score", "score"))
-
-
-def query_string(wanted: SampleFilter) -> str:
-    """The query string of a page listing the samples ``wanted`` selects."""
-    from urllib.parse import urlencode
-
-    pairs = {
-        "q": wanted.query,
-        "wrong": "1" if wanted.wrong else "",
-        "invalid": "1" if wanted.invalid else "",
-        "damaged": "1" if wanted.damaged else "",
-        "label": wanted.label,
-        "scorer": wanted.scorer,
-        "min": "" if wanted.min_value is None else f"{wanted.min_value:g}",
-        "max": "" if wanted.max_value is None else f"{wanted.max_value:g}",
-        "sort": wanted.sort,
-        "desc": "1" if wanted.desc else "",
-    }
-    kept = {k: v for k, v in pairs.items() if v}
-    return ("?" + urlencode(kept)) if kept else ""
-
-
-def sort_links(wanted: SampleFilter, scorers: list[str]) -> list[dict[str, str]]:
-    """A link per sortable column (and scorer): sorted by it, or reversed when it already
-    is; the arrow says the current order."""
-    from dataclasses import replace
-
-    out = []
-    for heading, key in (*SORT_COLUMNS, *((name, name) for name in scorers)):
-        current = wanted.sort == key or (key == "line" and not wanted.sort)
-        again = replace(wanted, sort=key, desc=current and not wanted.desc)
-        arrow = ("▼" if wanted.desc else "▲") if current else ""
-        out.append(
-            {
-                "heading": heading,
-                "key": key,
-                "href": f"page-1.html{query_string(again)}",
-                "arrow": arrow,
-            }
-        )
-    return out
-
-
 def _seed(unit: Unit) -> int:
     run = unit.data.get("run")
     seed = run.get("seed") if isinstance(run, dict) else None
@@ -732,11 +654,6 @@ def _seed(unit: Unit) -> int:
 def _num(value: Any) -> float | None:
     value = float(value)
     return None if math.isnan(value) else value
-
-
-def _short(value: Any, limit: int = 600) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= limit else text[:limit] + " …"
 
 
 def _text_id(value: bytes) -> str:
