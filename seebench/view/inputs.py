@@ -22,29 +22,71 @@ InputMap = dict[str, Any]
 Loader = Callable[[str, int], InputMap]
 
 
+#: What an input being read in the background shows until it is there.
+PENDING = "the input is not stored; it is being read from the task's data: reload in a moment"
+
+
 class InputLookup:
-    """``input_hash -> input`` of each task, read once per task and seed (by ``loader``)."""
+    """``input_hash -> input`` of each task, read once per task and seed (by ``loader``);
+    :meth:`preload` reads them ahead, in a process of its own."""
 
     def __init__(self, loader: Loader | None = None) -> None:
         self._loader = loader or task_inputs
         self._found: dict[tuple[str, int], tuple[InputMap, str]] = {}
+        self._pending: set[tuple[str, int]] = set()
         self._lock = threading.Lock()
 
+    def pending(self, task: str, seed: int = 42) -> bool:
+        """Whether the task's inputs are being read in the background."""
+        with self._lock:
+            return (task, seed) in self._pending and (task, seed) not in self._found
+
     def inputs(self, task: str, seed: int = 42) -> tuple[InputMap, str]:
-        """The task's inputs by hash, and why there are none (empty when there are)."""
+        """The task's inputs by hash, and why there are none (empty when there are; a note
+        while :meth:`preload` is still reading them)."""
         key = (task, seed)
         with self._lock:
-            if key not in self._found:
-                try:
-                    found: tuple[InputMap, str] = (self._loader(task, seed), "")
-                except SeebenchError as exc:
-                    found = ({}, f"the input is not stored and {task}'s data cannot be read: {exc}")
-                except Exception as exc:  # a plugin's data kind failing must not fail a page
-                    found = ({}, f"the input is not stored; reading {task}'s data failed: {exc}")
-                if len(self._found) >= MAX_TASKS:
-                    self._found.pop(next(iter(self._found)))
-                self._found[key] = found
-            return self._found[key]
+            if key in self._found:
+                return self._found[key]
+            if key in self._pending:
+                return {}, PENDING
+        found = read_inputs(self._loader, task, seed)
+        self._store(key, found)
+        return found
+
+    def _store(self, key: tuple[str, int], found: tuple[InputMap, str]) -> None:
+        with self._lock:
+            if len(self._found) >= MAX_TASKS:
+                self._found.pop(next(iter(self._found)))
+            self._found[key] = found
+            self._pending.discard(key)
+
+    def preload(self, keys: list[tuple[str, int]]) -> threading.Thread | None:
+        """Read the inputs of ``keys`` (task, seed) in the background, in a process of its own
+        (so that no page waits for the interpreter lock meanwhile); ``None`` if none is left."""
+        with self._lock:
+            keys = [k for k in dict.fromkeys(keys) if k not in self._found][:MAX_TASKS]
+            self._pending.update(keys)
+        if not keys:
+            return None
+        thread = threading.Thread(target=self._preload, args=(keys,), daemon=True)
+        thread.start()
+        return thread
+
+    def _preload(self, keys: list[tuple[str, int]]) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        left = list(keys)
+        try:
+            context = multiprocessing.get_context("spawn")
+            with ProcessPoolExecutor(1, mp_context=context) as pool:
+                while left:
+                    found = pool.submit(read_inputs, self._loader, *left[0]).result()
+                    self._store(left.pop(0), found)
+        except Exception:  # no process here (or a loader that cannot cross): read them here
+            for key in left:
+                self._store(key, read_inputs(self._loader, *key))
 
     def lookup(self, task: str, seed: int, input_hash: Any) -> tuple[Any, str]:
         """``(input, "")`` for a hash the task's data holds, else ``(None, why not)``."""
@@ -57,6 +99,16 @@ class InputLookup:
             f"the input is not stored and {task}'s data as it is now has no item with input "
             f"hash {str(input_hash)[:40]!r} (the data or its preparation changed)"
         )
+
+
+def read_inputs(loader: Loader, task: str, seed: int) -> tuple[InputMap, str]:
+    """``loader(task, seed)``, or no inputs and the one-line reason."""
+    try:
+        return loader(task, seed), ""
+    except SeebenchError as exc:
+        return {}, f"the input is not stored and {task}'s data cannot be read: {exc}"
+    except Exception as exc:  # a plugin's data kind failing must not fail a page
+        return {}, f"the input is not stored; reading {task}'s data failed: {exc}"
 
 
 def task_inputs(task: str, seed: int) -> InputMap:

@@ -154,5 +154,6 @@ def serve(site: Site, host: str, port: int) -> None:
 
     site.warm_up()
     site.start_leaderboard(own_process=True)
+    site.start_inputs()
     hosts = LOCAL_HOSTS if host in LOCAL_HOSTS else (*LOCAL_HOSTS, host)
     uvicorn.run(build_app(site, hosts), host=host, port=port, log_level="warning")

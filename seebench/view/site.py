@@ -263,9 +263,12 @@ class Site:
             assert samples is not None
             try:
                 hits = self._input_hits(unit, index, wanted.query)
-                self._selections[key] = select(index, samples, unit.root, wanted, hits)
+                rows = select(index, samples, unit.root, wanted, hits)
             except Refused:
-                self._selections[key] = np.zeros(0, dtype=np.int64)
+                rows = np.zeros(0, dtype=np.int64)
+            if wanted.query and self.inputs.pending(unit.task, _seed(unit)):
+                return rows  # its inputs are still being read: search them again next time
+            self._selections[key] = rows
             while len(self._selections) > 32:
                 self._selections.popitem(last=False)
         return self._selections[key]
@@ -281,6 +284,16 @@ class Site:
             return None
         wanted = np.asarray([h.encode() for h in found])
         return np.flatnonzero(np.isin(index.hashes, wanted))
+
+    def start_inputs(self) -> threading.Thread | None:
+        """Read, in the background, the task data of every unit whose samples file does not
+        hold its inputs (the server calls this as it starts)."""
+        keys = []
+        for unit in self.catalog.list():
+            index, _ = self.index_of(unit)
+            if index is not None and index.meta.get("with_input", 0) < index.n:
+                keys.append((unit.task, _seed(unit)))
+        return self.inputs.preload(keys)
 
     def input_of(self, unit: Unit, record: dict[str, Any]) -> tuple[Any, str]:
         """A record's input: its own, else the task data's by ``input_hash``, else ``None``

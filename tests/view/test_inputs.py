@@ -109,3 +109,35 @@ def test_task_inputs_reads_a_registered_tasks_data() -> None:
     table = task_inputs("bug_report", 42)
     assert {s.input_hash for s in (*data.test, *data.train)} <= set(table)
     assert table[data.test[0].input_hash] == data.test[0].input
+
+
+def test_inputs_read_ahead_show_a_note_until_they_are_there(tmp_path) -> None:
+    import threading
+
+    release = threading.Event()
+
+    def slow(task: str, seed: int) -> dict:  # a closure: read in a thread, not a process
+        release.wait(60)
+        return _table(task, seed)
+
+    site, catalog = _site(tmp_path, slow)
+    unit = _unit(catalog, "majority")
+    thread = site.start_inputs()
+    assert thread is not None and site.inputs.pending("issues", 42)
+    assert "being read from the task&#39;s data" in site.unit_page(unit.uid)
+    page = site.unit_page(unit.uid, 1, SampleFilter(query="crashes"), "?q=crashes")
+    assert re.search(r'id="match-count">0 of 9 samples', page)  # not kept as the answer
+    release.set()
+    thread.join(60)
+    page = site.unit_page(unit.uid, 1, SampleFilter(query="crashes"), "?q=crashes")
+    assert re.search(r'id="match-count">3 of 9 samples', page)
+
+
+def test_inputs_are_read_ahead_in_a_process_of_their_own(tmp_path) -> None:
+    site, catalog = _site(tmp_path, _table)
+    thread = site.start_inputs()
+    thread.join(120)
+    assert not site.inputs.pending("issues", 42)
+    table, problem = site.inputs.inputs("issues", 42)
+    assert problem == "" and table == _table("issues", 42)
+    assert site.start_inputs() is None  # nothing left to read
