@@ -74,19 +74,14 @@ class InputLookup:
         return thread
 
     def _preload(self, keys: list[tuple[str, int]]) -> None:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+        from seebench.view.child import call_in_process
 
-        left = list(keys)
-        try:
-            context = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(1, mp_context=context) as pool:
-                while left:
-                    found = pool.submit(read_inputs, self._loader, *left[0]).result()
-                    self._store(left.pop(0), found)
-        except Exception:  # no process here (or a loader that cannot cross): read them here
-            for key in left:
-                self._store(key, read_inputs(self._loader, *key))
+        for key in keys:
+            try:
+                found = call_in_process(read_inputs, self._loader, *key)
+            except Exception:  # no process here (or a loader that cannot cross): read it here
+                found = read_inputs(self._loader, *key)
+            self._store(key, found)
 
     def lookup(self, task: str, seed: int, input_hash: Any) -> tuple[Any, str]:
         """``(input, "")`` for a hash the task's data holds, else ``(None, why not)``."""

@@ -606,17 +606,12 @@ class Site:
             self._warming.start()
 
     def _board_in_process(self) -> None:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
+        from seebench.view.child import call_in_process
         from seebench.view.leaderboard import board_in_child
 
+        units, csvs = self.catalog.list(), tuple(self.csv_inputs)
         try:
-            context = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(1, mp_context=context) as pool:
-                units = self.catalog.list()
-                job = pool.submit(board_in_child, units, tuple(self.csv_inputs), self.groups)
-                self._board = job.result()
+            self._board = call_in_process(board_in_child, units, csvs, self.groups)
         except Exception:  # cannot start a process here: compute it in this thread
             _log.warning("computing the leaderboard in the server's process", exc_info=True)
             self.board_context()
