@@ -283,6 +283,9 @@ class Runner:
         missing = [f["file"] for f in status["files"] if not f["present"]]
         if missing:
             return "skip", f"data not here: {', '.join(missing)} (seebench data fetch {task.name})"
+        kept = self._keep_full_result(task)
+        if kept is not None:
+            return "skip", str(kept.reason)
         if self.config.force:
             return "run", "--force recomputes it"
         result_path, samples_path = self.paths(task)

@@ -29,6 +29,10 @@ def test_samples_evaluates_the_chosen_items_as_a_partial_result(tmp_path):
     ids = [json.loads(line)["id"] for line in full_path.with_suffix(".samples.jsonl").open()]
     chosen = [ids[3], ids[0]]
 
+    code, stdout, stderr = _eval(environment, full_out, "--samples", ",".join(chosen), "--plan")
+    assert code == 0, stderr
+    [line] = [x for x in stdout.splitlines() if "good_task" in x]
+    assert " skip " in line and "a --samples run would replace" in line
     code, _, stderr = _eval(environment, full_out, "--samples", ",".join(chosen))
     assert code == 0, stderr
     assert "holds a full result, which a --samples run would replace" in stderr
