@@ -31,7 +31,7 @@ class InputLookup:
     :meth:`preload` reads them ahead, in a process of its own."""
 
     def __init__(self, loader: Loader | None = None) -> None:
-        self._loader = loader or task_inputs
+        self._loader = loader or no_task_data
         self._found: dict[tuple[str, int], tuple[InputMap, str]] = {}
         self._pending: set[tuple[str, int]] = set()
         self._lock = threading.Lock()
@@ -106,14 +106,18 @@ def read_inputs(loader: Loader, task: str, seed: int) -> tuple[InputMap, str]:
         return {}, f"the input is not stored; reading {task}'s data failed: {exc}"
 
 
-def task_inputs(task: str, seed: int) -> InputMap:
-    """Every item of ``task`` (all splits) by input hash, from the data installed here."""
+def inputs_of_task(spec: Any, registry: Any, seed: int) -> InputMap:
+    """Every item of the task ``spec`` (all splits) by input hash, from the data installed
+    here (the composition root binds the task index and registry: see ``seebench.view.cli``)."""
     from seebench.data.dataset import load_task_data
-    from seebench.plugin_manager import get_registry, get_task_index
 
-    spec = get_task_index().get(task)
-    data = load_task_data(spec, get_registry(), seed=seed)
+    data = load_task_data(spec, registry, seed=seed)
     return {s.input_hash: s.input for s in (*data.test, *data.validation, *data.train)}
+
+
+def no_task_data(task: str, seed: int) -> InputMap:
+    """The loader of a viewer given no task index: every lookup says so."""
+    raise SeebenchError("the viewer was given no task index")
 
 
 def search_hashes(table: InputMap, query: str) -> list[str]:

@@ -182,13 +182,6 @@ def board(units: list[Unit], csv_inputs: Iterable[Path], groups: Any, registry: 
     return {"problem": "", **leaderboard_context(report, units, groups)}
 
 
-def board_in_child(units: list[Unit], csv_inputs: tuple[Path, ...], groups: Any) -> dict:
-    """:func:`board` in a process of its own (with that process's plugin registry)."""
-    from seebench.plugin_manager import get_registry
-
-    return board(units, csv_inputs, groups, get_registry())
-
-
 def _group_rows(report: Any, groups: Any) -> list[dict[str, Any]]:
     if groups is None:
         return []

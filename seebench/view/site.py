@@ -17,6 +17,7 @@ import logging
 import math
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -90,6 +91,7 @@ class Site:
         csv_inputs: tuple[Path, ...] = (),
         groups: Any = None,
         inputs: InputLookup | None = None,
+        board_job: Callable[..., dict[str, Any]] | None = None,
     ) -> None:
         import jinja2
 
@@ -99,6 +101,9 @@ class Site:
         self.csv_inputs = csv_inputs
         self.groups = groups  # a seebench.scoring.groups.GroupSet or None
         self.inputs = inputs or InputLookup()  # inputs the samples files do not hold
+        #: a picklable ``(units, csv inputs, groups) -> leaderboard context`` that builds its
+        #: own registry, for computing the leaderboard in a process of its own
+        self.board_job = board_job
         self.env = jinja2.Environment(
             loader=jinja2.PackageLoader("seebench.view", "templates"),
             autoescape=True,
@@ -607,11 +612,13 @@ class Site:
 
     def _board_in_process(self) -> None:
         from seebench.view.child import call_in_process
-        from seebench.view.leaderboard import board_in_child
 
+        if self.board_job is None:  # nothing to run elsewhere: compute it in this thread
+            self.board_context()
+            return
         units, csvs = self.catalog.list(), tuple(self.csv_inputs)
         try:
-            self._board = call_in_process(board_in_child, units, csvs, self.groups)
+            self._board = call_in_process(self.board_job, units, csvs, self.groups)
         except Exception:  # cannot start a process here: compute it in this thread
             _log.warning("computing the leaderboard in the server's process", exc_info=True)
             self.board_context()

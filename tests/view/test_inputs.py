@@ -9,8 +9,9 @@ from seebench.data.dataset import hash_value
 from seebench.errors import DataMissingError
 from seebench.plugin_manager import get_registry
 from seebench.view.catalog import Catalog
+from seebench.view.cli import task_inputs
 from seebench.view.index import SampleFilter
-from seebench.view.inputs import InputLookup, task_inputs
+from seebench.view.inputs import InputLookup
 from seebench.view.site import Site
 from seebench.view.synthetic import write_unit
 
