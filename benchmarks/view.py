@@ -6,7 +6,8 @@ and one sample whose artifact is a 10 MB log, plus a second model on the same ta
 ``seebench view`` as its own process on 127.0.0.1 and times over HTTP:
 
 - start-up with no index (the index is built) and with the cached index (it is verified);
-- the first page of the big unit, 20 random pages, a text search and a filter;
+- the first page of the big unit, 20 random pages, a text search (its first page, page 3, and
+  another query's first page) and a filter;
 - the sample with the 10 MB artifact (the page must not carry the artifact) and the artifact;
 - a compare page of the two models (pairing 100,000 items);
 - the leaderboard (both models on the big task and two 1,000-sample ones: compare's defaults),
@@ -209,6 +210,7 @@ def main() -> None:
             search, body = get(f"{base}/unit/{uid}/page-1.html?q=segfault")
             count = body.decode().split('id="match-count">')[1].split("<")[0]
             search2, _ = get(f"{base}/unit/{uid}/page-3.html?q=segfault")
+            search3, _ = get(f"{base}/unit/{uid}/page-1.html?q=Issue%20%2342")  # a new query
             wrong, _ = get(f"{base}/unit/{uid}/page-{rng.randint(2, 900)}.html?wrong=1&label=bug")
             big_page, big_body = get(f"{base}/unit/{uid}/sample-4242.html")
             artifact, artifact_body = get(f"{base}/unit/{uid}/artifact.txt?path=logs/big.log")
@@ -229,7 +231,7 @@ def main() -> None:
         )
         print(
             f"  search 'segfault' ({count}): first page {search * 1000:.0f} ms, "
-            f"page 3 {search2 * 1000:.0f} ms"
+            f"page 3 {search2 * 1000:.0f} ms; another query's first page {search3 * 1000:.0f} ms"
         )
         print(f"  filter wrong + label, a random page: {wrong * 1000:.0f} ms")
         print(
@@ -248,7 +250,7 @@ def main() -> None:
             f"ready page {polls[-1] * 1000:.0f} ms, again {board2 * 1000:.0f} ms"
         )
         print(f"  server memory: peak {peak:.0f} MB, now {current:.0f} MB")
-        figures[label] = max([first, *randoms, search, *polls, board2])
+        figures[label] = max([first, *randoms, search, search3, *polls, board2])
     print(json.dumps({"slowest_unit_page_s": figures}, indent=1))
 
 

@@ -198,10 +198,9 @@ def _read_scores(
     if model_groups is not None:
         table.model_groups.update(read_model_groups(model_groups))
     if include_limited:
-        for (model, task), limit in sorted(table.limited.items()):
+        for (model, task), how in sorted(table.limited.items()):
             click.echo(
-                f"warning: ranking {model} on {task} from a --limit {limit} run "
-                "(a subset of the items)",
+                f"warning: ranking {model} on {task} from a {how} run (a subset of the items)",
                 err=True,
             )
         return table

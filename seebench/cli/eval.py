@@ -67,6 +67,12 @@ def check_output_dir(output: Path) -> None:
 )
 @click.option("--limit", type=int, help="Evaluate at most N test samples per task (N >= 1).")
 @click.option(
+    "--samples",
+    "sample_ids",
+    help="Evaluate only the test items with these ids: ID,ID,... or a file of ids, one a line "
+    "(a partial result, like --limit's).",
+)
+@click.option(
     "--seed", type=int, default=42, show_default=True, help="Seed for splits, shots and methods."
 )
 @click.option("--force", is_flag=True, help="Recompute units that are already done.")
@@ -108,6 +114,7 @@ def eval_command(
     method,
     output,
     limit,
+    sample_ids,
     seed,
     force,
     shard,
@@ -131,6 +138,9 @@ def eval_command(
 
     if limit is not None and limit < 1:
         raise SeebenchError(f"--limit {limit}: must be at least 1")
+    samples = parse_sample_ids(sample_ids) if sample_ids is not None else None
+    if samples is not None and limit is not None:
+        raise SeebenchError("--samples and --limit: give one of them")
     from seebench.cli.quiet import quiet_libraries
 
     quiet_libraries(progress=not no_progress)
@@ -143,6 +153,7 @@ def eval_command(
         method=method,
         output=output,
         limit=limit,
+        samples=samples,
         seed=seed,
         force=force,
         shard=resolve_shard(shard) if shard else None,
@@ -173,3 +184,23 @@ def _exit(code: int) -> None:
         sys.stderr.flush()
         os._exit(code)
     sys.exit(code)
+
+
+def parse_sample_ids(text: str) -> tuple[str, ...]:
+    """``--samples``: ids separated by commas, or the path of a file of ids (one a line;
+    blank lines and ``#`` comments skipped)."""
+    path = Path(text)
+    if path.is_file():
+        from seebench import safe_files
+
+        try:
+            body = safe_files.read_text(path, 16 * 1024 * 1024)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SeebenchError(f"--samples {text}: cannot read: {exc}") from None
+        ids = [line.strip() for line in body.splitlines()]
+        ids = [i for i in ids if i and not i.startswith("#")]
+    else:
+        ids = [part.strip() for part in text.split(",") if part.strip()]
+    if not ids:
+        raise SeebenchError(f"--samples {text!r}: no sample ids (ID,ID,... or a file of ids)")
+    return tuple(dict.fromkeys(ids))

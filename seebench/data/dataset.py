@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -218,9 +219,17 @@ def pick_shots(task: TaskSpec, data: TaskData, k: int, seed: int) -> dict[str, l
 
 
 def load_task_data(
-    task: TaskSpec, registry: Registry, seed: int = DEFAULT_SEED, limit: int | None = None
+    task: TaskSpec,
+    registry: Registry,
+    seed: int = DEFAULT_SEED,
+    limit: int | None = None,
+    sample_ids: Collection[str] | None = None,
 ) -> TaskData:
-    """Read, prepare and split the data of ``task``; raises ``DataMissingError`` if absent."""
+    """Read, prepare and split the data of ``task``; raises ``DataMissingError`` if absent.
+
+    ``limit`` keeps the first test items, ``sample_ids`` only the test items with these ids (in
+    test order; :class:`DataMissingError` when the test split holds none of them: the unit
+    is skipped)."""
     rows, checksums = read_rows(task, registry)
     rows = prepare_rows(task, rows, registry)
     samples = rows_to_samples(task, rows)
@@ -232,12 +241,24 @@ def load_task_data(
         raise DataError(f"task {task.name!r}: preparation left no rows")
     splits = split_samples(task, samples, seed)
     test = splits["test"][:limit] if limit else splits["test"]
+    if sample_ids is not None:
+        test = chosen_samples(task, test, sample_ids)
     data = TaskData(task, splits["train"], splits["validation"], test, checksums)
     data.excluded = excluded
     data.shots = pick_shots(
         task, data, int(task.shots.get("k", 3)), int(task.shots.get("seed", seed))
     )
     return data
+
+
+def chosen_samples(task: TaskSpec, test: list[Sample], ids: Collection[str]) -> list[Sample]:
+    """The test items whose id is one of ``ids`` (``--samples``), in test order."""
+    wanted = set(ids)
+    chosen = [s for s in test if s.id in wanted]
+    if not chosen:
+        shown = ", ".join(sorted(wanted)[:5]) + (", ..." if len(wanted) > 5 else "")
+        raise DataMissingError(f"task {task.name!r}: its test split has none of --samples {shown}")
+    return chosen
 
 
 #: the largest exclusion list read

@@ -53,8 +53,9 @@ class ScoreTable:
     #: (model, task) -> (scored, excluded): the samples x repeats a score rests on and those
     #: left unscored, where the input says (result files; CSV columns ``scored``/``excluded``)
     counts: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
-    #: (model, task) -> N of every result of a ``--limit N`` run (scored on the first N items)
-    limited: dict[tuple[str, str], int] = field(default_factory=dict)
+    #: (model, task) -> how a partial result chose its items (``--limit N``: the first N;
+    #: ``--samples``: chosen ids), for every result of a subset of the test items
+    limited: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def drop_limited(self) -> list[str]:
         """Leave out the scores of ``--limit`` runs (a subset of the items is not comparable
@@ -62,7 +63,7 @@ class ScoreTable:
         if not self.limited:
             return []
         self.records = [r for r in self.records if (r[0], r[1]) not in self.limited]
-        return [f"{m} on {t} (--limit {n})" for (m, t), n in sorted(self.limited.items())]
+        return [f"{m} on {t} ({how})" for (m, t), how in sorted(self.limited.items())]
 
     def counts_for(self, models: Iterable[str], tasks: Iterable[str]) -> dict[str, Any]:
         """``{model: {task: {"scored": s, "excluded": e}}}`` for the given cells that have counts."""
@@ -296,9 +297,9 @@ def read_result_dir(root: Path, table: ScoreTable, label: str = "id-method") -> 
         counted = _counts(result)
         if counted is not None:
             table.counts[(model, task["name"])] = counted
-        limit = run_limit(result)
-        if limit is not None:
-            table.limited[(model, task["name"])] = limit
+        subset = run_subset(result)
+        if subset is not None:
+            table.limited[(model, task["name"])] = subset
         if ran_without_sandbox(result):
             table.unsandboxed.append(f"{model} on {task['name']} ({path})")
         table.task_metrics[task["name"]] = metric = str(result["primary_metric"])
@@ -318,6 +319,19 @@ def run_limit(result: dict[str, Any]) -> int | None:
     """The ``--limit`` a result was run with (``None``: all the task's test items)."""
     limit = (result.get("run") or {}).get("limit") if isinstance(result.get("run"), dict) else None
     return limit if isinstance(limit, int) and not isinstance(limit, bool) else None
+
+
+def run_subset(result: dict[str, Any]) -> str | None:
+    """How a partial result chose its test items (``--limit N`` or ``--samples (K ids)``);
+    ``None`` for a result of every test item."""
+    limit = run_limit(result)
+    if limit is not None:
+        return f"--limit {limit}"
+    run = result.get("run") if isinstance(result.get("run"), dict) else {}
+    samples = run.get("samples")
+    if isinstance(samples, list):
+        return f"--samples ({len(samples)} ids)"
+    return None
 
 
 def _counts(result: dict[str, Any]) -> tuple[int, int] | None:

@@ -32,6 +32,8 @@ class EvalConfig:
     method: str | None = None
     output: Path = Path("results")
     limit: int | None = None
+    #: ``--samples``: only these test items (by id); ``None``: every item (or ``limit``)
+    samples: tuple[str, ...] | None = None
     seed: int = DEFAULT_SEED
     force: bool = False
     shard: tuple[int, int] | None = None  # (i, n), 1-based
@@ -68,7 +70,9 @@ def run_config(
     ``plugins`` the ``dist==version`` of every plugin that contributed to the unit.
     """
     options = {**task.method_options(method), **config.method_options}
+    chosen = {"samples": sorted(config.samples)} if config.samples is not None else {}
     return {
+        **chosen,  # only when given: every other run's hash stays as it was
         "model": model.summary(),
         "method": method,
         "method_options": {k: v for k, v in options.items() if k not in RUN_OPTIONS},

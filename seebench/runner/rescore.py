@@ -108,7 +108,9 @@ def _rescore(
         raw = {**task.raw, "scorers": [{"name": scorer, "options": dict(options or {})}]}
         task = type(task).from_document(raw, task.path, task.behaviour)
     run = result["run"]
-    data = load_task_data(task, registry, seed=int(run["seed"]), limit=run.get("limit"))
+    data = load_task_data(
+        task, registry, seed=int(run["seed"]), limit=run.get("limit"), sample_ids=run.get("samples")
+    )
     samples_path = path.with_name(str(result["samples_file"]))
     records = read_samples(samples_path)
     predictions, position = _saved_predictions(task, data.test, records, samples_path)

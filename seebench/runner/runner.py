@@ -195,6 +195,30 @@ class Runner:
 
     # -- cached? ------------------------------------------------------------------------------
 
+    def _keep_full_result(self, task: TaskSpec) -> UnitOutcome | None:
+        """A ``--samples`` run never replaces a full result (one of every test item) by its
+        few items, unless ``--force``: the unit is skipped, nothing written."""
+        if self.config.samples is None or self.config.force:
+            return None
+        from seebench.results.verify import verify_result
+
+        path = self.paths(task)[0]
+        previous = verify_result(path).result if path.exists() else None
+        run = (previous or {}).get("run") or {}
+        if (
+            not previous
+            or previous.get("status") != "ok"
+            or run.get("limit") is not None
+            or run.get("samples") is not None
+        ):
+            return None
+        return self.outcome(
+            task,
+            "skipped",
+            reason=f"{path} holds a full result, which a --samples run would replace: give "
+            "another --output (or --force)",
+        )
+
     def verified(
         self, task: TaskSpec, unit_hash: str, progress: UnitProgress | None = None
     ) -> dict[str, Any] | None:
@@ -259,6 +283,9 @@ class Runner:
         missing = [f["file"] for f in status["files"] if not f["present"]]
         if missing:
             return "skip", f"data not here: {', '.join(missing)} (seebench data fetch {task.name})"
+        kept = self._keep_full_result(task)
+        if kept is not None:
+            return "skip", str(kept.reason)
         if self.config.force:
             return "run", "--force recomputes it"
         result_path, samples_path = self.paths(task)
@@ -311,6 +338,9 @@ class Runner:
             base = self.result_base(task, unit_config, config_hash(unit_config))
             return self.record_failure(task, base, "failed", str(exc), started)
         unit_hash = config_hash(unit_config)
+        kept = self._keep_full_result(task)
+        if kept is not None:
+            return kept
         if not self.config.force:
             previous = self.verified(task, unit_hash, progress)
             done = self._cached_outcome(task, previous)
@@ -353,7 +383,13 @@ class Runner:
             raise NotApplicableError(reason)
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
-        data = load_task_data(task, self.registry, seed=self.config.seed, limit=self.config.limit)
+        data = load_task_data(
+            task,
+            self.registry,
+            seed=self.config.seed,
+            limit=self.config.limit,
+            sample_ids=self.config.samples,
+        )
         timings["data_s"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         outputs = self._run_method(task, data, progress, repeats)
@@ -546,6 +582,7 @@ class Runner:
             "run": {
                 "seed": self.config.seed,
                 "limit": self.config.limit,
+                **({"samples": sorted(self.config.samples)} if self.config.samples else {}),
                 "shard": list(self.config.shard) if self.config.shard else None,
                 "config": unit_config,
                 "config_hash": unit_hash,

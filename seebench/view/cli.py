@@ -68,7 +68,7 @@ def view_command(
     if export_dir is not None:
         from seebench.view.export import export_site
 
-        site = Site(catalog, registry, mode="export", csv_inputs=csvs, groups=groups)
+        site = Site(catalog, registry, mode="export", csv_inputs=csvs, groups=groups, **_jobs())
         written = export_site(site, export_dir)
         click.echo(f"{written} files written; open {export_dir / 'index.html'}")
         return
@@ -79,7 +79,7 @@ def view_command(
             f"warning: listening on {host}: anyone who can reach it can read these results",
             err=True,
         )
-    site = Site(catalog, registry, mode="serve", csv_inputs=csvs, groups=groups)
+    site = Site(catalog, registry, mode="serve", csv_inputs=csvs, groups=groups, **_jobs())
     click.echo(f"serving on http://{host}:{port}/ (Ctrl-C stops)", err=True)
     serve(site, host, port)
 
@@ -89,3 +89,27 @@ def _groups(registry, group_files: tuple[Path, ...]):
     from seebench.scoring.groups import collect_groups
 
     return collect_groups(registry, group_files)
+
+
+def _jobs() -> dict:
+    """What the site runs with the plugin registry (bound here, the composition root): the
+    inputs looked up in a task's data, and the leaderboard computed in a process of its own."""
+    from seebench.view.inputs import InputLookup
+
+    return {"inputs": InputLookup(task_inputs), "board_job": leaderboard_job}
+
+
+def task_inputs(task: str, seed: int) -> dict:
+    """Every item of ``task`` by input hash (picklable: run in a process of its own)."""
+    from seebench.plugin_manager import get_registry, get_task_index
+    from seebench.view.inputs import inputs_of_task
+
+    return inputs_of_task(get_task_index().get(task), get_registry(), seed)
+
+
+def leaderboard_job(units: list, csv_inputs: tuple[Path, ...], groups) -> dict:
+    """The leaderboard page's context with this process's registry (picklable)."""
+    from seebench.plugin_manager import get_registry
+    from seebench.view.leaderboard import board
+
+    return board(units, csv_inputs, groups, get_registry())

@@ -2,7 +2,7 @@
 
 The same pages as the server, written as files with relative links, so the folder opens from
 ``file://`` or any static host: the runs table, the leaderboard, every unit's samples in pages
-(each sample in full on its page; the filters need the server), the compare pages of every
+(each sample in full on its page) with a table of every sample that searches, filters and sorts in the page, the compare pages of every
 two units of one task, and each sample's artifacts copied as ``.txt`` files (cut at
 :data:`MAX_EXPORTED_ARTIFACT_BYTES`). Files are written atomically and never through a link.
 """
@@ -58,6 +58,8 @@ def export_site(site: Site, out_dir: Path) -> int:
         pages = max(1, math.ceil(index.n / PAGE_SIZE)) if index is not None else 1
         for page in range(1, pages + 1):
             write(f"unit/{unit.uid}/page-{page}.html", site.unit_page(unit.uid, page) or "")
+        if index is not None:
+            write(f"unit/{unit.uid}/table.html", site.table_page(unit.uid) or "")
         for peer in site.catalog.peers(unit):
             peer_index, _ = site.index_of(peer)
             n = min(index.n, peer_index.n) if index is not None and peer_index is not None else 0

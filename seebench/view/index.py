@@ -31,7 +31,7 @@ import numpy as np
 
 from seebench.view.safety import Refused, inside, open_regular
 
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 MAX_ID_CHARS = 128
 MAX_LABELS = 2000
 MAX_SCORERS = 16
@@ -45,7 +45,7 @@ _LOCK = threading.Lock()
 #: Flag bits of :attr:`SampleIndex.flags`.
 DAMAGED, INVALID, WRONG = 1, 2, 4
 
-_ARRAYS = ("offsets", "ids", "repeats", "score", "flags", "gold", "pred")
+_ARRAYS = ("offsets", "ids", "repeats", "score", "flags", "gold", "pred", "hashes")
 
 
 @dataclass
@@ -59,6 +59,7 @@ class SampleIndex:
     flags: np.ndarray  # uint8, n
     gold: np.ndarray  # int32 label codes, -1: not a label
     pred: np.ndarray  # int32 label codes
+    hashes: np.ndarray  # bytes: the record's input_hash (cut at MAX_ID_CHARS bytes), n
     scorers: dict[str, np.ndarray]  # name -> float64 values
     labels: list[str]
     meta: dict[str, Any]
@@ -109,6 +110,8 @@ def build_index(samples: Path, root: Path) -> SampleIndex:
     """Read ``samples`` (a regular file inside ``root``) once and index every line."""
     fd = open_regular(samples, root)
     offsets, ids, repeats, score, flags, gold, pred = [0], [], [], [], [], [], []
+    hashes: list[bytes] = []
+    with_input = [0]  # records that hold their input (else the viewer looks it up)
     scorer_values: dict[str, list[float]] = {}
     codes: dict[str, int] = {}
     digest = hashlib.sha256()
@@ -138,6 +141,7 @@ def build_index(samples: Path, root: Path) -> SampleIndex:
             flags.append(DAMAGED)
             gold.append(-1)
             pred.append(-1)
+            hashes.append(b"")
             for values in scorer_values.values():
                 values.append(math.nan)
             return
@@ -157,6 +161,8 @@ def build_index(samples: Path, root: Path) -> SampleIndex:
         flags.append(flag)
         gold.append(code(record.get("gold")))
         pred.append(code(record.get("prediction")))
+        hashes.append(str(record.get("input_hash", "")).encode("utf-8", "replace")[:MAX_ID_CHARS])
+        with_input[0] += "input" in record
         named = record.get("scores")
         if isinstance(named, dict):
             for name, entry in named.items():
@@ -194,6 +200,7 @@ def build_index(samples: Path, root: Path) -> SampleIndex:
         flags=np.asarray(flags, dtype=np.uint8),
         gold=np.asarray(gold, dtype=np.int32),
         pred=np.asarray(pred, dtype=np.int32),
+        hashes=np.asarray(hashes, dtype=f"S{max((len(h) for h in hashes), default=1) or 1}"),
         scorers={k: np.asarray(v, dtype=np.float64) for k, v in scorer_values.items()},
         labels=list(codes),
         meta={
@@ -202,6 +209,7 @@ def build_index(samples: Path, root: Path) -> SampleIndex:
             "samples_size": stat.st_size,
             "samples_mtime_ns": stat.st_mtime_ns,
             "samples_sha256": digest.hexdigest(),
+            "with_input": with_input[0],
         },
     )
     index.meta["digest"] = index.digest()
@@ -229,9 +237,10 @@ def _from_bytes(data: bytes) -> SampleIndex:
 
 
 def clear_memory() -> None:
-    """Forget the indexes kept in memory (the cached files stay)."""
+    """Forget the indexes (and the search text) kept in memory (the cached files stay)."""
     with _LOCK:
         _MEMORY.clear()
+        _SEARCH_TEXT.clear()
 
 
 def cache_paths(samples: Path) -> list[Path]:
@@ -345,14 +354,24 @@ class SampleFilter:
     scorer: str = ""
     min_value: float | None = None
     max_value: float | None = None
+    #: order: ``""`` (file order), ``id``, ``score`` or a scorer's name; ``desc`` reverses
+    sort: str = ""
+    desc: bool = False
 
     @property
     def active(self) -> bool:
         return self != SampleFilter()
 
 
-def select(index: SampleIndex, samples: Path, root: Path, wanted: SampleFilter) -> np.ndarray:
-    """Line numbers of the samples that pass ``wanted``, in file order."""
+def select(
+    index: SampleIndex,
+    samples: Path,
+    root: Path,
+    wanted: SampleFilter,
+    input_hits: np.ndarray | None = None,
+) -> np.ndarray:
+    """Line numbers of the samples that pass ``wanted``, in file order. ``input_hits`` are
+    lines whose input (not stored in the file, looked up) holds the query: they match too."""
     mask = np.ones(index.n, dtype=bool)
     if wanted.wrong:
         mask &= (index.flags & WRONG) != 0
@@ -373,44 +392,93 @@ def select(index: SampleIndex, samples: Path, root: Path, wanted: SampleFilter) 
     rows = np.flatnonzero(mask)
     if wanted.query and len(rows):
         hits = search(index, samples, root, wanted.query)
+        if input_hits is not None and len(input_hits):
+            hits = np.union1d(hits, input_hits)
         rows = np.intersect1d(rows, hits, assume_unique=True)
-    return rows
+    return order(index, rows, wanted.sort, wanted.desc)
+
+
+def order(index: SampleIndex, rows: np.ndarray, by: str, desc: bool = False) -> np.ndarray:
+    """``rows`` sorted by ``by`` (``id``, ``score`` or a scorer's name; anything else: file
+    order), ties in file order; samples without a value come last either way."""
+    if by == "id":
+        keys = index.ids[rows]
+    elif by == "score" or by in index.scorers:
+        keys = (index.score if by == "score" else index.scorers[by])[rows]
+        if desc:
+            keys = -keys  # NaN stays NaN, which argsort puts last
+            desc = False
+    else:
+        return rows[::-1] if desc and by == "line" else rows
+    ranked = rows[np.argsort(keys, kind="stable")]
+    return ranked[::-1] if desc else ranked
 
 
 def search(index: SampleIndex, samples: Path, root: Path, query: str) -> np.ndarray:
     """Line numbers whose JSON text holds ``query`` (case-insensitive for ASCII letters).
 
-    The file is read in chunks of :data:`SEARCH_CHUNK` bytes, lower-cased and scanned with
-    ``bytes.find`` (one match per line at most), so memory stays bounded whatever the size."""
+    The file's text is lower-cased once and kept for the next search of the same file (one
+    file of at most :data:`SEARCH_CACHE_BYTES`; a larger one is read in chunks of
+    :data:`SEARCH_CHUNK` bytes each time, so memory stays bounded whatever the size); the
+    matches' offsets are mapped to their lines in one vectorised step."""
     needle = json.dumps(query, ensure_ascii=False)[1:-1].encode("utf-8").lower()
-    hits: list[int] = []
     if not needle:
         return np.arange(index.n, dtype=np.int64)
+    size = int(index.offsets[-1])
+    found: list[np.ndarray] = []
+    for base, chunk in _lowered_chunks(index, samples, root, size, len(needle) - 1):
+        starts, position = [], 0
+        while (at := chunk.find(needle, position)) != -1:
+            starts.append(at)
+            end = chunk.find(b"\n", at + len(needle))  # one match per line is enough
+            position = at + 1 if end == -1 else end + 1
+        if starts:
+            found.append(np.asarray(starts, dtype=np.int64) + base)
+    if not found:
+        return np.zeros(0, dtype=np.int64)
+    lines = np.searchsorted(index.offsets, np.concatenate(found), side="right") - 1
+    return np.unique(lines)
+
+
+#: The largest samples file whose lower-cased text is kept for the next search.
+SEARCH_CACHE_BYTES = 256 * 1024 * 1024
+_SEARCH_TEXT: dict[tuple, tuple[int, list[tuple[int, bytes]]]] = {}
+
+
+def _lowered_chunks(index: SampleIndex, samples: Path, root: Path, size: int, overlap: int):
+    """``(file offset, lower-cased bytes)`` covering the file, each chunk starting ``overlap``
+    bytes before the previous one ended; kept for the next search of a file of at most
+    :data:`SEARCH_CACHE_BYTES` (as long as the next needle is no longer)."""
+    key = (str(samples), index.meta.get("samples_sha256"), size)
+    with _LOCK:
+        cached = _SEARCH_TEXT.get(key)
+    if cached is not None and cached[0] >= overlap:
+        yield from cached[1]
+        return
+    keep = size <= SEARCH_CACHE_BYTES
+    chunks: list[tuple[int, bytes]] = []
+    overlap = max(overlap, 63)  # the kept chunks serve needles of up to 64 bytes
     fd = open_regular(samples, root)
     try:
-        size = os.fstat(fd).st_size
-        if size != int(index.offsets[-1]):
-            return np.asarray(hits, dtype=np.int64)
-        overlap = len(needle) - 1
-        start = 0  # file offset of chunk[0]
-        carry = b""
-        while start - len(carry) < size:
+        if os.fstat(fd).st_size != size:
+            return
+        start, carry = 0, b""
+        while start < size:
             data = os.pread(fd, SEARCH_CHUNK, start)
             if not data:
                 break
-            chunk = (carry + data).lower()
-            base = start - len(carry)
-            position = 0
-            while (found := chunk.find(needle, position)) != -1:
-                line = int(np.searchsorted(index.offsets, base + found, side="right")) - 1
-                if not hits or hits[-1] != line:
-                    hits.append(line)
-                position = max(found + 1, int(index.offsets[line + 1]) - base)
-            carry = chunk[-overlap:] if overlap else b""
+            chunk = (start - len(carry), (carry + data).lower())
+            if keep:
+                chunks.append(chunk)
+            yield chunk
+            carry = data[-overlap:]
             start += len(data)
     finally:
         os.close(fd)
-    return np.asarray(hits, dtype=np.int64)
+    if keep and start == size:
+        with _LOCK:
+            _SEARCH_TEXT.clear()
+            _SEARCH_TEXT[key] = (overlap, chunks)
 
 
 def read_records(

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 def score_table(units: Iterable[Unit], csv_inputs: Iterable[Path]) -> Any:
     """A :class:`seebench.leaderboard.inputs.ScoreTable` of the ok units and the CSV inputs."""
-    from seebench.leaderboard.inputs import ScoreTable, normalise_task_type, read_csv, run_limit
+    from seebench.leaderboard.inputs import ScoreTable, normalise_task_type, read_csv, run_subset
 
     table = ScoreTable()
     for unit in units:
@@ -34,9 +34,9 @@ def score_table(units: Iterable[Unit], csv_inputs: Iterable[Path]) -> Any:
             continue
         task = result["task"]
         table.records.append((unit.label, task["name"], float(score)))
-        limit = run_limit(result)
-        if limit is not None:
-            table.limited[(unit.label, task["name"])] = limit
+        subset = run_subset(result)
+        if subset is not None:
+            table.limited[(unit.label, task["name"])] = subset
         table.task_metrics[task["name"]] = metric
         recorded = (result.get("metric_info", {}).get(metric) or {}).get("higher_is_better")
         if isinstance(recorded, bool):
@@ -89,7 +89,7 @@ def left_out_notes(
     """One line for each model, task or result the ranking leaves out, and why."""
     import numpy as np
 
-    notes = [f"left out {line}: a --limit run (a subset of the items)" for line in limited]
+    notes = [f"left out {line}: a subset of the items" for line in limited]
     notes += [f"left out task {task}: {reason}" for task, reason in dropped.items()]
     scored = ~np.isnan(selected.scores)
     for m, model in enumerate(selected.models):
@@ -106,7 +106,7 @@ def left_out_notes(
 
 
 def _limited_note(limited: list[str]) -> str:
-    return f" ({len(limited)} result(s) of --limit runs left out)" if limited else ""
+    return f" ({len(limited)} result(s) of --limit or --samples runs left out)" if limited else ""
 
 
 def _largest_complete(matrix: Any) -> Any:
@@ -169,6 +169,17 @@ def leaderboard_context(report: Any, units: list[Unit], groups: Any) -> dict[str
         groups=_group_rows(report, groups),
     )
     return context
+
+
+def board(units: list[Unit], csv_inputs: Iterable[Path], groups: Any, registry: Any) -> dict:
+    """The leaderboard page's context (``problem``: why there is none), from scratch."""
+    try:
+        if registry is None:
+            raise SeebenchError("no plugin registry given")
+        report = build_report(score_table(units, csv_inputs), registry)
+    except SeebenchError as exc:
+        return {"problem": str(exc)}
+    return {"problem": "", **leaderboard_context(report, units, groups)}
 
 
 def _group_rows(report: Any, groups: Any) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from seebench.leaderboard.inputs import run_subset
 from seebench.view import render
 from seebench.view.catalog import Unit
 
@@ -51,13 +52,14 @@ def run_row(unit: Unit) -> dict[str, Any]:
         "ci": render.interval((info.get(primary) or {}).get("ci95")) if primary else "",
         "others": [(k, v) for k, v in metrics.items() if k != primary],
         "n": data.get("n", ""),
-        "limit": run.get("limit") if isinstance(run.get("limit"), int) else None,
+        "subset": run_subset(data),  # --limit N / --samples: a partial result
         "task_href": f"task/{unit.task}.html" if render.TASK_NAME.match(unit.task) else "",
         "invalid": f"{invalid:.1%}" if isinstance(invalid, int | float) else "",
         "time": f"{total_s:.1f}" if isinstance(total_s, int | float) else "",
         "tokens": tokens or "",
         "cost": f"{cost:.4f}" if isinstance(cost, int | float) else "",
         "config_hash": run.get("config_hash", ""),
+        "unscored": unscored(unit),
         "versions": [
             *sorted((str(k), str(v)) for k, v in plugins.items()),  # plugin: distribution
             *sorted((str(k), str(v)) for k, v in packages.items()),
@@ -86,3 +88,68 @@ def unit_summary(unit: Unit) -> dict[str, Any] | None:
         )
     fields = json.dumps(data, indent=1, ensure_ascii=False, default=str)[:200_000]
     return {"metrics": rows, "fields": fields}
+
+
+#: The reliability diagram's plot area (SVG units) and margin.
+PLOT, MARGIN = 200, 30
+
+
+def unscored(unit: Unit) -> dict[str, Any] | None:
+    """How many samples were left unscored (an infrastructure failure: not the model's) and
+    why, from the result's ``unscored`` field; ``None`` when all were scored."""
+    field = unit.data.get("unscored")
+    count = field.get("count") if isinstance(field, dict) else None
+    if not isinstance(count, int) or isinstance(count, bool) or count <= 0:
+        return None
+    reasons = field.get("reasons") if isinstance(field.get("reasons"), dict) else {}
+    n = unit.data.get("n")
+    return {
+        "count": count,
+        "of": n if isinstance(n, int) else "",
+        "reasons": ", ".join(f"{k}: {v}" for k, v in reasons.items()),
+    }
+
+
+def reliability(unit: Unit) -> dict[str, Any] | None:
+    """The reliability diagram of a log-likelihood result (``info.loglik.reliability``: per
+    confidence bin its count, mean confidence and accuracy) with its ECE, as SVG shapes;
+    ``None`` for results without one."""
+    info = unit.data.get("info")
+    loglik = info.get("loglik") if isinstance(info, dict) else None
+    bins = loglik.get("reliability") if isinstance(loglik, dict) else None
+    if not isinstance(bins, list) or not bins:
+        return None
+    bars = []
+    for entry in bins:
+        try:
+            low, high = (float(x) for x in entry["bin"])
+            confidence, accuracy = float(entry["confidence"]), float(entry["accuracy"])
+            count = int(entry["count"])
+        except (TypeError, KeyError, ValueError):
+            continue
+        if not all(0.0 <= v <= 1.0 for v in (low, high, confidence, accuracy)) or high < low:
+            continue
+        bars.append(
+            {
+                "x": MARGIN + low * PLOT,
+                "width": max(1.0, (high - low) * PLOT - 1),
+                "y": MARGIN + (1 - accuracy) * PLOT,
+                "height": accuracy * PLOT,
+                "cx": MARGIN + confidence * PLOT,
+                "cy": MARGIN + (1 - confidence) * PLOT,
+                "bin": f"[{low:.1f}, {high:.1f})",
+                "count": count,
+                "confidence": confidence,
+                "accuracy": accuracy,
+            }
+        )
+    if not bars:
+        return None
+    ece = loglik.get("ece")
+    return {
+        "bars": bars,
+        "ece": float(ece) if isinstance(ece, int | float) else None,
+        "plot": PLOT,
+        "margin": MARGIN,
+        "size": PLOT + 2 * MARGIN,
+    }

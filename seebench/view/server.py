@@ -18,6 +18,7 @@ from seebench.view.site import CSP, Site
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 MAX_QUERY_CHARS = 200
+FILTER_KEYS = ("q", "wrong", "invalid", "damaged", "label", "scorer", "min", "max", "sort", "desc")
 _log = logging.getLogger(__name__)
 
 
@@ -51,12 +52,10 @@ def parse_filter(params: Any) -> tuple[SampleFilter, str]:
         scorer=(params.get("scorer") or "")[:MAX_QUERY_CHARS],
         min_value=number("min"),
         max_value=number("max"),
+        sort=(params.get("sort") or "")[:MAX_QUERY_CHARS],
+        desc=params.get("desc") == "1",
     )
-    kept = {
-        k: v
-        for k, v in params.items()
-        if k in {"q", "wrong", "invalid", "damaged", "label", "scorer", "min", "max"} and v
-    }
+    kept = {k: v for k, v in params.items() if k in FILTER_KEYS and v}
     return wanted, ("?" + urlencode(kept)) if kept else ""
 
 
@@ -105,7 +104,9 @@ def build_app(site: Site, allowed_hosts: tuple[str, ...] = LOCAL_HOSTS) -> Any:
         return page(site.unit_page, request.path_params["uid"], number, wanted, qs)
 
     def sample(request):
-        return page(site.sample_page, request.path_params["uid"], _int(request.path_params["line"]))
+        wanted, qs = parse_filter(request.query_params)
+        line = _int(request.path_params["line"])
+        return page(site.sample_page, request.path_params["uid"], line, wanted, qs)
 
     def artifact(request):
         name = request.query_params.get("path", "")
@@ -146,15 +147,13 @@ def _int(text: str) -> int:
 
 def serve(site: Site, host: str, port: int) -> None:
     """Serve ``site`` until interrupted."""
+    # SciPy (the compare view's t interval) takes a while to import on a busy machine, and the
+    # templates to compile: both before serving, not in the first pages' time.
+    import scipy.special  # noqa: F401
     import uvicorn
 
-    # SciPy (the compare view's t interval) takes a while to import on a busy machine: do it
-    # while the first pages are served, not on the first compare.
-    threading.Thread(target=_warm_up, daemon=True).start()
-    site.start_leaderboard()
+    site.warm_up()
+    site.start_leaderboard(own_process=True)
+    site.start_inputs()
     hosts = LOCAL_HOSTS if host in LOCAL_HOSTS else (*LOCAL_HOSTS, host)
     uvicorn.run(build_app(site, hosts), host=host, port=port, log_level="warning")
-
-
-def _warm_up() -> None:
-    import scipy.special  # noqa: F401

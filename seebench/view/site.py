@@ -13,10 +13,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import logging
 import math
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -37,13 +40,19 @@ from seebench.view.index import (
     read_records,
     select,
 )
-from seebench.view.rows import run_row, unit_summary
+from seebench.view.inputs import InputLookup, search_hashes
+from seebench.view.rows import reliability, run_row, unit_summary, unscored
 from seebench.view.safety import Refused, inside, read_bytes
+from seebench.view.table import short, sort_links, table_rows
 
 if TYPE_CHECKING:
     from seebench.registry import Registry
 
+_log = logging.getLogger(__name__)
+
 PAGE_SIZE = 20
+#: Characters of each sample's text the export's table searches, and the budget of them all.
+TABLE_TEXT_CHARS, TABLE_TEXT_BUDGET = 4_000, 48_000_000
 COMPARE_PAGE_SIZE = 50
 #: Characters of one value shown in a page listing / on a sample's own page.
 LIST_LIMIT, SAMPLE_LIMIT = 4_000, 1_000_000
@@ -51,14 +60,9 @@ LIST_LIMIT, SAMPLE_LIMIT = 4_000, 1_000_000
 MAX_LIST_LINE_BYTES = 4 * 1024 * 1024
 MAX_SAMPLE_LINE_BYTES = 64 * 1024 * 1024
 
-SCRIPT = (
-    "(function(){var t=document.getElementById('runs');if(!t)return;"
-    "var sel=document.querySelectorAll('#run-filters select');"
-    "function apply(){var n=0;t.querySelectorAll('tbody tr').forEach(function(r){var ok=true;"
-    "sel.forEach(function(s){if(s.value&&r.dataset[s.dataset.col]!==s.value)ok=false;});"
-    "r.hidden=!ok;if(ok)n++;});document.getElementById('shown-count').textContent=n+' shown';}"
-    "sel.forEach(function(s){s.addEventListener('change',apply);});apply();})();"
-)
+#: The one script of every page (the runs filters; an exported unit's search, filters and
+#: order), allowed by its hash.
+SCRIPT = (resources.files("seebench.view") / "templates" / "site.js").read_text("utf-8")
 _SCRIPT_HASH = base64.b64encode(hashlib.sha256(SCRIPT.encode()).digest()).decode()
 #: Nothing loads from anywhere; only the page's own styles and its one script run.
 CSP = (
@@ -86,6 +90,8 @@ class Site:
         mode: str = "serve",
         csv_inputs: tuple[Path, ...] = (),
         groups: Any = None,
+        inputs: InputLookup | None = None,
+        board_job: Callable[..., dict[str, Any]] | None = None,
     ) -> None:
         import jinja2
 
@@ -94,6 +100,10 @@ class Site:
         self.mode = mode
         self.csv_inputs = csv_inputs
         self.groups = groups  # a seebench.scoring.groups.GroupSet or None
+        self.inputs = inputs or InputLookup()  # inputs the samples files do not hold
+        #: a picklable ``(units, csv inputs, groups) -> leaderboard context`` that builds its
+        #: own registry, for computing the leaderboard in a process of its own
+        self.board_job = board_job
         self.env = jinja2.Environment(
             loader=jinja2.PackageLoader("seebench.view", "templates"),
             autoescape=True,
@@ -143,10 +153,12 @@ class Site:
             self._indexes.popitem(last=False)
         return found
 
-    def sample_href(self, unit: Unit, line: int, root: str) -> str:
+    def sample_href(self, unit: Unit, line: int, root: str, qs: str = "") -> str:
+        """A sample's page (the server's; in the export, its card on its listing page);
+        ``qs`` keeps the list's search, filters and order for the sample's prev/next."""
         if self.mode == "export":
             return f"{root}unit/{unit.uid}/page-{line // PAGE_SIZE + 1}.html#sample-{line}"
-        return f"{root}unit/{unit.uid}/sample-{line}.html"
+        return f"{root}unit/{unit.uid}/sample-{line}.html{qs}"
 
     def _artifact_href(self, unit: Unit, item: render.ArtifactFile, base: Path) -> str:
         if self.mode == "export":
@@ -217,9 +229,13 @@ class Site:
         context: dict[str, Any] = {
             "unit": unit,
             "summary": unit_summary(unit),
+            "unscored": unscored(unit),
+            "reliability": reliability(unit),
             "peers": self.catalog.peers(unit),
             "index_note": note,
-            "filterable": self.mode == "serve" and index is not None,
+            "filterable": index is not None,
+            "export": self.mode == "export",
+            "sorts": sort_links(wanted, sorted(index.scorers) if index is not None else []),
             "task_href": f"task/{unit.task}.html" if render.TASK_NAME.match(unit.task) else "",
             "f": wanted,
             "labels": gold_labels(index)[:200] if index is not None else [],
@@ -240,7 +256,7 @@ class Site:
                 pages=pages,
                 jump=sorted({1, pages, *range(max(1, page - 3), min(pages, page + 3) + 1)}),
                 samples=self._samples(
-                    unit, index, lines, LIST_LIMIT, MAX_LIST_LINE_BYTES, "../../"
+                    unit, index, lines, LIST_LIMIT, MAX_LIST_LINE_BYTES, "../../", qs=qs
                 ),
             )
         return self._page("unit.html", "../../", f"{unit.task} · {unit.label}", **context)
@@ -251,12 +267,50 @@ class Site:
             samples = unit.samples_path
             assert samples is not None
             try:
-                self._selections[key] = select(index, samples, unit.root, wanted)
+                hits = self._input_hits(unit, index, wanted.query)
+                rows = select(index, samples, unit.root, wanted, hits)
             except Refused:
-                self._selections[key] = np.zeros(0, dtype=np.int64)
+                rows = np.zeros(0, dtype=np.int64)
+            if wanted.query and self.inputs.pending(unit.task, _seed(unit)):
+                return rows  # its inputs are still being read: search them again next time
+            self._selections[key] = rows
             while len(self._selections) > 32:
                 self._selections.popitem(last=False)
         return self._selections[key]
+
+    def _input_hits(self, unit: Unit, index: SampleIndex, query: str) -> np.ndarray | None:
+        """Lines whose looked-up input holds ``query`` (``None`` when every record holds its
+        input, which the file search covers)."""
+        if not query or index.meta.get("with_input", 0) >= index.n:
+            return None
+        table, _ = self.inputs.inputs(unit.task, _seed(unit))
+        found = search_hashes(table, query)
+        if not found:
+            return None
+        wanted = np.asarray([h.encode() for h in found])
+        return np.flatnonzero(np.isin(index.hashes, wanted))
+
+    def start_inputs(self) -> threading.Thread | None:
+        """Read, in the background, the task data of every unit whose samples file does not
+        hold its inputs (the server calls this as it starts)."""
+        keys = []
+        for unit in self.catalog.list():
+            index, _ = self.index_of(unit)
+            if index is not None and index.meta.get("with_input", 0) < index.n:
+                keys.append((unit.task, _seed(unit)))
+        return self.inputs.preload(keys)
+
+    def input_of(self, unit: Unit, record: dict[str, Any]) -> tuple[Any, str]:
+        """A record's input: its own, else the task data's by ``input_hash``, else ``None``
+        with the reason (as ``(input, note)``; the note says where the input came from)."""
+        if "input" in record:
+            return record["input"], ""
+        if "input_hash" not in record:
+            return None, "no input and no input_hash in this record"
+        value, problem = self.inputs.lookup(unit.task, _seed(unit), record["input_hash"])
+        if problem:
+            return None, problem
+        return value, f"looked up by input_hash {str(record['input_hash'])[:40]} in the task's data"
 
     def _samples(
         self,
@@ -267,6 +321,7 @@ class Site:
         max_line: int,
         root: str,
         full: bool = False,
+        qs: str = "",
     ) -> list[dict[str, Any]]:
         samples = unit.samples_path
         assert samples is not None
@@ -278,7 +333,7 @@ class Site:
         for line, record, size in records:
             view: dict[str, Any] = {
                 "line": line,
-                "href": self.sample_href(unit, line, root),
+                "href": self.sample_href(unit, line, root, qs),
                 "id": _text_id(index.ids[line]),
                 "repeat": int(index.repeats[line]) if index.repeats.any() else None,
                 "score": None
@@ -290,6 +345,8 @@ class Site:
                 "scorers": [],
                 "artifacts": [],
                 "repeats": [],
+                "short": {"input": "", "prediction": "", "gold": ""},
+                "steps": self._steps(unit, index, line, root) if self.mode == "export" else {},
             }
             if record is None:
                 view["damaged"] = (
@@ -300,6 +357,15 @@ class Site:
                 view["css"] = "bad"
             else:
                 view["fields"] = render.record_fields(record, limit)
+                value, note = self.input_of(unit, record)
+                if "input" not in record:
+                    shown = render.value_view("" if value is None else value, limit, "input")
+                    view["fields"].insert(0, {"key": "input", "value": shown, "note": note})
+                view["short"] = {
+                    "input": "" if value is None else short(value, 160),
+                    "prediction": short(record.get("prediction"), 80),
+                    "gold": short(record.get("gold"), 80),
+                }
                 view["scorers"] = render.scorer_views(record, limit)
                 view["artifacts"] = self._artifacts(unit, record, limit)
                 if full and view["repeat"] is not None:
@@ -345,7 +411,51 @@ class Site:
             )
         return out
 
-    def sample_page(self, uid: str, line: int) -> str | None:
+    def table_page(self, uid: str) -> str | None:
+        """The export's table of every sample of a unit, searched, filtered and sorted in the
+        page by its script (the data is in the page: a static site has no server)."""
+        unit = self.catalog.get(uid)
+        if unit is None:
+            return None
+        index, _ = self.index_of(unit)
+        if index is None:
+            return None
+        chars = max(200, min(TABLE_TEXT_CHARS, TABLE_TEXT_BUDGET // max(1, index.n)))
+        data = {
+            "page_size": PAGE_SIZE,
+            "labels": index.labels,
+            "scorers": sorted(index.scorers),
+            "rows": list(table_rows(unit, index, chars, self.input_of)),
+        }
+        # "<" escaped: the data cannot close its <script> element
+        text = json.dumps(data, ensure_ascii=False, allow_nan=False).replace("<", "\\u003c")
+        return self._page(
+            "table.html",
+            "../../",
+            f"{unit.task} · {unit.label}: every sample",
+            unit=unit,
+            data=Markup(text),
+            text_chars=chars,
+            labels=gold_labels(index)[:200],
+            scorer_names=sorted(index.scorers),
+            task_href=f"task/{unit.task}.html" if render.TASK_NAME.match(unit.task) else "",
+        )
+
+    def _steps(self, unit: Unit, index: SampleIndex, line: int, root: str) -> dict[str, str]:
+        """The export's previous and next sample (file order; the server's sample page steps
+        through the list it came from)."""
+        steps = {}
+        if line > 0:
+            steps["prev"] = self.sample_href(unit, line - 1, root)
+        if line + 1 < index.n:
+            steps["next"] = self.sample_href(unit, line + 1, root)
+        return steps
+
+    def sample_page(
+        self, uid: str, line: int, wanted: SampleFilter | None = None, qs: str = ""
+    ) -> str | None:
+        """One sample in full, with the previous and next one of the list it was opened
+        from (``wanted``: its search, filters and order; file order without)."""
         unit = self.catalog.get(uid)
         if unit is None:
             return None
@@ -353,15 +463,29 @@ class Site:
         if index is None or not 0 <= line < index.n:
             return None
         [sample] = self._samples(
-            unit, index, [line], SAMPLE_LIMIT, MAX_SAMPLE_LINE_BYTES, "../../", full=True
+            unit, index, [line], SAMPLE_LIMIT, MAX_SAMPLE_LINE_BYTES, "../../", full=True, qs=qs
         )
+        rows = self._select(unit, index, wanted or SampleFilter())
+        at = np.flatnonzero(rows == line)
+        if not len(at):  # not in that list (a stale link): step through the file
+            rows, qs, at = np.arange(index.n), "", np.asarray([line])
+        position = int(at[0])
+        step = {
+            "position": position + 1,
+            "total": len(rows),
+            "prev": f"sample-{int(rows[position - 1])}.html{qs}" if position > 0 else "",
+            "next": f"sample-{int(rows[position + 1])}.html{qs}"
+            if position + 1 < len(rows)
+            else "",
+            "back": f"page-{position // PAGE_SIZE + 1}.html{qs}#sample-{line}",
+        }
         return self._page(
             "sample.html",
             "../../",
             f"{unit.task} #{line + 1}",
             unit=unit,
             sample=sample,
-            back_page=line // PAGE_SIZE + 1,
+            step=step,
         )
 
     def artifact_bytes(self, uid: str, name: str) -> bytes | None:
@@ -429,12 +553,15 @@ class Site:
             records_a, records_b, pairing.disagree[chunk], strict=True
         ):
             ra, rb = ra or {}, rb or {}
+            value, note = self.input_of(a, ra) if ra else (None, "")
             items.append(
                 {
                     "id": _text_id(index_a.ids[la]),
-                    "gold": _short(ra.get("gold")),
-                    "pred_a": _short(ra.get("prediction")),
-                    "pred_b": _short(rb.get("prediction")),
+                    "input": "" if value is None else short(value, 300),
+                    "input_note": note if value is None else "",
+                    "gold": short(ra.get("gold"), 600),
+                    "pred_a": short(ra.get("prediction"), 600),
+                    "pred_b": short(rb.get("prediction"), 600),
                     "score_a": render.fmt(_num(index_a.score[la])),
                     "score_b": render.fmt(_num(index_b.score[lb])),
                     "href_a": self.sample_href(a, la, root),
@@ -473,12 +600,33 @@ class Site:
             self._board = context
         return self._board
 
-    def start_leaderboard(self) -> None:
+    def start_leaderboard(self, own_process: bool = False) -> None:
         """Compute the leaderboard in the background (the server calls this as it starts): its
-        posterior draws and figures take seconds, which no request should wait for."""
+        posterior draws and figures take seconds, which no request should wait for. With
+        ``own_process`` they run in a process of their own, so that their CPU time does not
+        hold the interpreter lock the pages wait for."""
         if self._warming is None and self._board is None:
-            self._warming = threading.Thread(target=self.board_context, daemon=True)
+            target = self._board_in_process if own_process else self.board_context
+            self._warming = threading.Thread(target=target, daemon=True)
             self._warming.start()
+
+    def _board_in_process(self) -> None:
+        from seebench.view.child import call_in_process
+
+        if self.board_job is None:  # nothing to run elsewhere: compute it in this thread
+            self.board_context()
+            return
+        units, csvs = self.catalog.list(), tuple(self.csv_inputs)
+        try:
+            self._board = call_in_process(self.board_job, units, csvs, self.groups)
+        except Exception:  # cannot start a process here: compute it in this thread
+            _log.warning("computing the leaderboard in the server's process", exc_info=True)
+            self.board_context()
+
+    def warm_up(self) -> None:
+        """Compile every template (before serving: the first page must not pay for it)."""
+        for name in self.env.list_templates(extensions=["html"]):
+            self.env.get_template(name)
 
     def leaderboard_page(self) -> str:
         if self._warming is not None and self._warming.is_alive():
@@ -507,17 +655,20 @@ _EMPTY: dict[str, Any] = {
     "score": None,
     "css": "bad",
     "href": "",
+    "short": {"input": "", "prediction": "", "gold": ""},
+    "steps": {},
 }
+
+
+def _seed(unit: Unit) -> int:
+    run = unit.data.get("run")
+    seed = run.get("seed") if isinstance(run, dict) else None
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) else 42
 
 
 def _num(value: Any) -> float | None:
     value = float(value)
     return None if math.isnan(value) else value
-
-
-def _short(value: Any, limit: int = 600) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= limit else text[:limit] + " …"
 
 
 def _text_id(value: bytes) -> str:

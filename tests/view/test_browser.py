@@ -225,3 +225,136 @@ def test_exported_site_opens_from_disk(browser, served, tmp_path: Path) -> None:
     assert browser.find_element(By.ID, "task-units").is_displayed()  # the task's page
     browser.find_element(By.CSS_SELECTOR, "#task-units td:first-child a").click()
     assert browser.find_element(By.ID, "pager").is_displayed()
+
+
+def test_sample_table_sorts_and_a_sample_steps_through_its_list(browser, served) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    base, catalog, _ = served
+    unit = unit_of(catalog, "beta", "issue_type")
+    browser.get(f"{base}/unit/{unit.uid}/page-1.html?wrong=1")
+    browser.find_element(By.CSS_SELECTOR, '#sample-table a[data-sort="id"]').click()
+    WebDriverWait(browser, 20).until(lambda d: "sort=id" in d.current_url)
+    browser.find_element(By.CSS_SELECTOR, '#sample-table a[data-sort="id"]').click()
+    WebDriverWait(browser, 20).until(lambda d: "desc=1" in d.current_url)
+    ids = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#sample-table tbody tr td:nth-child(2) code'))"
+        ".map(c => c.textContent);"
+    )
+    assert ids and ids == sorted(ids, reverse=True)
+    assert all("wrong=1" in h for h in _row_links(browser))  # the filter is kept
+    _shot(browser, "sample_table")
+    browser.find_element(By.CSS_SELECTOR, "#sample-table tbody tr a").click()
+    WebDriverWait(browser, 20).until(lambda d: "/sample-" in d.current_url)
+    assert browser.find_element(By.ID, "steps").text.startswith("sample 1 of ")
+    browser.find_element(By.ID, "next-sample").click()
+    WebDriverWait(browser, 20).until(
+        lambda d: d.find_element(By.ID, "steps").text.startswith("sample 2")
+    )
+    shown = browser.find_element(By.CSS_SELECTOR, ".sample h3 code").text
+    assert shown == ids[1]
+    browser.find_element(By.ID, "prev-sample").click()
+    WebDriverWait(browser, 20).until(
+        lambda d: d.find_element(By.ID, "steps").text.startswith("sample 1")
+    )
+    assert browser.find_element(By.CSS_SELECTOR, ".sample h3 code").text == ids[0]
+
+
+def _row_links(driver) -> list[str]:
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('#sample-table tbody a'))"
+        ".map(a => a.getAttribute('href'));"
+    )
+
+
+def test_exported_table_searches_filters_and_sorts_without_a_server(browser, tmp_path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from seebench.view.inputs import InputLookup
+    from seebench.view.synthetic import write_unit
+    from tests.view.test_inputs import INPUTS, _records, _table
+
+    results = tmp_path / "results"
+    write_unit(results, "majority", "baseline", "issues", _records())
+    catalog = Catalog([results])
+    catalog.refresh()
+    site = Site(catalog, get_registry(), mode="export", inputs=InputLookup(_table))
+    export_site(site, tmp_path / "site")
+    [unit] = catalog.list()
+    browser.get((tmp_path / "site" / "unit" / unit.uid / "page-1.html").as_uri())
+    assert "the app crashes when saving file 0" in browser.find_element(By.ID, "sample-table").text
+    browser.find_element(By.ID, "f-q").send_keys("CRASHES")
+    browser.find_element(By.ID, "f-apply").click()  # the unit page hands over to its table
+    WebDriverWait(browser, 20).until(lambda d: d.current_url.split("#")[0].endswith("table.html"))
+    WebDriverWait(browser, 20).until(
+        lambda d: d.find_element(By.ID, "match-count").text == "3 of 9 samples"
+    )
+    marks = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#sample-table mark')).map(m => m.textContent);"
+    )
+    assert marks == ["crashes"] * 3
+    browser.find_element(By.ID, "f-wrong").click()
+    browser.find_element(By.ID, "f-apply").click()
+    WebDriverWait(browser, 20).until(
+        lambda d: d.find_element(By.ID, "match-count").text == "2 of 9 samples"
+    )
+    _shot(browser, "export_table")
+    browser.get(
+        (tmp_path / "site" / "unit" / unit.uid / "table.html").as_uri() + "#sort=score&desc=1"
+    )
+    WebDriverWait(browser, 20).until(
+        lambda d: d.find_element(By.ID, "match-count").text == "9 of 9 samples"
+    )
+    scores = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#sample-table tbody tr td:last-child'))"
+        ".map(c => c.textContent);"
+    )
+    assert scores == sorted(scores, reverse=True) and scores[0] == "1.0000"
+    browser.find_element(By.CSS_SELECTOR, '#sample-table a[data-sort="id"]').click()
+    WebDriverWait(browser, 20).until(lambda d: "sort=id" in d.current_url)
+    first = browser.find_element(By.CSS_SELECTOR, "#sample-table tbody tr a")
+    assert first.text == "1"
+    first.click()  # the sample's card on its page, with its looked-up input
+    assert browser.current_url.endswith("page-1.html#sample-0")
+    assert INPUTS[0] in browser.find_element(By.ID, "sample-0").text
+    browser.find_element(By.CSS_SELECTOR, "#sample-0 .next-sample").click()
+    assert browser.current_url.endswith("#sample-1")
+
+
+def test_reliability_diagram_and_unscored_count(browser, tmp_path) -> None:
+    import json
+
+    from selenium.webdriver.common.by import By
+
+    from seebench.view.synthetic import classification_records, write_unit
+    from tests.view.test_rows import BINS
+
+    results = tmp_path / "results"
+    path = write_unit(
+        results,
+        "smollm2",
+        "loglik",
+        "issues",
+        classification_records(20, 0.7),
+        info={"loglik": {"ece": 0.0625, "reliability": BINS}},
+    )
+    result = json.loads(path.read_text())
+    result["unscored"] = {"count": 2, "reasons": {"infra_error": 2}}
+    path.write_text(json.dumps(result))
+    catalog = Catalog([results])
+    catalog.refresh()
+    export_site(Site(catalog, get_registry(), mode="export"), tmp_path / "site")
+    [unit] = catalog.list()
+    browser.get((tmp_path / "site" / "unit" / unit.uid / "page-1.html").as_uri())
+    bars = browser.find_elements(By.CSS_SELECTOR, "#reliability rect.bin")
+    assert len(bars) == 3 and all(b.size["height"] > 0 for b in bars)
+    assert browser.find_element(By.ID, "ece").text == "0.0625"
+    assert browser.find_element(By.ID, "unscored").text.startswith("2 of 20 samples unscored")
+    browser.execute_script(
+        "document.getElementById('unscored').scrollIntoView(); window.scrollBy(0, -60);"
+    )
+    _shot(browser, "reliability")
+    browser.get((tmp_path / "site" / "index.html").as_uri())
+    assert browser.find_element(By.CSS_SELECTOR, "#runs td.unscored").text == "2"

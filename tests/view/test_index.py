@@ -107,3 +107,24 @@ def test_damaged_and_invalid_lines_are_flagged(tmp_path: Path) -> None:
     rows = read_records(index, samples, root, [0, 1, 2], max_line_bytes=1000)
     assert [r is None for _, r, _ in rows] == [False, True, False]
     assert list(np.flatnonzero(index.flags & DAMAGED)) == [1, 3, 4]
+
+
+def test_search_across_chunks_and_from_the_kept_text(tmp_path: Path, monkeypatch) -> None:
+    import seebench.view.index as index_module
+    from seebench.view.index import clear_memory, load_index, order, search
+
+    long = "x" * 70 + "NEEDLE"
+    lines = [
+        {"id": f"s{i}", "input": (long if i % 7 == 0 else f"plain {i}") + " Crash" * (i % 3)}
+        for i in range(200)
+    ]
+    samples = tmp_path / "s.samples.jsonl"
+    samples.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    monkeypatch.setattr(index_module, "SEARCH_CHUNK", 97)  # matches straddle chunk ends
+    clear_memory()
+    index, _ = load_index(samples, tmp_path)
+    for query in ("crash", "CRASH", "crash", long.lower(), "needle", "no such"):
+        expected = [i for i, r in enumerate(lines) if query.lower() in r["input"].lower()]
+        assert search(index, samples, tmp_path, query).tolist() == expected, query
+    by_id = order(index, np.arange(index.n), "id", desc=True)
+    assert [lines[i]["id"] for i in by_id] == sorted((r["id"] for r in lines), reverse=True)

@@ -35,7 +35,7 @@ def test_a_limit_run_is_left_out_and_named(tmp_path):
         path.write_text(json.dumps(result))
     report = _site_report(root)
     assert "delta/zero-shot" not in report.models
-    assert "left out delta/zero-shot on sentiment (--limit 60): a --limit run" in " ".join(
+    assert "left out delta/zero-shot on sentiment (--limit 60): a subset of the items" in " ".join(
         report.notes
     )
 
