@@ -31,6 +31,9 @@ class Rescored:
     metrics: dict[str, float]
     computed: dict[str, int]
     reason: str | None = None  # why the unit stays skipped (no sample could be scored)
+    #: sha256 of each data file the task's data was loaded from now (``seebench reproduce``
+    #: compares them with the result's ``data.checksums``)
+    checksums: dict[str, str] | None = None
 
 
 def result_files(paths: Iterable[Path]) -> list[Path]:
@@ -129,9 +132,10 @@ def _rescore(
         record.pop("scores", None)
         record.update(score_fields(scoring, repeat, index_))
     _commit(path, result, records, scoring, task if scorer is not None else None, reps)
+    checksums = dict(data.checksums)
     if scoring.all_unscored:
-        return Rescored(path, {}, scoring.computed, scoring.unscored_summary())
-    return Rescored(path, scoring.metrics, scoring.computed)
+        return Rescored(path, {}, scoring.computed, scoring.unscored_summary(), checksums)
+    return Rescored(path, scoring.metrics, scoring.computed, checksums=checksums)
 
 
 def _saved_predictions(
