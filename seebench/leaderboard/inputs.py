@@ -55,6 +55,9 @@ class ScoreTable:
     counts: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
     #: (model, task) -> N of every result of a ``--limit N`` run (scored on the first N items)
     limited: dict[tuple[str, str], int] = field(default_factory=dict)
+    #: what the inputs lost before any board was planned (``--limit`` results left out), one
+    #: line each, which every board's "left out" list repeats
+    dropped: list[str] = field(default_factory=list)
 
     def drop_limited(self) -> list[str]:
         """Leave out the scores of ``--limit`` runs (a subset of the items is not comparable
@@ -62,7 +65,20 @@ class ScoreTable:
         if not self.limited:
             return []
         self.records = [r for r in self.records if (r[0], r[1]) not in self.limited]
-        return [f"{m} on {t} (--limit {n})" for (m, t), n in sorted(self.limited.items())]
+        lines = [f"{m} on {t} (--limit {n})" for (m, t), n in sorted(self.limited.items())]
+        self.dropped += [f"{line}: scored on a subset of the items" for line in lines]
+        self.limited = {}
+        return lines
+
+    def limited_for(self, models: Iterable[str], tasks: Iterable[str]) -> dict[str, Any]:
+        """``{model: {task: N}}`` of the given cells that come from ``--limit N`` runs."""
+        tasks = list(tasks)
+        out: dict[str, Any] = {}
+        for model in models:
+            cells = {t: self.limited[(model, t)] for t in tasks if (model, t) in self.limited}
+            if cells:
+                out[model] = cells
+        return out
 
     def counts_for(self, models: Iterable[str], tasks: Iterable[str]) -> dict[str, Any]:
         """``{model: {task: {"scored": s, "excluded": e}}}`` for the given cells that have counts."""
