@@ -172,8 +172,19 @@ def _write_json(path: Path, document: dict[str, Any]) -> Path:
     metavar="NAME",
     help="Reproduce only this run of the run file (repeatable).",
 )
+@click.option(
+    "--model",
+    "models",
+    multiple=True,
+    metavar="SPEC",
+    help="Reproduce only this model's units (repeatable).",
+)
 def reproduce_command(
-    folder: Path, rescore: bool, scratch: Path | None, only: tuple[str, ...]
+    folder: Path,
+    rescore: bool,
+    scratch: Path | None,
+    only: tuple[str, ...],
+    models: tuple[str, ...],
 ) -> None:
     """Check that FOLDER's published results come from its run file: rerun every evaluation
     (or re-score the stored samples) into a scratch folder and compare unit by unit."""
@@ -188,9 +199,19 @@ def reproduce_command(
             f"--run {unknown[0]}: no such run in {board.path} (runs: {', '.join(sorted(known))})"
         )
     scratch = _scratch(scratch)
-    units = [u for u in manifest["units"] if not only or u.get("run") in only]
+    units = [
+        u
+        for u in manifest["units"]
+        if (not only or u.get("run") in only)
+        and (not models or u.get("spec") in models or u.get("model") in models)
+    ]
+    if not units:
+        raise SeebenchError(f"{folder}: no unit of the manifest matches --run/--model")
     started, cpu = time.perf_counter(), cpu_seconds()
-    verdicts = _rescored(board, units, scratch) if rescore else _rerun(board, units, scratch, only)
+    if rescore:
+        verdicts = _rescored(board, units, scratch)
+    else:
+        verdicts = _rerun(board, units, scratch, only, models)
     seconds = (time.perf_counter() - started, cpu_seconds() - cpu)
     _report(verdicts, scratch, rescore, seconds)
 

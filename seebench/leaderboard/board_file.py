@@ -121,9 +121,11 @@ class BoardRun:
     capped: str | None = None
     tolerance: Tolerance = Tolerance()
 
-    def eval_args(self, output: Path) -> list[str]:
-        """The ``seebench eval`` arguments of this run, writing into ``output``."""
-        args = ["eval", "--model", ",".join(self.models), "--tasks", ",".join(self.tasks)]
+    def eval_args(self, output: Path, models: tuple[str, ...] | None = None) -> list[str]:
+        """The ``seebench eval`` arguments of this run, writing into ``output`` (only
+        ``models`` of the run's models, when given)."""
+        chosen = models if models is not None else self.models
+        args = ["eval", "--model", ",".join(chosen), "--tasks", ",".join(self.tasks)]
         if self.method:
             args += ["--method", self.method]
         for key, value in self.options.items():
