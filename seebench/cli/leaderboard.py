@@ -145,7 +145,11 @@ def write_manifest(board: Any) -> Path:
         "written_with": __version__,
         "units": units,
     }
-    return _write_json(board.folder / MANIFEST_FILE, manifest)
+    path = _write_json(board.folder / MANIFEST_FILE, manifest)
+    from seebench.leaderboard.provenance import write_provenance
+
+    click.echo(str(write_provenance(board, manifest)))
+    return path
 
 
 def _write_json(path: Path, document: dict[str, Any]) -> Path:

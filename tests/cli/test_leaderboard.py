@@ -85,6 +85,9 @@ def test_build_writes_tables_manifest_and_timings(built):
     }
     assert all(u["run"] == "baselines" and len(u["result_sha256"]) == 64 for u in units.values())
     assert units["majority/baseline/alpha.json"]["data"]  # the data file's sha256
+    provenance = (folder / "provenance.md").read_text()
+    assert "| majority/baseline | 3 |" in provenance  # wall and CPU seconds per method
+    assert units["majority/baseline/alpha.json"]["data"]["alpha"] in provenance
     build = json.loads((folder / "build.json").read_text())
     assert [r["run"] for r in build["runs"]] == ["baselines"]
     assert build["runs"][0]["cpu_s"] >= 0 and build["runs"][0]["command"].startswith(
