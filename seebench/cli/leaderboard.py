@@ -244,6 +244,7 @@ def _rescored(board: Any, units: list[dict[str, Any]], scratch: Path) -> list[An
     from seebench.runner.environment import environment
 
     registry, index, here = get_registry(), get_task_index(), environment()
+    loaded: dict[tuple[Any, ...], Any] = {}  # task data shared by the units of one task
     verdicts = []
     for record in units:
         source = board.results / record["unit"]
@@ -253,7 +254,10 @@ def _rescored(board: Any, units: list[dict[str, Any]], scratch: Path) -> list[An
             published = read_result(source)
             try:
                 result = _rescore_copy(
-                    source, scratch / "results" / record["unit"], published, registry, index
+                    source,
+                    scratch / "results" / record["unit"],
+                    published,
+                    (registry, index, loaded),
                 )
             except SeebenchError as exc:
                 problem = f"not re-scored: {exc}"
@@ -261,14 +265,16 @@ def _rescored(board: Any, units: list[dict[str, Any]], scratch: Path) -> list[An
         verdicts.append(
             judge(record, result, _tolerance(board, record), envs, __version__, problem)
         )
+        click.echo(f"{record['unit']}: {verdicts[-1].status}", err=True)  # progress
     return verdicts
 
 
 def _rescore_copy(
-    source: Path, target: Path, published: dict[str, Any], registry: Any, index: Any
+    source: Path, target: Path, published: dict[str, Any], where: tuple[Any, Any, dict]
 ) -> dict[str, Any]:
-    """Re-score a copy of the unit at ``source`` (result, samples, artifacts) at ``target``;
-    the re-scored result, with the data checksums of this load."""
+    """Re-score a copy of the unit at ``source`` (result and samples) at ``target`` with
+    ``where`` (registry, task index, task data cache); the re-scored result, with the data
+    checksums of this load."""
     from seebench.leaderboard.certificate import read_result
     from seebench.runner.rescore import rescore
 
@@ -280,7 +286,8 @@ def _rescore_copy(
     if published.get("status") != "ok":
         return read_result(target)
     bootstrap = ((published.get("run") or {}).get("config") or {}).get("bootstrap")
-    done = rescore(target, registry, index, bootstrap=bootstrap)
+    registry, index, loaded = where
+    done = rescore(target, registry, index, bootstrap=bootstrap, data_cache=loaded)
     result = read_result(target)
     if done is not None and done.checksums is not None:
         result["data"] = {**(result.get("data") or {}), "checksums": done.checksums}
@@ -288,16 +295,22 @@ def _rescore_copy(
 
 
 def _rerun(
-    board: Any, units: list[dict[str, Any]], scratch: Path, only: tuple[str, ...]
+    board: Any,
+    units: list[dict[str, Any]],
+    scratch: Path,
+    only: tuple[str, ...],
+    models: tuple[str, ...],
 ) -> list[Any]:
-    """Run the board's evaluations again into ``scratch`` and judge every unit."""
+    """Run the board's evaluations (those of ``only`` and ``models``, when given) again into
+    ``scratch`` and judge every unit."""
     from seebench import __version__
     from seebench.leaderboard.certificate import judge, read_result
 
     results = scratch / "results"
     for run in board.runs:
-        if not only or run.name in only:
-            _timed_eval(run.name, run.eval_args(results))
+        chosen = tuple(m for m in run.models if not models or m in models)
+        if chosen and (not only or run.name in only):
+            _timed_eval(run.name, run.eval_args(results, chosen))
     verdicts = []
     for record in units:
         path = results / record["unit"]
