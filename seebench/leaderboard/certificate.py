@@ -51,8 +51,8 @@ def result_paths(results: Path) -> list[Path]:
     paths = []
     for path in sorted(results.rglob("*.json")):
         relative = path.relative_to(results)
-        if relative.parts[0].startswith(".") or relative.parts[0] == "runs":
-            continue
+        if relative.parts[0] == "runs" or any(p.startswith(".") for p in relative.parts):
+            continue  # run records; locks, work folders and event logs of running units
         if any(part.endswith(".artifacts") for part in relative.parts):
             continue
         paths.append(path)
