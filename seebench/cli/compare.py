@@ -273,8 +273,12 @@ def _board_report(
     groups = matrix_group_scores(collect_groups(registry), report.matrix)  # from suites
     if groups:
         report.extra["task_groups"] = groups
-    if board.left_out:
-        report.extra["left_out"] = list(board.left_out)
+    limited = table.limited_for(report.models, report.matrix.tasks)
+    if limited:  # ranked with --include-limited: every table says which rows
+        report.extra["limited"] = limited
+    left_out = [*board.left_out, *table.dropped]
+    if left_out:
+        report.extra["left_out"] = left_out
     return report
 
 
@@ -286,7 +290,7 @@ def _write_board(
     prefix = f"{name}: " if several else ""
     for note in report.notes:
         click.echo(f"note: {prefix}{note}", err=True)
-    for line in board.left_out:
+    for line in board.left_out:  # the --limit results dropped were named once, on reading
         click.echo(f"note: {prefix}left out {line}", err=True)
     click.echo(
         f"{prefix}{len(report.models)} models, {len(report.matrix.tasks)} tasks; "

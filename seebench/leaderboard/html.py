@@ -11,7 +11,15 @@ import math
 from pathlib import Path
 
 from seebench.leaderboard.figures import HEATMAPS, render
-from seebench.leaderboard.tables import MAGNITUDE_ABBREVIATIONS, _settings_line, breakdown_grid, fmt
+from seebench.leaderboard.tables import (
+    MAGNITUDE_ABBREVIATIONS,
+    _settings_line,
+    breakdown_grid,
+    fact_names,
+    fact_notes,
+    fact_values,
+    fmt,
+)
 from seebench.stats.report import ComparisonReport
 
 _CSS = """
@@ -116,12 +124,10 @@ def _ranking(report: ComparisonReport) -> str:
         ]
         for r in report.rows
     ]
-    counts = report.extra.get("counts") or {}
-    if counts:  # the samples the scores rest on, and those left unscored
-        headers += [("Scored", "number"), ("Excluded", "number")]
-        for row, r in zip(rows, report.rows, strict=True):
-            cells = counts.get(r.model, {}).values()
-            row += [sum(c["scored"] for c in cells), sum(c["excluded"] for c in cells)]
+    names = fact_names(report)  # items (--limit runs), scored, unscored (infra_error)
+    headers += [(name, "text" if name == "Items" else "number") for name in names]
+    for row, r in zip(rows, report.rows, strict=True):
+        row += [math.nan if v is None else v for v in fact_values(report, r.model)]
     return _table("ranking", headers, rows)
 
 
@@ -205,6 +211,11 @@ def page(report: ComparisonReport) -> str:
     """The HTML text of the leaderboard page."""
     title = html.escape(report.title)
     notes = "".join(f'<p class="note">{html.escape(n)}</p>' for n in report.notes)
+    notes += "".join(f'<p class="note">{html.escape(n)}</p>' for n in fact_notes(report) if n)
+    left_out = report.extra.get("left_out") or []
+    if left_out:
+        items = "".join(f"<li>{html.escape(line)}</li>" for line in left_out)
+        notes += f'<p class="note">Left out:</p><ul>{items}</ul>'
     tiers = "".join(f"<li>{html.escape(', '.join(t))}</li>" for t in report.tiers)
     figures = "".join(
         f'<figure id="fig-{name}">{_inline_svg(render(report, name, "svg"))}'

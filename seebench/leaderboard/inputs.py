@@ -56,6 +56,9 @@ class ScoreTable:
     #: (model, task) -> how a partial result chose its items (``--limit N``: the first N;
     #: ``--samples``: chosen ids), for every result of a subset of the test items
     limited: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: what the inputs lost before any board was planned (``--limit`` results left out), one
+    #: line each, which every board's "left out" list repeats
+    dropped: list[str] = field(default_factory=list)
 
     def drop_limited(self) -> list[str]:
         """Leave out the scores of ``--limit`` runs (a subset of the items is not comparable
@@ -63,7 +66,25 @@ class ScoreTable:
         if not self.limited:
             return []
         self.records = [r for r in self.records if (r[0], r[1]) not in self.limited]
-        return [f"{m} on {t} ({how})" for (m, t), how in sorted(self.limited.items())]
+        lines = [f"{m} on {t} ({how})" for (m, t), how in sorted(self.limited.items())]
+        self.dropped += [f"{line}: scored on a subset of the items" for line in lines]
+        self.limited = {}
+        return lines
+
+    def limited_for(self, models: Iterable[str], tasks: Iterable[str]) -> dict[str, Any]:
+        """``{model: {task: N or how}}`` of the given cells that come from partial runs: ``N``
+        for a ``--limit N`` run, the description (``--samples (K ids)``) for chosen ids."""
+        tasks = list(tasks)
+        out: dict[str, Any] = {}
+        for model in models:
+            cells = {
+                t: _subset_value(self.limited[(model, t)])
+                for t in tasks
+                if (model, t) in self.limited
+            }
+            if cells:
+                out[model] = cells
+        return out
 
     def counts_for(self, models: Iterable[str], tasks: Iterable[str]) -> dict[str, Any]:
         """``{model: {task: {"scored": s, "excluded": e}}}`` for the given cells that have counts."""
@@ -332,6 +353,14 @@ def run_subset(result: dict[str, Any]) -> str | None:
     if isinstance(samples, list):
         return f"--samples ({len(samples)} ids)"
     return None
+
+
+def _subset_value(how: str) -> int | str:
+    """``N`` of a ``--limit N`` subset; the description itself for any other subset."""
+    parts = how.split()
+    if len(parts) == 2 and parts[0] == "--limit" and parts[1].isdigit():
+        return int(parts[1])
+    return how
 
 
 def _counts(result: dict[str, Any]) -> tuple[int, int] | None:

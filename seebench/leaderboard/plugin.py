@@ -16,8 +16,11 @@ if TYPE_CHECKING:
 @hookimpl
 def register_commands(cli: click.Group) -> None:
     from seebench.cli.compare import compare_command
+    from seebench.cli.leaderboard import leaderboard_group, reproduce_command
 
     cli.add_command(compare_command)
+    cli.add_command(leaderboard_group)
+    cli.add_command(reproduce_command)
 
 
 @hookimpl

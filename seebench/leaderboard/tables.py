@@ -12,6 +12,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from seebench.leaderboard import row_facts
 from seebench.leaderboard.csv_cells import safe_record, safe_row
 from seebench.stats.report import ComparisonReport
 
@@ -67,19 +68,18 @@ def export_markdown(report: ComparisonReport, out_dir: Path) -> list[Path]:
     lines = [f"# {report.title}", "", _settings_line(report), ""]
     lines += [f"> {note}" for note in report.notes]
     lines += ["", "## Ranking", ""]
-    counts = report.extra.get("counts") or {}
-    scored_head, scored_rule = (" Scored (excl.) |", "---:|") if counts else ("", "")
+    extra_head, extra_rule = _fact_columns(report)
     lines.append(
         f"| Rank | Tier | Model | {c} | {sp} | CI | {es} | Mag. | P(top > model) | "
-        f"P(top = model) |{scored_head}"
+        f"P(top = model) |{extra_head}"
     )
-    lines.append("|---:|---:|:---|---:|---:|:---:|---:|:---|---:|---:|" + scored_rule)
+    lines.append("|---:|---:|:---|---:|---:|:---:|---:|:---|---:|---:|" + extra_rule)
     for row in report.rows:
         lines.append(
             f"| {row.rank} | {row.tier} | {_md(row.model)} | {fmt(row.center)} | {fmt(row.spread)} | "
             f"[{fmt(row.ci_lower)}, {fmt(row.ci_upper)}] | {fmt(row.effect_size)} | "
             f"{MAGNITUDE_ABBREVIATIONS[row.magnitude]} | {fmt(row.p_top_better)} | {fmt(row.p_top_equal)} |"
-            + (f" {_count_text(counts.get(row.model, {}).values())} |" if counts else "")
+            + _fact_cells(report, row.model)
         )
     lines += ["", "## Tiers", ""]
     lines += [f"{n}. {', '.join(_md(m) for m in tier)}" for n, tier in enumerate(report.tiers, 1)]
@@ -92,12 +92,7 @@ def export_markdown(report: ComparisonReport, out_dir: Path) -> list[Path]:
             f"{fmt(cells[g].mean)} | {fmt(cells[g].sd)}" if g in cells else "– | –" for g in groups
         )
         lines.append(f"| {_md(value)} | {values} |")
-    if counts:
-        lines += [
-            "",
-            "Scored (excl.): the samples (x repeats) the scores rest on, summed over the tasks, "
-            "and those left unscored (an environment not ready, an excluded case).",
-        ]
+    lines += fact_notes(report)
     left_out = report.extra.get("left_out") or []
     if left_out:
         lines += ["", "## Left out", "", *(f"- {_md(line)}" for line in left_out)]
@@ -107,14 +102,50 @@ def export_markdown(report: ComparisonReport, out_dir: Path) -> list[Path]:
     return [path]
 
 
-def _count_text(cells: Any) -> str:
-    """``"1,234 (190)"``: scored and excluded counts summed over cells; ``–`` without any."""
-    cells = list(cells)
-    if not cells:
-        return "–"
-    scored = sum(int(c["scored"]) for c in cells)
-    excluded = sum(int(c["excluded"]) for c in cells)
-    return f"{scored:,} ({excluded:,})"
+def _fact_columns(report: ComparisonReport) -> tuple[str, str]:
+    """Header and rule cells of the columns beside the statistics (items, scored, unscored)."""
+    names = fact_names(report)
+    return "".join(f" {n} |" for n in names), "---:|" * len(names)
+
+
+def fact_names(report: ComparisonReport) -> list[str]:
+    """The columns beside the statistics: Items (with --limit runs), Scored, Unscored (any)."""
+    names = ["Items"] if row_facts.has_limited(report) else []
+    if row_facts.has_counts(report):
+        names.append("Scored")
+        if row_facts.has_unscored(report):
+            names.append("Unscored")
+    return names
+
+
+def fact_values(report: ComparisonReport, model: str) -> list[Any]:
+    """The model's values of :func:`_fact_names`' columns (``None``: not known)."""
+    values: list[Any] = [row_facts.items(report, model)] if row_facts.has_limited(report) else []
+    if row_facts.has_counts(report):
+        counted = row_facts.counts(report, model)
+        values.append(counted[0] if counted else None)
+        if row_facts.has_unscored(report):
+            values.append(counted[1] if counted else None)
+    return values
+
+
+def _fact_cells(report: ComparisonReport, model: str) -> str:
+    cells = []
+    for value in fact_values(report, model):
+        cells.append("–" if value is None else f"{value:,}" if isinstance(value, int) else value)
+    return "".join(f" {cell} |" for cell in cells)
+
+
+def fact_notes(report: ComparisonReport) -> list[str]:
+    """The footnotes of those columns (empty strings separate paragraphs)."""
+    notes = []
+    if row_facts.has_limited(report):
+        notes += ["", row_facts.ITEMS_NOTE]
+    if row_facts.has_counts(report):
+        notes += ["", "Scored: the samples (x repeats) the scores rest on, summed over the tasks."]
+        if row_facts.has_unscored(report):
+            notes += ["", row_facts.UNSCORED_NOTE]
+    return notes
 
 
 def _md(text: str) -> str:
@@ -162,11 +193,12 @@ def export_latex(report: ComparisonReport, out_dir: Path) -> list[Path]:
             out.append(r"\midrule")
             previous_tier = row.tier
         out.append(
-            f"{row.tier} & {latex_escape(row.model)} & {fmt(row.center)} & {fmt(row.spread)} & "
+            f"{row.tier} & {latex_escape(row.model)}{_latex_mark(report, row.model)} & "
+            f"{fmt(row.center)} & {fmt(row.spread)} & "
             f"[{fmt(row.ci_lower)}, {fmt(row.ci_upper)}] & {fmt(row.effect_size)} & "
             f"{MAGNITUDE_ABBREVIATIONS[row.magnitude]} \\\\"
         )
-    out += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
+    out += [r"\bottomrule", r"\end{tabular}", *_latex_limited_note(report), r"\end{table}", ""]
     groups, grid = breakdown_grid(report)
     out += [
         r"\begin{table}[t]",
@@ -198,20 +230,28 @@ def export_latex(report: ComparisonReport, out_dir: Path) -> list[Path]:
     return [path]
 
 
+def _latex_mark(report: ComparisonReport, model: str) -> str:
+    limited = row_facts.items(report, model)
+    return r"$^\dagger$" if limited != "all" else ""
+
+
+def _latex_limited_note(report: ComparisonReport) -> list[str]:
+    if not row_facts.has_limited(report):
+        return []
+    return [
+        r"\par\smallskip{\footnotesize $^\dagger$ scored on the first test items of each task "
+        r"only (\texttt{--limit}), not the full test sets of the other rows.}"
+    ]
+
+
 def export_csv(report: ComparisonReport, out_dir: Path) -> list[Path]:
     """``leaderboard.csv`` (ranking), ``pairs.csv`` (posteriors) and ``breakdown.csv``."""
     data = report.to_dict()
-    counts = report.extra.get("counts") or {}
-    ranking = data["ranking"]
-    if counts:  # the samples each model's scores rest on, and those left unscored
-        ranking = [
-            {
-                **row,
-                "scored": sum(c["scored"] for c in counts.get(row["model"], {}).values()),
-                "excluded": sum(c["excluded"] for c in counts.get(row["model"], {}).values()),
-            }
-            for row in ranking
-        ]
+    names = [n.lower() for n in fact_names(report)]
+    ranking = [
+        {**row, **dict(zip(names, fact_values(report, row["model"]), strict=True))}
+        for row in data["ranking"]
+    ]
     written = []
     for name, rows in (
         ("leaderboard", ranking),
@@ -266,16 +306,16 @@ def export_per_task(report: ComparisonReport, out_dir: Path) -> list[Path]:
             f"**{v}**" if i >= 3 and m.scores[t, i - 3] == best[t] else _md(v)
             for i, v in enumerate(row)
         ]
-        for i, model in enumerate(m.models):  # "0.800 (n 5, 190 excl.)"
+        for i, model in enumerate(m.models):  # "0.800 (n 5, 190 unscored)"
             cell = (counts.get(model) or {}).get(m.tasks[t])
             if cell:
-                extra = f", {cell['excluded']} excl." if cell["excluded"] else ""
+                extra = f", {cell['excluded']} unscored" if cell["excluded"] else ""
                 cells[3 + i] += f" (n {cell['scored']}{extra})"
         md.append("| " + " | ".join(cells) + " |")
     md_path = out_dir / "per_task.md"
     md_path.write_text(
         "# Scores per task\n\nBest score per task in bold"
-        + ("; n: samples scored, excl.: left unscored" if counts else "")
+        + ("; n: samples scored, unscored: left out (infra_error)" if counts else "")
         + ".\n\n"
         + "\n".join(md)
         + "\n",

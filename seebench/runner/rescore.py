@@ -31,6 +31,9 @@ class Rescored:
     metrics: dict[str, float]
     computed: dict[str, int]
     reason: str | None = None  # why the unit stays skipped (no sample could be scored)
+    #: sha256 of each data file the task's data was loaded from now (``seebench reproduce``
+    #: compares them with the result's ``data.checksums``)
+    checksums: dict[str, str] | None = None
 
 
 def result_files(paths: Iterable[Path]) -> list[Path]:
@@ -62,11 +65,15 @@ def rescore(
     bootstrap: int | None = None,
     run_options: dict[str, Any] | None = None,
     lock: bool = True,
+    data_cache: dict[tuple[Any, ...], Any] | None = None,
 ) -> Rescored | None:
     """Score the saved predictions of the result at ``path``; ``None`` if it has none.
 
     The unit's lock is held while scoring, unless ``lock`` is false: the caller (the runner,
     scoring what a ``--predict-only`` run saved) holds it already.
+
+    ``data_cache`` (a dict the caller keeps) shares the task data loaded for one unit with
+    the next units of the same task, seed and limit (``seebench reproduce`` re-scores many).
 
     ``scorer`` replaces the task's scorers by one registered scorer with ``options``;
     ``run_options`` (e.g. ``unsafe_host_exec``) go to the scorers as in ``seebench eval``. A
@@ -79,7 +86,9 @@ def rescore(
 
     try:
         with unit_lock(lock_path(path)) if lock else nullcontext():
-            return _rescore(path, registry, index, scorer, options, bootstrap, run_options)
+            return _rescore(
+                path, registry, index, scorer, options, bootstrap, run_options, data_cache
+            )
     except UnitBusy as busy:
         raise SeebenchError(f"another run is writing this unit ({busy.holder})") from None
     except OSError as error:  # scores/ is a file, a folder is read-only...
@@ -94,6 +103,7 @@ def _rescore(
     options: dict[str, Any] | None,
     bootstrap: int | None,
     run_options: dict[str, Any] | None,
+    data_cache: dict[tuple[Any, ...], Any] | None = None,
 ) -> Rescored | None:
     check = verify_result(path)  # what eval would trust, or the one-line reason why not
     if check.problem:
@@ -108,9 +118,15 @@ def _rescore(
         raw = {**task.raw, "scorers": [{"name": scorer, "options": dict(options or {})}]}
         task = type(task).from_document(raw, task.path, task.behaviour)
     run = result["run"]
-    data = load_task_data(
-        task, registry, seed=int(run["seed"]), limit=run.get("limit"), sample_ids=run.get("samples")
-    )
+    sample_ids = run.get("samples")
+    key = (task.name, task.config_hash, int(run["seed"]), run.get("limit"), str(sample_ids))
+    data = (data_cache or {}).get(key)
+    if data is None:
+        data = load_task_data(
+            task, registry, seed=int(run["seed"]), limit=run.get("limit"), sample_ids=sample_ids
+        )
+        if data_cache is not None:
+            data_cache[key] = data
     samples_path = path.with_name(str(result["samples_file"]))
     records = read_samples(samples_path)
     predictions, position = _saved_predictions(task, data.test, records, samples_path)
@@ -131,9 +147,10 @@ def _rescore(
         record.pop("scores", None)
         record.update(score_fields(scoring, repeat, index_))
     _commit(path, result, records, scoring, task if scorer is not None else None, reps)
+    checksums = dict(data.checksums)
     if scoring.all_unscored:
-        return Rescored(path, {}, scoring.computed, scoring.unscored_summary())
-    return Rescored(path, scoring.metrics, scoring.computed)
+        return Rescored(path, {}, scoring.computed, scoring.unscored_summary(), checksums)
+    return Rescored(path, scoring.metrics, scoring.computed, checksums=checksums)
 
 
 def _saved_predictions(

@@ -17,6 +17,7 @@ samples file is written before the result, both atomically, so an interrupted ru
 from __future__ import annotations
 
 import datetime as dt
+import resource
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -382,6 +383,7 @@ class Runner:
         if reason:
             raise NotApplicableError(reason)
         timings: dict[str, float] = {}
+        cpu0 = cpu_seconds()
         t0 = time.perf_counter()
         data = load_task_data(
             task,
@@ -409,6 +411,7 @@ class Runner:
             )
         records = sample_records(data.test, [o.predictions for o in outputs], scoring)
         timings["metrics_s"] = time.perf_counter() - t0
+        timings["cpu_s"] = cpu_seconds() - cpu0
         return UnitWork(data, outputs, scoring, records, timings)
 
     def not_applicable(self, task: TaskSpec) -> str | None:
@@ -594,3 +597,11 @@ class Runner:
             "artifacts": artifacts_dir(Path(task.name)).name,
             **({"attempts": list(self.attempts)} if self.attempts else {}),
         }
+
+
+def cpu_seconds() -> float:
+    """User and system CPU seconds of this process and its waited-for children (a unit's
+    ``timings.cpu_s`` is the difference around its data, method and metrics)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime

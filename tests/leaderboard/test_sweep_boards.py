@@ -70,7 +70,16 @@ def test_lower_is_better_tasks_get_their_own_board() -> None:
     assert [b.name for b in plan.boards] == ["", "lower-is-better"]  # OUT/ and a subfolder
 
 
-def _result(root: Path, model: str, task: str, suite: str, task_type: str, score: float) -> None:
+def _result(
+    root: Path,
+    model: str,
+    task: str,
+    suite: str,
+    task_type: str,
+    score: float,
+    unscored: int = 2,
+    limit: int | None = None,
+) -> None:
     unit = root / model / "baseline"
     unit.mkdir(parents=True, exist_ok=True)
     result = {
@@ -82,7 +91,8 @@ def _result(root: Path, model: str, task: str, suite: str, task_type: str, score
         "primary_metric": "accuracy",
         "metrics": {"accuracy": score},
         "n": 10,
-        "unscored": {"count": 2},
+        "unscored": {"count": unscored},
+        "run": {"limit": limit, "config": {}},
     }
     (unit / f"{task}.json").write_text(json.dumps(result))
 
@@ -134,7 +144,7 @@ def test_too_few_tasks_says_what_a_board_needs(tmp_path, capsys) -> None:
     assert "copilot_fix" in err
 
 
-def test_tables_show_scored_and_excluded_counts(tmp_path: Path) -> None:
+def test_tables_show_scored_and_unscored_counts(tmp_path: Path) -> None:
     results = tmp_path / "results"
     for model, shift in (("a", 0.0), ("b", 0.1)):
         for index in range(3):
@@ -143,9 +153,63 @@ def test_tables_show_scored_and_excluded_counts(tmp_path: Path) -> None:
     args = ["compare", str(results), "--out", str(out), "--nsamples", "300"]
     formats = ["--format", "markdown", "--format", "per-task", "--format", "csv"]
     assert _run([*args, *formats, "--format", "html"]) == 0
-    assert '<th data-type="number">Excluded</th>' in (out / "index.html").read_text()
+    assert '<th data-type="number">Unscored</th>' in (out / "index.html").read_text()
     header, first = (out / "leaderboard.csv").read_text().splitlines()[:2]
-    assert header.endswith(",scored,excluded") and first.endswith(",24,6")
+    assert header.endswith(",scored,unscored") and first.endswith(",24,6")
     ranking = (out / "leaderboard.md").read_text()
-    assert "Scored (excl.)" in ranking and "| 24 (6) |" in ranking
-    assert "(n 8, 2 excl.)" in (out / "per_task.md").read_text()
+    assert "| Scored | Unscored |" in ranking and "| 24 | 6 |" in ranking
+    assert "infra_error" in ranking  # the column's footnote says what it counts
+    assert "(n 8, 2 unscored)" in (out / "per_task.md").read_text()
+
+
+def test_the_unscored_column_is_shown_only_where_some_are(tmp_path: Path) -> None:
+    results = tmp_path / "results"
+    for model, shift in (("a", 0.0), ("b", 0.1)):
+        for index in range(3):
+            _result(results, model, f"t{index}", "selu", "binary", 0.2 * index + shift, unscored=0)
+    out = tmp_path / "lb"
+    args = ["compare", str(results), "--out", str(out), "--nsamples", "300"]
+    assert _run([*args, "--format", "markdown", "--format", "csv", "--format", "html"]) == 0
+    ranking = (out / "leaderboard.md").read_text()
+    assert "| Scored |" in ranking and "Unscored" not in ranking
+    assert (out / "leaderboard.csv").read_text().splitlines()[0].endswith(",scored")
+    assert "Unscored" not in (out / "index.html").read_text()
+
+
+def _limited_sweep(results: Path) -> None:
+    for model, shift in (("a", 0.0), ("b", 0.1), ("c", 0.05)):
+        for index in range(3):
+            limit = 20 if model == "c" else None
+            _result(results, model, f"t{index}", "selu", "binary", 0.2 * index + shift, 0, limit)
+
+
+def test_limited_runs_left_out_are_named_in_every_table(tmp_path: Path, capsys) -> None:
+    results, out = tmp_path / "results", tmp_path / "lb"
+    _limited_sweep(results)
+    args = ["compare", str(results), "--out", str(out), "--nsamples", "300"]
+    assert _run(args) == 0
+    assert "left out c/baseline on t0 (--limit 20)" in capsys.readouterr().err
+    board = json.loads((out / "leaderboard.json").read_text())
+    assert {r["model"] for r in board["ranking"]} == {"a/baseline", "b/baseline"}
+    assert any("c/baseline on t0 (--limit 20)" in line for line in board["left_out"])
+    assert "c/baseline on t2 (--limit 20)" in (out / "leaderboard.md").read_text()
+    assert "c/baseline on t2 (--limit 20)" in (out / "index.html").read_text()
+
+
+def test_limited_runs_ranked_on_request_are_marked_in_every_table(tmp_path: Path) -> None:
+    results, out = tmp_path / "results", tmp_path / "lb"
+    _limited_sweep(results)
+    args = ["compare", str(results), "--out", str(out), "--nsamples", "300", "--include-limited"]
+    assert _run(args) == 0
+    board = json.loads((out / "leaderboard.json").read_text())
+    assert board["limited"] == {"c/baseline": {"t0": 20, "t1": 20, "t2": 20}}
+    ranking = (out / "leaderboard.md").read_text()
+    row = next(line for line in ranking.splitlines() if "| c/baseline |" in line)
+    assert "| first 20 |" in row and "| Items |" in ranking
+    assert "--limit N run" in ranking  # the footnote says what 'first N' means
+    full = next(line for line in ranking.splitlines() if "| a/baseline |" in line)
+    assert "| all |" in full
+    rows = {r.split(",")[1]: r for r in (out / "leaderboard.csv").read_text().splitlines()}
+    assert "first 20" in rows["c/baseline"] and ",all," in rows["a/baseline"] + ","
+    assert r"c/baseline$^\dagger$" in (out / "leaderboard.tex").read_text()
+    assert "first 20" in (out / "index.html").read_text()

@@ -55,6 +55,8 @@ def test_results_are_written_and_valid(env):
     record = json.loads(samples[0])
     assert set(record) >= {"id", "input_hash", "prediction", "gold", "score"}
     assert "shots" not in record  # only methods that show examples report them
+    assert result["timings"]["cpu_s"] >= 0  # CPU time beside the wall times
+    assert set(result["environment"]["hardware"]) >= {"cpu", "cpus_usable", "blas"}
 
 
 def test_rerun_recomputes_nothing_and_force_recomputes(env):

@@ -98,5 +98,13 @@ class SourceKind:
         return path
 
     def checksum(self, source: Source, path: Path) -> str:
-        """The checksum a result records for the source's data."""
-        return source.recorded_sha256 or source.sha256 or ""
+        """The checksum a result records for the source's data: the pinned sha256, else that of
+        the file as read (so that a changed unpinned file shows in the results)."""
+        pinned = source.recorded_sha256 or source.sha256
+        if pinned:
+            return pinned
+        if not path.is_file():
+            return ""
+        from seebench.data.cache import sha256_file
+
+        return sha256_file(path)
