@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from seebench.hookspecs import hookimpl
-from seebench.tasks.types import LABEL, LABEL_SET
+from seebench.tasks.types import LABEL, LABEL_SET, RATING
 
 
 @hookimpl
@@ -11,9 +11,10 @@ def register_methods(register) -> None:
     register(
         "loglik",
         "seebench.methods.loglik.method:LoglikMethod",
-        description="Score every label as the prompt's continuation (log-likelihood, as "
-        "lm-eval's multiple choice); predict the most likely. Never invalid.",
-        target_kinds=(LABEL, LABEL_SET),
+        description="Score every label (or point of a rating scale) as the prompt's "
+        "continuation (log-likelihood, as lm-eval's multiple choice); predict the most likely. "
+        "Never invalid.",
+        target_kinds=(LABEL, LABEL_SET, RATING),
     )
 
 
