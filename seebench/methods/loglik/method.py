@@ -109,7 +109,7 @@ def _run_choices(context: RunContext, by: str) -> MethodOutput:
         context.advance(1)
     chosen = [p.prediction for p in predictions]
     summary = _summary(context, _redecided(asked.questions, per_sample, priors), by, priors)
-    summary.update(_calibration(asked.questions, per_sample, chosen, by, priors))
+    summary.update(_calibration(asked.questions, per_sample, chosen))
     info = {"shots": shots_of(context), "loglik": summary, **asked.info}
     return MethodOutput(predictions, {**info, **context.client.info()})
 
@@ -174,11 +174,7 @@ def _redecided(
 
 
 def _calibration(
-    asked: list[ChoiceQuestion],
-    per_sample: list[PerSample],
-    chosen: list[Any],
-    by: str,
-    priors: Any,
+    asked: list[ChoiceQuestion], per_sample: list[PerSample], chosen: list[Any]
 ) -> dict[str, Any]:
     """ECE and the reliability bins of the chosen answer's probability, over the samples with
     an answer counted right."""
