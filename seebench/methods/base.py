@@ -1,15 +1,24 @@
-"""The method contract: ``run(context) -> MethodOutput`` with one prediction per test sample."""
+"""The method contract: ``run(context) -> MethodOutput`` with one prediction per test sample.
+
+Also the contract between a task type whose answers are not the task's labels (a rating
+scale that the targets declare) and the methods that score every answer as the prompt's
+continuation (``loglik``): a type that implements :class:`AsksChoices` builds its own prompts
+as :class:`ChoiceQuestion` s and says which answers there are.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from seebench.data.dataset import TaskData
 from seebench.models import ModelRef
 from seebench.tasks.spec import TaskSpec
+
+if TYPE_CHECKING:
+    from seebench.models.chat import Prompt
 
 
 @dataclass(frozen=True)
@@ -94,3 +103,54 @@ class Method(Protocol):
 
     # Optional: ``option_schema(model) -> dict`` (option name -> JSON Schema) refines the
     # options declared at registration for one model (e.g. a baseline's estimator).
+
+
+@dataclass(frozen=True)
+class ChoiceQuestion:
+    """One test sample asked with a closed list of answers.
+
+    ``answers`` are the values a prediction can take (in the order ties go by),
+    ``verbalisers`` the text scored for each (default: ``str(answer)``), ``correct`` the
+    answer counted right for the calibration error (``None``: no single one, left out), and
+    ``extra`` what the prediction's ``extra`` keeps besides the scores (e.g. ``shot: true``).
+    """
+
+    sample_id: str
+    prompt: Prompt
+    answers: tuple[Any, ...]
+    verbalisers: tuple[str, ...]
+    correct: Any = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The answers as the strings that name them in a samples file."""
+        return tuple(str(a) for a in self.answers)
+
+
+@dataclass(frozen=True)
+class ChoiceQuestions:
+    """The questions of a task's test samples (same order) and facts for the result's info."""
+
+    questions: list[ChoiceQuestion]
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class AsksChoices(Protocol):
+    """A task type whose samples a method can ask as :class:`ChoiceQuestion` s."""
+
+    def choices_not_applicable(self, task: TaskSpec) -> str | None:
+        """Why the task's samples cannot be asked (e.g. the data lack what raters saw)."""
+
+    def choice_questions(
+        self, task: TaskSpec, samples: Sequence[Any], *, shots: int, seed: int
+    ) -> ChoiceQuestions:
+        """One question per sample; ``shots`` as the method's option (``SeebenchError`` for
+        a value the type cannot honour)."""
+
+    def content_free_question(
+        self, task: TaskSpec, samples: Sequence[Any], *, shots: int, seed: int, text: str
+    ) -> ChoiceQuestion:
+        """The first sample's question with every input shown as ``text`` (contextual
+        calibration's content-free input)."""

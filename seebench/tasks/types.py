@@ -38,6 +38,9 @@ MASKED_WORDS = "masked_words"
 CODE = "code"
 #: A free-text reply that the task type parses and the task's scorers judge (no generic metric).
 FREE_TEXT = "free_text"
+#: One point on a rating scale that the target declares, which several raters gave (the target
+#: holds their ratings; a prediction is one more rater's value).
+RATING = "rating"
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,8 @@ Every label's verbaliser (its name, or ``-o verbalisers={label: text}``, also se
 task's ``methods: loglik:`` block) is scored as the continuation of the prompt prompting
 would send (the SELU template, zero- or k-shot, the chat template on or off as for
 prompting). A single-label task (binary, multiclass) takes the best label; a label-set task
-asks one yes/no question per label. Nothing is parsed, so no answer is ever invalid (an item
+asks one yes/no question per label; a type that asks its own choice questions (the
+annotation suite's rating scales) takes the best answer on its scale. Nothing is parsed, so no answer is ever invalid (an item
 the backend could not score is, with the reason).
 
 The primary decision is ``raw`` (lm-eval's ``acc``) for every task type: the options of a
@@ -18,11 +19,10 @@ result without the model.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from seebench.errors import SeebenchError
-from seebench.methods.base import MethodOutput, Prediction, RunContext
+from seebench.methods.base import ChoiceQuestion, MethodOutput, Prediction, RunContext
 from seebench.methods.loglik.decide import (
     SCORINGS,
     chosen_probability,
@@ -31,14 +31,21 @@ from seebench.methods.loglik.decide import (
     expected_calibration_error,
     softmax,
 )
+from seebench.methods.loglik.questions import (
+    YES_NO,
+    asks_choices,
+    content_free,
+    label_set_requests,
+    questions,
+    shots_of,
+    verbalisers,
+)
+from seebench.methods.loglik.redecide import metric_values
 from seebench.models import ModelRef, chat_problem
 from seebench.models.client import COMMON_OPTIONS, backend_options
-from seebench.models.template import Prompt, build_prompt, build_prompts
+from seebench.models.template import build_prompt, build_prompts
 from seebench.tasks.spec import TaskSpec
 from seebench.tasks.types import LABEL, LABEL_SET
-
-CONTENT_FREE = "N/A"  # the content-free input of contextual calibration
-YES_NO = ("yes", "no")
 
 LOGLIK_OPTIONS: dict[str, dict[str, Any]] = {
     "shots": {"type": "integer", "minimum": 0, "description": "an integer >= 0"},
@@ -46,7 +53,8 @@ LOGLIK_OPTIONS: dict[str, dict[str, Any]] = {
     "verbalisers": {
         "type": "object",
         "additionalProperties": {"type": "string", "minLength": 1},
-        "description": "a mapping label -> the text scored for it (default: the label's name)",
+        "description": "a mapping answer -> the text scored for it (default: the label's "
+        "name, a scale point's value)",
     },
     "decide": {"enum": list(SCORINGS), "description": "raw, norm or calibrated"},
     "calibrate": {
@@ -54,37 +62,12 @@ LOGLIK_OPTIONS: dict[str, dict[str, Any]] = {
         "description": "true or false (measure the label prior on a content-free input)",
     },
 }
-
-
-def verbalisers(task: TaskSpec, options: dict[str, Any]) -> dict[str, str]:
-    """Each label's verbaliser: its name unless ``verbalisers`` says otherwise."""
-    given = dict(options.get("verbalisers") or {})
-    unknown = sorted(set(given) - set(task.label_names))
-    if unknown:
-        raise SeebenchError(
-            f"task {task.name!r}: verbalisers name unknown label(s) {unknown}; "
-            f"labels: {task.label_names}"
-        )
-    return {name: str(given.get(name, name)) for name in task.label_names}
-
-
-def yes_no_prompt(task: TaskSpec, prompt: Prompt, label: str) -> Prompt:
-    """``prompt`` asking whether one label applies (its answer cue replaced)."""
-    from seebench.models.template import answer_name
-
-    messages = [dict(m) for m in prompt.messages]
-    content = messages[-1]["content"]
-    cue = f"\n{answer_name(task)}:"
-    if content.endswith(cue):
-        content = content[: -len(cue)]
-    messages[-1]["content"] = (
-        f"{content}\nDoes the label {label!r} apply? Answer yes or no.\nAnswer:"
-    )
-    return Prompt(f"{prompt.sample_id}#{label}", tuple(messages), prompt.shot_ids)
+Values = dict[str, Any]
+PerSample = tuple[Values | None, str | None, bool]
 
 
 class LoglikMethod:
-    """Score each label as the prompt's continuation; predict the most likely one."""
+    """Score each answer as the prompt's continuation; predict the most likely one."""
 
     name = "loglik"
 
@@ -93,65 +76,167 @@ class LoglikMethod:
         return {**LOGLIK_OPTIONS, **COMMON_OPTIONS, **backend_options(model)}
 
     def not_applicable(self, task: TaskSpec, model: ModelRef) -> str | None:
-        if task.target_kind not in (LABEL, LABEL_SET) or not task.labels:
+        own = asks_choices(task)
+        if own is not None:
+            problem = own.choices_not_applicable(task)
+            if problem is not None:
+                return problem
+        elif task.target_kind not in (LABEL, LABEL_SET) or not task.labels:
             return f"loglik needs a closed label set; {task.type} tasks have none"
         return chat_problem(model, verb="score log-likelihoods")
 
     def run(self, context: RunContext) -> MethodOutput:
-        task, data, options = context.task, context.data, context.options
-        k = int(options.get("shots", 0))
-        multiturn = bool(options.get("fewshot_as_multiturn", False))
-        prompts = build_prompts(task, data, k, context.seed, multiturn)
-        words = verbalisers(task, options)
-        multi = task.target_kind == LABEL_SET
-        requests, choices = _requests(task, prompts, words, multi)
-        scored = context.client.loglikelihood(requests, choices)
-        priors = _priors(context, words, multi) if options.get("calibrate") else None
-        by = str(options.get("decide", "raw"))
-        if by == "calibrated" and priors is None:
+        by = str(context.options.get("decide", "raw"))
+        if by == "calibrated" and not context.options.get("calibrate"):
             raise SeebenchError("-o decide=calibrated needs -o calibrate=true")
-        per_sample = _per_sample(task, prompts, scored, words, multi)
-        predictions = []
-        for sample, prompt, (values, error, cached) in zip(
-            data.test, prompts, per_sample, strict=True
-        ):
-            predictions.append(
-                _prediction(task, sample.id, prompt, values, error, cached, by, priors)
-            )
-            context.advance(1)
-        info = {
-            "shots": k,
-            "loglik": _summary(context, data.test, per_sample, by, priors),
-            **context.client.info(),
-        }
-        return MethodOutput(predictions, info)
+        if context.task.target_kind == LABEL_SET and asks_choices(context.task) is None:
+            return _run_label_set(context, by)
+        return _run_choices(context, by)
 
 
-def _requests(
-    task: TaskSpec, prompts: list[Prompt], words: dict[str, str], multi: bool
-) -> tuple[list[Prompt], list[list[str]]]:
-    if not multi:
-        return prompts, [list(words.values()) for _ in prompts]
-    requests = [yes_no_prompt(task, p, words[label]) for p in prompts for label in task.label_names]
-    return requests, [list(YES_NO) for _ in requests]
+def _run_choices(context: RunContext, by: str) -> MethodOutput:
+    """One answer per sample: the best of its question's answers."""
+    asked = questions(context)
+    scored = _score(context, asked.questions)
+    priors = _choice_prior(context) if context.options.get("calibrate") else None
+    per_sample: list[PerSample] = [
+        (None if rows is None else dict(zip(q.keys, rows, strict=True)), error, cached)
+        for q, (rows, error, cached) in zip(asked.questions, scored, strict=True)
+    ]
+    predictions = []
+    for question, row in zip(asked.questions, per_sample, strict=True):
+        predictions.append(_choice_prediction(question, row, by, priors))
+        context.advance(1)
+    chosen = [p.prediction for p in predictions]
+    summary = _summary(context, _redecided(asked.questions, per_sample, priors), by, priors)
+    summary.update(_calibration(asked.questions, per_sample, chosen))
+    info = {"shots": shots_of(context), "loglik": summary, **asked.info}
+    return MethodOutput(predictions, {**info, **context.client.info()})
 
 
-def _per_sample(
-    task: TaskSpec,
-    prompts: list[Prompt],
-    scored: list[Any],
-    words: dict[str, str],
-    multi: bool,
-) -> list[tuple[dict[str, Any] | None, str | None, bool]]:
-    """Per test sample: ``{label: option}`` (or ``{label: {yes, no}}``), error, cached."""
-    labels = task.label_names
-    if not multi:
-        return [
-            (None if rows is None else dict(zip(labels, rows, strict=True)), error, cached)
-            for rows, error, cached in scored
+def _score(context: RunContext, asked: list[ChoiceQuestion]) -> list[Any]:
+    return context.client.loglikelihood(
+        [q.prompt for q in asked], [list(q.verbalisers) for q in asked]
+    )
+
+
+def _choice_prior(context: RunContext) -> dict[str, float]:
+    """Each answer's probability on a content-free input."""
+    question = content_free(context)
+    ((rows, _, _),) = _score(context, [question])
+    if rows is None:
+        raise SeebenchError(
+            f"task {context.task.name!r}: the content-free input could not be scored"
+        )
+    return softmax({key: r["logprob"] for key, r in zip(question.keys, rows, strict=True)})
+
+
+def _answer(question: ChoiceQuestion, values: Values, by: str, priors: Any) -> Any:
+    key = decide_label(values, question.keys, by, priors)
+    return question.answers[question.keys.index(key)]
+
+
+def _choice_prediction(
+    question: ChoiceQuestion, row: PerSample, by: str, priors: Any
+) -> Prediction:
+    values, error, cached = row
+    extra: dict[str, Any] = {"cached": cached, "prompt": list(question.prompt.messages)}
+    extra.update(question.extra)
+    if values is None:
+        return Prediction(question.sample_id, None, error=error or "not scored", extra=extra)
+    extra["loglik"] = values
+    if list(question.keys) != list(question.answers):
+        extra["answers"] = dict(zip(question.keys, question.answers, strict=True))
+    decided = {s: _answer(question, values, s, priors) for s in _scorings(priors)}
+    extra["decisions"] = decided
+    key = question.keys[question.answers.index(decided[by])]
+    return Prediction(
+        question.sample_id,
+        decided[by],
+        raw=str(decided[by]),
+        confidence=chosen_probability(values, key),
+        extra=extra,
+        shots=tuple(question.prompt.shot_ids),
+    )
+
+
+def _redecided(
+    asked: list[ChoiceQuestion], per_sample: list[PerSample], priors: Any
+) -> dict[str, list[Any]]:
+    """Every scoring's predictions (``None`` where a sample was not scored)."""
+    return {
+        scoring: [
+            None if values is None else _answer(q, values, scoring, priors)
+            for q, (values, _, _) in zip(asked, per_sample, strict=True)
         ]
-    out: list[tuple[dict[str, Any] | None, str | None, bool]] = []
-    for number in range(len(prompts)):
+        for scoring in _scorings(priors)
+    }
+
+
+def _calibration(
+    asked: list[ChoiceQuestion], per_sample: list[PerSample], chosen: list[Any]
+) -> dict[str, Any]:
+    """ECE and the reliability bins of the chosen answer's probability, over the samples with
+    an answer counted right."""
+    confidences, correct = [], []
+    for q, (values, _, _), answer in zip(asked, per_sample, chosen, strict=True):
+        if values is not None and q.correct is not None:
+            key = q.keys[q.answers.index(answer)]
+            confidences.append(chosen_probability(values, key))
+            correct.append(answer == q.correct)
+    ece, bins = expected_calibration_error(confidences, correct)
+    return {"ece": ece, "reliability": bins}
+
+
+def _run_label_set(context: RunContext, by: str) -> MethodOutput:
+    """A yes/no question per label; the labels whose ``yes`` wins."""
+    task, data, options = context.task, context.data, context.options
+    k = shots_of(context)
+    multiturn = bool(options.get("fewshot_as_multiturn", False))
+    prompts = build_prompts(task, data, k, context.seed, multiturn)
+    words = verbalisers(task, options)
+    requests, choices = label_set_requests(task, prompts, words)
+    scored = context.client.loglikelihood(requests, choices)
+    priors = _label_set_priors(context, words) if options.get("calibrate") else None
+    per_sample = _per_label(task, len(prompts), scored)
+    predictions = []
+    for sample, prompt, (values, error, cached) in zip(data.test, prompts, per_sample, strict=True):
+        extra: dict[str, Any] = {"cached": cached, "prompt": list(prompt.messages)}
+        if values is None:
+            predictions.append(
+                Prediction(sample.id, None, error=error or "not scored", extra=extra)
+            )
+        else:
+            decided = {
+                s: decide_label_set(values, task.label_names, s, priors) for s in _scorings(priors)
+            }
+            extra.update(loglik=values, decisions=decided)
+            predictions.append(
+                Prediction(
+                    sample.id,
+                    decided[by],
+                    raw=str(decided[by]),
+                    extra=extra,
+                    shots=tuple(prompt.shot_ids),
+                )
+            )
+        context.advance(1)
+    redecided = {
+        s: [
+            None if v is None else decide_label_set(v, task.label_names, s, priors)
+            for v, _, _ in per_sample
+        ]
+        for s in _scorings(priors)
+    }
+    info = {"shots": k, "loglik": _summary(context, redecided, by, priors)}
+    return MethodOutput(predictions, {**info, **context.client.info()})
+
+
+def _per_label(task: TaskSpec, count: int, scored: list[Any]) -> list[PerSample]:
+    """Per test sample: ``{label: {yes, no}}``, the first error, cached."""
+    labels = task.label_names
+    out: list[PerSample] = []
+    for number in range(count):
         chunk = scored[number * len(labels) : (number + 1) * len(labels)]
         errors = [e for _, e, _ in chunk if e]
         if errors:
@@ -165,94 +250,38 @@ def _per_sample(
     return out
 
 
-def _decide(task: TaskSpec, values: dict[str, Any], by: str, priors: Any) -> Any:
-    if task.target_kind == LABEL_SET:
-        return decide_label_set(values, task.label_names, by, priors)
-    return decide_label(values, task.label_names, by, priors)
+def _label_set_priors(context: RunContext, words: dict[str, str]) -> dict[str, Any]:
+    """Each label's yes/no probabilities on a content-free input."""
+    from dataclasses import replace
 
+    from seebench.methods.loglik.questions import CONTENT_FREE
 
-def _prediction(
-    task: TaskSpec,
-    sample_id: str,
-    prompt: Prompt,
-    values: dict[str, Any] | None,
-    error: str | None,
-    cached: bool,
-    by: str,
-    priors: Any,
-) -> Prediction:
-    extra: dict[str, Any] = {"cached": cached, "prompt": list(prompt.messages)}
-    if values is None:
-        return Prediction(sample_id, None, error=error or "not scored", extra=extra)
-    extra["loglik"] = values
-    decided = {scoring: _decide(task, values, scoring, priors) for scoring in _scorings(priors)}
-    extra["decisions"] = decided
-    confidence = None
-    if task.target_kind == LABEL:
-        confidence = chosen_probability(values, decided[by])
-    return Prediction(
-        sample_id,
-        decided[by],
-        raw=str(decided[by]),
-        confidence=confidence,
-        extra=extra,
-        shots=tuple(prompt.shot_ids),
-    )
-
-
-def _scorings(priors: Any) -> tuple[str, ...]:
-    return SCORINGS if priors is not None else ("raw", "norm")
-
-
-def _priors(context: RunContext, words: dict[str, str], multi: bool) -> dict[str, Any]:
-    """Each option's probability on a content-free input (the first test item's shots)."""
-    task, data = context.task, context.data
-    sample = replace(data.test[0], id="content-free", input=CONTENT_FREE)
-    prompt = build_prompt(task, sample)
-    requests, choices = _requests(task, [prompt], words, multi)
+    task = context.task
+    sample = replace(context.data.test[0], id="content-free", input=CONTENT_FREE)
+    requests, choices = label_set_requests(task, [build_prompt(task, sample)], words)
     scored = context.client.loglikelihood(requests, choices)
     if any(rows is None for rows, _, _ in scored):
         raise SeebenchError(f"task {task.name!r}: the content-free input could not be scored")
-    if not multi:
-        rows = scored[0][0]
-        return softmax(
-            {label: r["logprob"] for label, r in zip(task.label_names, rows, strict=True)}
-        )
     return {
         label: softmax({answer: r["logprob"] for answer, r in zip(YES_NO, rows, strict=True)})
         for label, (rows, _, _) in zip(task.label_names, scored, strict=True)
     }
 
 
+def _scorings(priors: Any) -> tuple[str, ...]:
+    return SCORINGS if priors is not None else ("raw", "norm")
+
+
 def _summary(
-    context: RunContext,
-    samples: list[Any],
-    per_sample: list[tuple[dict[str, Any] | None, str | None, bool]],
-    by: str,
-    priors: Any,
+    context: RunContext, redecided: dict[str, list[Any]], by: str, priors: Any
 ) -> dict[str, Any]:
-    """Every scoring's metrics (the task's), the primary one, ECE and reliability bins."""
-    task = context.task
-    golds = [s.target for s in samples]
+    """Every scoring's metrics (the task's) and the prior."""
+    golds = [s.target for s in context.data.test]
     summary: dict[str, Any] = {"decide": by, "scorings": {}}
     if priors is not None:
         summary["prior"] = priors
-    for scoring in _scorings(priors):
-        predicted = [
-            None if v is None else _decide(task, v, scoring, priors) for v, _, _ in per_sample
-        ]
-        summary["scorings"][scoring] = {
-            name: context.metric(name)(golds, predicted, labels=task.label_names)
-            for name in task.metrics
-            if context.registry is not None and name in context.registry.metrics
-        }
-    if task.target_kind == LABEL:
-        confidences, correct = [], []
-        for gold, (values, _, _) in zip(golds, per_sample, strict=True):
-            if values is not None:
-                chosen = decide_label(values, task.label_names, by, priors)
-                confidences.append(chosen_probability(values, chosen))
-                correct.append(chosen == gold)
-        ece, bins = expected_calibration_error(confidences, correct)
-        summary["ece"], summary["reliability"] = ece, bins
+    for scoring, predicted in redecided.items():
+        summary["scorings"][scoring] = metric_values(
+            context.registry, context.task, golds, predicted
+        )
     return summary

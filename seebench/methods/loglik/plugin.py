@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from seebench.hookspecs import RegisterMethod, hookimpl
-from seebench.tasks.types import LABEL, LABEL_SET
+from seebench.tasks.types import LABEL, LABEL_SET, RATING
 
 if TYPE_CHECKING:
     import click
@@ -16,9 +16,10 @@ def register_methods(register: RegisterMethod) -> None:
     register(
         "loglik",
         "seebench.methods.loglik.method:LoglikMethod",
-        description="Score every label as the prompt's continuation (log-likelihood, as "
-        "lm-eval's multiple choice); predict the most likely. Never invalid.",
-        target_kinds=(LABEL, LABEL_SET),
+        description="Score every label (or point of a rating scale) as the prompt's "
+        "continuation (log-likelihood, as lm-eval's multiple choice); predict the most likely. "
+        "Never invalid.",
+        target_kinds=(LABEL, LABEL_SET, RATING),
     )
 
 

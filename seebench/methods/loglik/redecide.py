@@ -34,16 +34,40 @@ def redecide(path: Path, by: str, registry: Any, index: Any) -> dict[str, float]
     golds: list[Any] = []
     predictions: list[Any] = []  # a label, a list of labels, or None (no log-likelihoods)
     for record in read_samples(path.with_name(str(result["samples_file"]))):
-        values = (record.get("extra") or {}).get("loglik")
         golds.append(record["gold"])
-        if values is None:
-            predictions.append(None)
-        elif task.target_kind == LABEL_SET:
-            predictions.append(decide_label_set(values, task.label_names, by, priors))
-        else:
-            predictions.append(decide_label(values, task.label_names, by, priors))
-    return {
-        name: registry.metric(name).load()(golds, predictions, labels=task.label_names)
-        for name in task.metrics
-        if name in registry.metrics
-    }
+        predictions.append(decide_record(record.get("extra") or {}, task, by, priors))
+    return metric_values(registry, task, golds, predictions)
+
+
+def decide_record(extra: dict[str, Any], task: Any, by: str, priors: Any) -> Any:
+    """One sample's answer from its stored option log-likelihoods (``None``: none stored).
+    ``extra.answers`` maps the stored keys to the answers of a type's own questions."""
+    values = extra.get("loglik")
+    if values is None:
+        return None
+    answers = extra.get("answers")
+    if answers is not None:
+        return answers[decide_label(values, list(answers), by, priors)]
+    if task.target_kind == LABEL_SET:
+        return decide_label_set(values, task.label_names, by, priors)
+    if task.label_names:
+        return decide_label(values, task.label_names, by, priors)
+    return decide_label(values, list(values), by, priors)
+
+
+def metric_values(
+    registry: Any, task: Any, golds: list[Any], predicted: list[Any]
+) -> dict[str, float]:
+    """The task's metrics (with its options, and its labels if any) of ``predicted``."""
+    values = {}
+    for name in task.metrics:
+        if registry is None or name not in registry.metrics:
+            continue
+        entry = registry.metric(name)
+        if entry.inputs != "predictions":
+            continue
+        kwargs = dict(task.metric_options(name))
+        if task.label_names and "labels" not in kwargs:
+            kwargs["labels"] = task.label_names
+        values[name] = entry.load()(golds, predicted, **kwargs)
+    return values

@@ -56,15 +56,19 @@ def continuation_text(context: str, verbaliser: str) -> str:
     return " " + verbaliser
 
 
-def split_tokens(tokenizer: Any, context: str, continuation: str) -> tuple[list[int], list[int]]:
-    """Context and continuation token ids, split at the boundary as lm-eval does."""
+def split_tokens(
+    tokenizer: Any, context: str, continuation: str, head: list[int] | None = None
+) -> tuple[list[int], list[int]]:
+    """Context and continuation token ids, split at the boundary as lm-eval does (``head``:
+    the context's ids when already known, as for every option of one context)."""
     spaces = len(context) - len(context.rstrip())
     if spaces:
         continuation = context[-spaces:] + continuation
         context = context[:-spaces]
     whole = tokenizer(context + continuation, add_special_tokens=False)["input_ids"]
-    head = tokenizer(context, add_special_tokens=False)["input_ids"]
-    return list(head), list(whole[len(head) :])
+    if head is None:
+        head = list(tokenizer(context, add_special_tokens=False)["input_ids"])
+    return head, list(whole[len(head) :])
 
 
 @dataclass
@@ -76,11 +80,11 @@ class _Encoded:
 
 def encode(tokenizer: Any, context: str, verbalisers: Sequence[str]) -> _Encoded:
     """One request's tokens; the context is the same for every option (lm-eval encodes it
-    once per option, from the same text, so it is too)."""
+    once per option, from the same text: it is encoded once here)."""
     options, chars, head = [], [], None
     for verbaliser in verbalisers:
         text = continuation_text(context, verbaliser)
-        head, tail = split_tokens(tokenizer, context, text)
+        head, tail = split_tokens(tokenizer, context, text, head)
         options.append(tail)
         chars.append(len(text))
     return _Encoded(head or [], options, chars)
@@ -100,7 +104,8 @@ def hf_loglikelihoods(
     shared = shared_prefix_length(contexts) if share_prefix and len(contexts) > 1 else 0
     prefix = None
     if shared >= MIN_SHARED_PREFIX:
-        prefix = _read(model, torch.tensor([contexts[0][:shared]], device=device), None, None)
+        ids = torch.tensor([contexts[0][:shared]], device=device)
+        prefix = _read(model, ids, None, None, keep=1)
     else:
         shared = 0
     order = sorted(range(len(encoded)), key=lambda i: -len(contexts[i]))
@@ -111,13 +116,16 @@ def hf_loglikelihoods(
         yield from zip(batch, scores, strict=True)
 
 
-def _read(model: Any, ids: Any, mask: Any, cache: Any) -> Any:
-    """The model's output for ``ids`` after ``cache`` (positions from the mask)."""
+def _read(model: Any, ids: Any, mask: Any, cache: Any, keep: int = 0) -> Any:
+    """The model's output for ``ids`` after ``cache`` (positions from the mask); with
+    ``keep``, the logits of the last ``keep`` positions only (the others are never read,
+    and the vocabulary projection of every position costs as much as a few layers)."""
     import torch
 
     if mask is None:
         mask = torch.ones_like(ids)
     positions = (mask.cumsum(-1) - 1).clamp(min=0)[:, -ids.shape[1] :]
+    extra = {"logits_to_keep": keep} if keep and _keeps_logits(model) else {}
     with torch.inference_mode():
         return model(
             input_ids=ids,
@@ -125,7 +133,18 @@ def _read(model: Any, ids: Any, mask: Any, cache: Any) -> Any:
             position_ids=positions,
             past_key_values=cache,
             use_cache=True,
+            **extra,
         )
+
+
+def _keeps_logits(model: Any) -> bool:
+    """Whether the model's forward takes ``logits_to_keep`` (transformers' causal LMs do)."""
+    import inspect
+
+    try:
+        return "logits_to_keep" in inspect.signature(model.forward).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def _common_start(options: Sequence[list[int]]) -> int:
@@ -137,14 +156,28 @@ def _common_start(options: Sequence[list[int]]) -> int:
     return length
 
 
+def _repeated(cache: Any, rows: int) -> Any:
+    """A copy of the prefix's key/value ``cache`` repeated for ``rows`` rows (the prefix's
+    own tensors untouched: each layer's repeat is a new tensor, so only the cache and layer
+    objects are copied, not the tensors a deep copy would duplicate first)."""
+    import copy
+
+    layers = getattr(cache, "layers", None)
+    if isinstance(layers, list):
+        repeated = copy.copy(cache)
+        repeated.layers = [copy.copy(layer) for layer in layers]
+    else:
+        repeated = copy.deepcopy(cache)
+    repeated.batch_repeat_interleave(rows)
+    return repeated
+
+
 def _score_batch(
     model: Any, batch: Sequence[_Encoded], device: str, shared: int, prefix: Any
 ) -> list[list[OptionScore]]:
     """One batch: every context (with its options' common first tokens, e.g. the newline
     lm-eval moves out of the context) read once; then the options' remaining tokens, all
     options of all contexts in one batch continuing their context's cache."""
-    import copy
-
     import torch
 
     pad = 0
@@ -153,13 +186,11 @@ def _score_batch(
     width = max(len(s) for s in suffixes)
     rows = [[pad] * (width - len(s)) + s for s in suffixes]
     mask = [[1] * shared + [0] * (width - len(s)) + [1] * len(s) for s in suffixes]
-    cache = None
-    if prefix is not None:
-        cache = copy.deepcopy(prefix.past_key_values)
-        cache.batch_repeat_interleave(len(batch))
+    cache = None if prefix is None else _repeated(prefix.past_key_values, len(batch))
     context_mask = torch.tensor(mask, device=device)
-    out = _read(model, torch.tensor(rows, device=device), context_mask, cache)
-    tail = torch.log_softmax(out.logits[:, -(max(common) + 1) :, :].float(), dim=-1)
+    keep = max(common) + 1
+    out = _read(model, torch.tensor(rows, device=device), context_mask, cache, keep)
+    tail = torch.log_softmax(out.logits[:, -keep:, :].float(), dim=-1)
     owners = [row for row, e in enumerate(batch) for _ in e.options]
     rests = [o[common[row] :] for row, e in enumerate(batch) for o in e.options]
     longest = max(len(o) for o in rests)

@@ -20,13 +20,8 @@ from seebench.methods.base import MethodOutput, Prediction, RunContext
 from seebench.models import ModelRef, chat_problem
 from seebench.models.chat import Prompt
 from seebench.models.client import COMMON_OPTIONS, backend_options
-from seebench.suites.annotation.rater_prompt import (
-    Shot,
-    build_messages,
-    parse_rating,
-    pick_shots,
-)
-from seebench.suites.annotation.rows import data_from_samples
+from seebench.suites.annotation.questions import rating_prompts
+from seebench.suites.annotation.rater_prompt import parse_rating
 from seebench.tasks.spec import TaskSpec
 
 GENERATIVE_ARCHITECTURES = ("CausalLM", "LMHeadModel")
@@ -71,33 +66,20 @@ class AnnotateMethod:
         return None
 
     def run(self, context: RunContext) -> MethodOutput:
-        task, samples = context.task, list(context.data.test)
-        data = data_from_samples(samples)
-        sample_of = {item_id: s.id for item_id, s in zip(data.item_ids, samples, strict=True)}
-        shots: list[Shot] = []
-        missing: list[str] = []
-        if context.options.get("shots", True):
-            shots, _, missing = pick_shots(data, seed=context.seed)
-        shot_ids = {shot.item.id for shot in shots}
-        prompt_block = dict(task.raw.get("prompt") or {})
-        prompts = []
-        for item in data.items:
-            shown = [shot for shot in shots if shot.item.id != item.id]
-            messages = build_messages(prompt_block, data.scale, item, shown)
-            prompts.append(
-                Prompt(
-                    sample_of[item.id], tuple(messages), tuple(sample_of[s.item.id] for s in shown)
-                )
-            )
+        asked = rating_prompts(
+            context.task,
+            list(context.data.test),
+            shots=bool(context.options.get("shots", True)),
+            seed=context.seed,
+        )
+        data, prompts, shot_ids = asked.data, asked.prompts, asked.shot_ids
         generations = context.client.generate(
             prompts, max_new_tokens=MAX_NEW_TOKENS, advance=context.advance, strip=True
         )
         sampled = _sampled_ratings(context, prompts, data.scale)
         predictions: list[Prediction] = []
         reasons: Counter[str] = Counter()
-        for item, prompt, (generation, cached) in zip(
-            data.items, prompts, generations, strict=True
-        ):
+        for prompt, (generation, cached) in zip(prompts, generations, strict=True):
             value = (
                 parse_rating(generation.text or "", data.scale)
                 if generation.text is not None
@@ -111,7 +93,7 @@ class AnnotateMethod:
             extra: dict[str, Any] = {"cached": cached}
             if sampled:
                 extra["samples"] = [ratings[len(predictions)] for ratings in sampled]
-            if item.id in shot_ids:
+            if prompt.sample_id in shot_ids:
                 extra["shot"] = True
             predictions.append(
                 Prediction(
@@ -125,8 +107,8 @@ class AnnotateMethod:
                 )
             )
         info = {
-            "shots": [sample_of[i] for i in sorted(shot_ids)],
-            "scale_values_without_shot": missing,
+            "shots": sorted(shot_ids),
+            "scale_values_without_shot": asked.missing,
             **context.client.info(),
             "invalid_reasons": dict(reasons.most_common()),
         }

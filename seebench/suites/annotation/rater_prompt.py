@@ -72,10 +72,14 @@ def scale_text(scale: Scale) -> str:
 
 
 def build_messages(
-    prompt: Mapping[str, str], scale: Scale, item: RatingItem, shots: Sequence[Shot] = ()
+    prompt: Mapping[str, str],
+    scale: Scale,
+    item: RatingItem,
+    shots: Sequence[Shot] = (),
+    cue: str = "",
 ) -> list[dict[str, str]]:
     """Chat messages: guidelines and scale as the system message, each shot as a user/assistant
-    exchange, then the item to rate."""
+    exchange, then the item to rate; ``cue`` (e.g. ``Answer:``) ends every item's message."""
     system = "\n\n".join(
         part
         for part in (
@@ -87,13 +91,12 @@ def build_messages(
         if part
     )
     messages = [{"role": "system", "content": system}]
-    entity = prompt.get("entity", "item")
+    entity = prompt.get("entity", "item").capitalize()
+    end = f"\n{cue}" if cue else ""
     for shot in shots:
-        messages.append(
-            {"role": "user", "content": f"{entity.capitalize()}:\n{item_text(shot.item)}"}
-        )
+        messages.append({"role": "user", "content": f"{entity}:\n{item_text(shot.item)}{end}"})
         messages.append({"role": "assistant", "content": str(shot.value)})
-    messages.append({"role": "user", "content": f"{entity.capitalize()}:\n{item_text(item)}"})
+    messages.append({"role": "user", "content": f"{entity}:\n{item_text(item)}{end}"})
     return messages
 
 

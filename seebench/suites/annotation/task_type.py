@@ -3,7 +3,9 @@
 A sample's input is ``{"id": item id, "fields": {what a rater saw}}``; its target is
 ``{"ratings": {rater id: value}, "scale": [{value, label}, ...], "level": ...}`` (see
 :mod:`.rows`). A model's prediction is one value on the scale. Generic prompting and baselines
-do not apply (no target kind); the ``annotate`` method asks a model to rate.
+do not apply (target kind ``rating``); the ``annotate`` method asks a model to rate, and the
+type asks its items as choice questions (:class:`~seebench.methods.base.AsksChoices`) for the
+``loglik`` method, which ranks the scale by the model's log-likelihoods.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 from seebench.suites.annotation.rows import check_target
 from seebench.suites.annotation.scale import Scale
 from seebench.tasks.spec import TaskSpec
-from seebench.tasks.types import ParsedAnswer, TaskType
+from seebench.tasks.types import RATING, ParsedAnswer, TaskType
 
 #: Task-file keys this type adds (merged into the task schema).
 RATINGS_TASK_SCHEMA: dict[str, Any] = {
@@ -37,7 +39,7 @@ RATINGS_TASK_SCHEMA: dict[str, Any] = {
 class RatingsType(TaskType):
     """Multi-rater ratings; scored by how many human raters gave the model's answer."""
 
-    target_kind = None
+    target_kind = RATING
     default_metrics = ("alpha_human_model", "majority_agreement")
 
     def normalise_target(self, task: TaskSpec, value: Any) -> Any:
@@ -76,3 +78,30 @@ class RatingsType(TaskType):
     def scale(self, target: Any) -> Scale:
         """The scale a target declares."""
         return Scale.from_config(list(target["scale"]))
+
+    # -- choice questions (the loglik method) --------------------------------------------
+
+    def choices_not_applicable(self, task: TaskSpec) -> str | None:
+        """Why a model cannot rate the task's items (the data lack what raters saw)."""
+        rater = task.raw.get("model_rater") or {}
+        if not rater.get("applicable", False):
+            return (
+                f"a model cannot rate {task.name!r}: {rater.get('reason', 'no model_rater block')}"
+            )
+        return None
+
+    def choice_questions(
+        self, task: TaskSpec, samples: Sequence[Any], *, shots: int, seed: int
+    ) -> Any:
+        """Each item with the whole scale as its answers (``shots=1``: one example per point)."""
+        from seebench.suites.annotation.questions import rating_questions
+
+        return rating_questions(task, samples, shots=shots, seed=seed)
+
+    def content_free_question(
+        self, task: TaskSpec, samples: Sequence[Any], *, shots: int, seed: int, text: str
+    ) -> Any:
+        """An item showing ``text`` in every field, with the run's examples."""
+        from seebench.suites.annotation.questions import content_free_question
+
+        return content_free_question(task, samples, shots=shots, seed=seed, text=text)

@@ -13,7 +13,7 @@ from seebench.methods.loglik.decide import (
     expected_calibration_error,
     option_values,
 )
-from seebench.methods.loglik.method import verbalisers
+from seebench.methods.loglik.questions import verbalisers
 
 OPTIONS = {
     "bug": {"logprob": -2.0, "chars": 4, "tokens": 1},
@@ -60,5 +60,5 @@ def test_verbalisers_default_to_label_names_and_reject_unknown_labels():
 
     assert verbalisers(Task(), {}) == {"bug": "bug", "other": "other"}
     assert verbalisers(Task(), {"verbalisers": {"bug": "defect"}})["bug"] == "defect"
-    with pytest.raises(SeebenchError, match="unknown label"):
+    with pytest.raises(SeebenchError, match="unknown answer"):
         verbalisers(Task(), {"verbalisers": {"feature": "x"}})

@@ -6,19 +6,15 @@ from __future__ import annotations
 import json
 import math
 import re
-import textwrap
 import threading
 from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-import pytest
 from click.testing import CliRunner
 
 from seebench import EvalConfig, run_eval
 from seebench.cli.main import build_cli
-from seebench.plugin_manager import build_registry, create_plugin_manager
 from seebench.tasks.index import build_task_index
-from tests.plugins import tmp_tasks_plugin
 
 
 class FakeRater:
@@ -70,48 +66,6 @@ class FakeRater:
     def __exit__(self, *exc):
         self.httpd.shutdown()
         self.httpd.server_close()
-
-
-TASK = """
-name: toy_ratings
-suite: tmp
-version: 1
-type: ratings
-data:
-  sources:
-  - {path: ratings.csv, format: csv}
-  prepare:
-  - step: annotation_ratings
-    layout: long
-    level: interval
-    scale: [{value: 1, label: bad}, {value: 2, label: poor}, {value: 3, label: good}, {value: 4, label: great}]
-    options: {item: [item], rater: rater, rating: score, fields: [hint, conf]}
-split: {method: none}
-model_rater: {applicable: true}
-prompt: {context: Toy items., task: Rate the item., answer_format: Reply with a number., entity: item}
-"""
-
-
-@pytest.fixture
-def toy_env(tmp_path, monkeypatch):
-    tasks = tmp_path / "tasks"
-    tasks.mkdir()
-    lines = ["item,rater,score,hint,conf"]
-    for k in range(30):
-        truth = 1 + k % 4
-        hint = truth if k % 3 else "none"
-        for rater, noise in (("h1", 0), ("h2", k % 5 == 0), ("h3", k % 7 == 0)):
-            lines.append(
-                f"i{k},{rater},{min(4, truth + int(noise))},{hint},{0.95 if k % 3 else 0.4}"
-            )
-    (tasks / "ratings.csv").write_text("\n".join(lines) + "\n")
-    (tasks / "toy_ratings.yaml").write_text(textwrap.dedent(TASK))
-    monkeypatch.setenv("SEEBENCH_TEST_TASK_DIR", str(tasks))
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-    registry = build_registry(
-        create_plugin_manager(((tmp_tasks_plugin, "tmp"),), entry_points=False)
-    )
-    return registry, tmp_path / "out"
 
 
 def test_ratings_type_and_plugin_registration(toy_env):

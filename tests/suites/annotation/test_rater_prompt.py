@@ -74,6 +74,13 @@ def test_messages_hold_guidelines_scale_shots_and_item(small_data, likert4):
     assert "1: Strongly disagree\n2: Disagree" in messages[0]["content"]
     assert messages[1]["content"].startswith("Summary:\ntext: item")
     assert messages[2]["content"] == str(shots[0].value)
+    assert not messages[-1]["content"].endswith(":")  # annotate: no cue
+    cued = build_messages(prompt, likert4, rest.items[0], shots[:2], cue="Answer:")
+    users = [m["content"] for m in cued if m["role"] == "user"]
+    assert len(users) == 3 and all(u.endswith("\nAnswer:") for u in users)
+    assert [m["content"] for m in cued if m["role"] != "user"] == [
+        m["content"] for m in messages if m["role"] != "user"
+    ]
 
 
 def test_answer_probability_sums_spellings_of_the_answer(likert4):
