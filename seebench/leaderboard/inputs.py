@@ -348,8 +348,8 @@ def run_subset(result: dict[str, Any]) -> str | None:
     limit = run_limit(result)
     if limit is not None:
         return f"--limit {limit}"
-    run = result.get("run") if isinstance(result.get("run"), dict) else {}
-    samples = run.get("samples")
+    run = result.get("run")
+    samples = run.get("samples") if isinstance(run, dict) else None
     if isinstance(samples, list):
         return f"--samples ({len(samples)} ids)"
     return None

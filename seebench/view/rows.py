@@ -97,11 +97,11 @@ PLOT, MARGIN = 200, 30
 def unscored(unit: Unit) -> dict[str, Any] | None:
     """How many samples were left unscored (an infrastructure failure: not the model's) and
     why, from the result's ``unscored`` field; ``None`` when all were scored."""
-    field = unit.data.get("unscored")
-    count = field.get("count") if isinstance(field, dict) else None
+    field = _dict(unit.data, "unscored")
+    count = field.get("count")
     if not isinstance(count, int) or isinstance(count, bool) or count <= 0:
         return None
-    reasons = field.get("reasons") if isinstance(field.get("reasons"), dict) else {}
+    reasons = _dict(field, "reasons")
     n = unit.data.get("n")
     return {
         "count": count,
@@ -114,9 +114,8 @@ def reliability(unit: Unit) -> dict[str, Any] | None:
     """The reliability diagram of a log-likelihood result (``info.loglik.reliability``: per
     confidence bin its count, mean confidence and accuracy) with its ECE, as SVG shapes;
     ``None`` for results without one."""
-    info = unit.data.get("info")
-    loglik = info.get("loglik") if isinstance(info, dict) else None
-    bins = loglik.get("reliability") if isinstance(loglik, dict) else None
+    loglik = _dict(_dict(unit.data, "info"), "loglik")
+    bins = loglik.get("reliability")
     if not isinstance(bins, list) or not bins:
         return None
     bars = []

@@ -47,7 +47,8 @@ def rating_prompts(
     """The rater prompts of ``samples`` (with one example per scale value when ``shots``)."""
     data = data_from_samples(samples)
     sample_of = {item_id: s.id for item_id, s in zip(data.item_ids, samples, strict=True)}
-    chosen, missing = [], []
+    chosen: list[Shot] = []
+    missing: list[str] = []
     if shots:
         chosen, _, missing = pick_shots(data, seed=seed)
     block = dict(task.raw.get("prompt") or {})
