@@ -220,6 +220,12 @@ def list_suites(as_json: bool) -> None:
     is_flag=True,
     help="Write the flagged items into each task's exclusion list (data.exclude).",
 )
+@click.option(
+    "--null/--no-null",
+    "control",
+    default=True,
+    help="Also score the null model's (empty) answers once: an item they pass is weak.",
+)
 @click.option("--json", "json_path", type=click.Path(path_type=Path), help="Also write JSON.")
 def check_tasks(
     selectors: tuple[str, ...],
@@ -227,11 +233,13 @@ def check_tasks(
     repeats: int,
     limit: int | None,
     record: bool,
+    control: bool,
     json_path: Path | None,
 ) -> None:
     """Check tasks' gold: TASKS are task or suite names (default: every task). Prints one row
     per task (items checked; stable, flaky, broken, infrastructure; already excluded; without
-    a reference; seconds), then the flagged items. Exit 1 when an item is flagged."""
+    a reference; passed by the null answer; seconds), then the flagged and the weak items.
+    Exit 1 when an item is flagged or weak."""
     from seebench.cli import tasks_gold
     from seebench.plugin_manager import get_registry, get_task_index
 
@@ -239,7 +247,7 @@ def check_tasks(
     checks = []
     for task in index.select(",".join(selectors) if selectors else "all"):
         name = task.name
-        check = tasks_gold.check_task(task, registry, repeats=repeats, limit=limit)
+        check = tasks_gold.check_task(task, registry, repeats=repeats, limit=limit, control=control)
         checks.append(check)
         click.echo(f"{name}: {check.skipped or check.counts()}", err=True)
         if record and not check.skipped:
@@ -255,7 +263,9 @@ def check_tasks(
             entry = item.as_dict()
             click.echo(f"{check.task} {entry['key']}: {entry['class']} {entry['runs']} "
                        f"{entry['reason']}")  # fmt: skip
+        for item in check.weak():
+            click.echo(f"{check.task} {item.key}: weak (the null answer passes)")
     if json_path is not None:
         rows = [check.as_dict() for check in checks]
         json_path.write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n", "utf-8")
-    sys.exit(1 if any(check.flagged() for check in checks) else 0)
+    sys.exit(1 if any(check.flagged() or check.weak() for check in checks) else 0)

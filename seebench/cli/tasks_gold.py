@@ -15,6 +15,10 @@ is
 
 Items without a reference answer are counted (``noref``), not checked.
 
+The control: the ``null`` model's answer (the input unchanged, an empty test; an empty
+string where no null model applies) of every checked item is scored once as well; an item whose empty answer gets full marks is *weak* (its tests cannot fail) and is
+counted (``null``) and listed apart from the classes above.
+
 Flagged items can be recorded (``--record``) in the exclusion list shipped with the task
 (``data.exclude`` in its YAML, a JSON file next to it): they are then left out of scoring
 and the results count them (``data.counts.excluded``). See ``docs/methodology.md``, "Gold
@@ -35,6 +39,8 @@ from seebench.errors import SeebenchError
 
 #: the rule models that answer with each item's reference (tried in order, first that applies)
 REFERENCE_MODELS = ("oracle", "reference")
+#: the rule model whose (empty) answers must fail: the control
+CONTROL_MODELS = ("null",)
 CLASSES = ("stable", "flaky", "broken", "infrastructure")
 #: verdicts that say the infrastructure failed, not the item (the sandbox's verdict strings;
 #: defined here until seebench.sandbox.verdicts exports them)
@@ -51,6 +57,7 @@ class ItemCheck:
     key: str
     runs: list[str] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)
+    null: str = ""  #: the control's run: ``pass`` (weak), ``fail``, ``unscored``; "" not run
 
     @property
     def verdict(self) -> str:
@@ -86,6 +93,14 @@ class TaskCheck:
     def flagged(self) -> list[ItemCheck]:
         return [item for item in self.items if item.verdict != "stable"]
 
+    def weak(self) -> list[ItemCheck]:
+        """Items whose empty (null) answer passed: their tests cannot fail."""
+        return [item for item in self.items if item.null == "pass"]
+
+    def null_column(self) -> str:
+        """How many items the null answer passed, ``-`` when no control ran."""
+        return str(len(self.weak())) if any(item.null for item in self.items) else "-"
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "task": self.task,
@@ -94,9 +109,11 @@ class TaskCheck:
             "excluded": self.excluded,
             "no_reference": self.no_reference,
             **self.counts(),
+            "null_passed": self.null_column(),
             "seconds": round(self.seconds, 1),
             "skipped": self.skipped,
             "flagged": [item.as_dict() for item in self.flagged()],
+            "weak": [{"id": item.id, "key": item.key} for item in self.weak()],
         }
 
 
@@ -111,10 +128,13 @@ def item_key(sample: Any) -> str:
     return sample.id
 
 
-def reference_method(task: Any, registry: Any) -> tuple[Any, Any] | str:
-    """(model, method) of the first reference model that applies to ``task``, else why none."""
+def reference_method(
+    task: Any, registry: Any, names: tuple[str, ...] = REFERENCE_MODELS
+) -> tuple[Any, Any] | str:
+    """(model, method) of the first of the rule models ``names`` (the reference models by
+    default) that applies to ``task``, else why none."""
     reasons = []
-    for name in REFERENCE_MODELS:
+    for name in names:
         if name not in registry.models:
             continue
         entry = registry.model_entry(name)
@@ -161,8 +181,27 @@ def run_of(score: Any) -> tuple[str, str]:
     return ("pass" if score.value >= 1.0 else "fail"), why
 
 
-def check_task(task: Any, registry: Any, repeats: int = 3, limit: int | None = None) -> TaskCheck:
-    """The gold check of ``task`` (see the module docs); one bad task is one skipped row."""
+def run_control(check: TaskCheck, task: Any, data: Any, samples: list, registry: Any) -> None:
+    """Score the null model's answer of each checked item once (``ItemCheck.null``); where no
+    null model applies (a code task), the answer is the empty string."""
+    found = reference_method(task, registry, CONTROL_MODELS)
+    if isinstance(found, str):
+        answers: list = [""] * len(samples)
+    else:
+        model, method = found
+        every = reference_predictions(task, data, model, method, registry)
+        by_id = dict(zip((s.id for s in data.test), every, strict=True))
+        answers = [by_id.get(s.id) for s in samples]
+    scores = score_once(task, samples, answers, registry)
+    for item, score in zip(check.items, scores, strict=True):
+        item.null = run_of(score)[0]
+
+
+def check_task(
+    task: Any, registry: Any, repeats: int = 3, limit: int | None = None, control: bool = True
+) -> TaskCheck:
+    """The gold check of ``task`` (see the module docs); one bad task is one skipped row.
+    ``control``: also score the null model's answers once (weak items)."""
     from seebench.data.dataset import load_task_data
 
     started = time.monotonic()
@@ -189,6 +228,8 @@ def check_task(task: Any, registry: Any, repeats: int = 3, limit: int | None = N
                 outcome, why = run_of(score)
                 item.runs.append(outcome)
                 item.reasons.append("" if outcome == "pass" else why)
+        if control and samples:
+            run_control(check, task, data, samples, registry)
     except SeebenchError as exc:
         check.skipped = str(exc).splitlines()[0]
     check.seconds = time.monotonic() - started
@@ -198,7 +239,7 @@ def check_task(task: Any, registry: Any, repeats: int = 3, limit: int | None = N
 def table(checks: list[TaskCheck]) -> str:
     """The checks as a fixed-width table, then the totals line."""
     head = f"{'task':<34} {'model':<9} {'items':>5} {'stable':>6} {'flaky':>5} {'broken':>6} "
-    head += f"{'infra':>5} {'excl':>4} {'noref':>5} {'seconds':>8}"
+    head += f"{'infra':>5} {'excl':>4} {'noref':>5} {'null':>4} {'seconds':>8}"
     lines = [head]
     totals: Counter[str] = Counter()
     for check in checks:
@@ -210,12 +251,13 @@ def table(checks: list[TaskCheck]) -> str:
         lines.append(
             f"{check.task:<34} {check.model:<9} {len(check.items):>5} {c['stable']:>6} "
             f"{c['flaky']:>5} {c['broken']:>6} {c['infrastructure']:>5} {check.excluded:>4} "
-            f"{check.no_reference:>5} {check.seconds:>8.1f}"
+            f"{check.no_reference:>5} {check.null_column():>4} {check.seconds:>8.1f}"
         )
+        totals["weak"] += len(check.weak())
     lines.append(
         f"{totals['tasks']} tasks checked, {totals['items']} items: {totals['stable']} stable, "
         f"{totals['flaky']} flaky, {totals['broken']} broken, "
-        f"{totals['infrastructure']} infrastructure"
+        f"{totals['infrastructure']} infrastructure; {totals['weak']} passed by the null answer"
     )
     return "\n".join(lines)
 

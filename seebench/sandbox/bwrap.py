@@ -208,7 +208,8 @@ def bwrap_argv(
         argv += ["--ro-bind", path, path]
     if zygote is not None:
         argv += ["--ro-bind", zygote, ZYGOTE_PATH]
-        argv += ["--ro-bind", str(Path(zygote).with_name("funcrun.py")), FUNCRUN_PATH]
+        for helper in ("funcrun.py", "funcdata.py"):  # funcrun loads funcdata from beside it
+            argv += ["--ro-bind", str(Path(zygote).with_name(helper)), f"/opt/seebench/{helper}"]
     argv += ["--remount-ro", "/", "--chdir", WORK_ROOT]
     for key, value in BASE_ENV.items():
         argv += ["--setenv", key, value]

@@ -7,7 +7,9 @@ source reaches it as a file of the run's work dir). The candidate answers reques
 this, read that attribute) over a pipe; the tests run in a second process that never executes a line of
 the candidate. Values cross as plain data only, in a tagged JSON form: ``None``, ``bool``,
 ``int``, ``float``, ``str``, ``bytes``, ``complex`` and lists, tuples, dicts, sets and
-frozensets of them, matched by exact type (a subclass of ``int`` is not an ``int``). Every
+frozensets of them, matched by exact type (a subclass of ``int`` is not an ``int``), and numpy
+arrays and scalars and pandas frames, series and indexes of such data (``funcdata``: rebuilt
+from their elements by numpy's and pandas' constructors, never unpickled). Every
 other object stays in the candidate's process and the tests see a :class:`Remote` handle whose
 equality is identity, so an object that claims to equal everything equals nothing.
 
@@ -30,6 +32,7 @@ from __future__ import annotations
 import base64
 import builtins
 import contextlib
+import importlib.util
 import json
 import os
 import socket
@@ -60,6 +63,19 @@ class CandidateError(Exception):
 
 class ProtocolViolation(CandidateError):
     """The candidate's process answered what was not asked (names, shapes): tampering."""
+
+
+def _load_funcdata() -> types.ModuleType:
+    """``funcdata.py`` (numpy and pandas values as plain data), loaded by path from beside
+    this file, as this file is inside the sandbox."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "funcdata.py")
+    spec = importlib.util.spec_from_file_location("seebench_funcdata", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+funcdata = _load_funcdata()
 
 
 class _End:
@@ -128,7 +144,20 @@ def encode(value: object, handle_of: Callable[[object], int]) -> object:
         return ["b", base64.b64encode(value).decode()]
     if type(value) is complex:
         return ["c", value.real, value.imag]
-    return ["h", handle_of(value)]
+    try:  # a numpy or pandas value of plain data, else (the fallback) a handle
+        tagged = funcdata.encode(value, _strict)
+    except funcdata.NotPlain:
+        tagged = None
+    return ["h", handle_of(value)] if tagged is None else tagged
+
+
+def _strict(value: object) -> object:
+    """``value`` encoded as plain data throughout (inside a numpy or pandas value)."""
+    return encode(value, _not_plain)
+
+
+def _not_plain(value: object) -> int:
+    raise funcdata.NotPlain(type(value).__name__)
 
 
 def decode(data: object, resolve: Callable[[int], object]) -> object:
@@ -157,6 +186,8 @@ def decode(data: object, resolve: Callable[[int], object]) -> object:
         return complex(data[1], data[2])
     if tag == "h" and type(body) is int:
         return resolve(body)
+    if tag in funcdata.TAGS:
+        return funcdata.decode(data, lambda item: decode(item, resolve))
     raise ValueError(f"malformed value tagged {tag!r}")
 
 

@@ -5,11 +5,14 @@ Every code-executing scorer puts one of :data:`SAMPLE_VERDICTS` in a score's
 
 - ``passed``: the tests ran to the end;
 - ``failed``: the tests ran and did not pass (or there was no code to run);
-- ``error``: the model's code raised, crashed, ran out of memory or did not answer;
+- ``error``: the model's code raised, crashed, ran out of memory or did not answer (a sandbox
+  worker that dies during a run is the run's ``error``: the code runs with the worker's uid
+  and can kill it, so such a death is never ``infra_error``);
 - ``timeout``: it ran past a time limit;
 - ``tampered``: it tried to change how it is judged (test infrastructure in a patch, a reply
   to a question the tests did not ask);
-- ``infra_error``: the sandbox, a worker, an environment build or the harness failed. Such a
+- ``infra_error``: the sandbox, a worker's start, an environment build or the harness failed
+  before the code ran. Such a
   sample is retried a bounded number of times (:data:`INFRA_RETRIES`) and, if it still fails,
   left unscored (value ``None``, explanation starting ``infra_error:``): it is never counted as
   the model's failure, and the result's ``unscored`` count (the end-of-run table's ``excl.``)

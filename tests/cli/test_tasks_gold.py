@@ -5,6 +5,7 @@ leaves the listed item out and says so in its results."""
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 
@@ -130,3 +131,45 @@ def test_tasks_list_has_a_header_line():
     code, stdout, stderr = run_cli(["tasks", "list", "--suite", "codegen"])
     assert code == 0, stderr
     assert stdout.splitlines()[0].split() == ["SUITE", "TASK", "TYPE", "METRIC"]
+
+
+def test_an_item_the_null_answer_passes_is_weak():
+    weak = ItemCheck("w", "tiny/weak", ["pass"] * 3, null="pass")
+    checked = TaskCheck("t1", "oracle", [ItemCheck("a", "a", ["pass"] * 3, null="fail"), weak])
+    assert checked.weak() == [weak] and checked.as_dict()["weak"] == [
+        {"id": "w", "key": "tiny/weak"}
+    ]
+    row = next(line for line in table([checked]).splitlines() if line.startswith("t1 "))
+    assert row.split()[9] == "1"  # the null column
+    assert TaskCheck("t2", "oracle", [ItemCheck("a", "a", ["pass"])]).null_column() == "-"
+
+
+def test_the_control_scores_the_empty_answer_where_no_null_model_applies(monkeypatch):
+    from seebench.cli import tasks_gold
+    from seebench.scoring.core import Score
+
+    seen = []
+
+    def score_once(task, samples, answers, registry):
+        seen.append(answers)
+        return [Score(1.0 if s.id == "w" else 0.0) for s in samples]
+
+    monkeypatch.setattr(tasks_gold, "reference_method", lambda *a: "no null model")
+    monkeypatch.setattr(tasks_gold, "score_once", score_once)
+    check = TaskCheck("t", "reference", [ItemCheck("a", "a"), ItemCheck("w", "w")])
+    samples = [SimpleNamespace(id="a"), SimpleNamespace(id="w")]
+    tasks_gold.run_control(check, None, None, samples, None)
+    assert seen == [["", ""]] and [item.null for item in check.items] == ["fail", "pass"]
+    assert [item.key for item in check.weak()] == ["w"]
+
+
+def test_the_control_runs_in_the_command(tiny_task):
+    path, env = tiny_task
+    code, stdout, stderr = run_cli(
+        ["tasks", "check", "--gold", "--repeats", "1", "tinycode"], env=env
+    )
+    row = next(line for line in stdout.splitlines() if line.startswith("tinycode "))
+    assert row.split()[9] == "0", stdout + stderr  # the empty answer fails both items
+    code, stdout, _ = run_cli(["tasks", "check", "--gold", "--no-null", "tinycode"], env=env)
+    row = next(line for line in stdout.splitlines() if line.startswith("tinycode "))
+    assert row.split()[9] == "-"

@@ -8,10 +8,17 @@ variant followed by a test file (the paper appends the test to the focal method'
   definition are traced here with ``sys.setprofile``, during test execution only);
 - ``test_mutant_NN.py``: a mutant + the generated test (killed when any of its tests fails).
 
-One in-process ``pytest.main`` runs them all (plugin autoloading off); each test's call and
-each module's import run under a CPU-time alarm (``ITIMER_PROF``), so a mutant that loops is killed, not hung.
-The driver prints one report line, ``REPORT_MARK`` + JSON, after pytest's own output (which it
-keeps to a bounded tail inside the report).
+The driver never runs a line of the answer: it reads the files, removes them, and runs each
+variant in a process of its own (forked from the driver before anything of the answer was
+loaded), alone in a fresh folder under one name (``test_focal.py``), with conftest files off
+and an ini file of the driver's (plugin autoloading off). Each test's call and each module's
+import run under a CPU-time alarm (``ITIMER_PROF``), so a mutant that loops is killed, not
+hung. The variant's process sends each outcome over a pipe as it is known, then an end
+marker with pytest's status; the driver trusts the outcomes only when exactly one marker
+came last and its status is the process's exit status (else the variant failed). So a
+test can change neither another variant's outcome (another process, another folder, the
+other files gone) nor the report, which only the driver (undumpable) prints: one report
+line, ``REPORT_MARK`` + JSON.
 """
 
 from __future__ import annotations
@@ -22,16 +29,18 @@ from typing import Any
 
 REPORT_MARK = "@@seebench-testgen-report@@ "
 #: changes when the driver judges differently (part of the scorer's identity)
-DRIVER_VERSION = 3
+DRIVER_VERSION = 4
 TRIVIAL_TEST = "\n\ndef test_seebench_trivial():\n    assert True\n"
 TRIVIAL_FILE = "test_trivial.py"
 ORIGINAL_FILE = "test_original.py"
 
 DRIVER = r"""
-import contextlib, io, json, os, signal, sys, time
+import contextlib, ctypes, io, json, os, select, shutil, signal, sys, tempfile, time
 
 os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
 CONFIG = json.loads(__CONFIG__)
+RUN_NAME = "test_focal.py"  # every variant runs under this one name, alone in a fresh folder
+MAX_PIPE = 1 << 20
 import pytest
 
 
@@ -43,49 +52,40 @@ def _alarm(signum, frame):
     raise SeebenchTimeout("time limit of one test or module import reached")
 
 
-signal.signal(signal.SIGPROF, _alarm)
-
-
 class Recorder:
-    def __init__(self):
-        self.files = {}
+    # in a variant's process: sends each outcome as it is known, over the pipe
+    def __init__(self, fd, limit, traced):
+        self.fd, self.limit, self.traced = fd, limit, traced
         self.invoked = False
-        self.slowest = 0.0  # CPU seconds of the slowest test of the original file
+        self.slowest = 0.0  # CPU seconds of the slowest test
         self.entry = CONFIG["entry_point"]
 
-    def file(self, nodeid):
-        name = nodeid.split("::")[0]
-        return self.files.setdefault(
-            name, {"passed": 0, "failed": 0, "errors": 0, "skipped": 0, "collect_error": False}
-        )
+    def send(self, message):
+        data = (json.dumps(message) + "\n").encode("utf-8")
+        while data:
+            data = data[os.write(self.fd, data):]
 
     def profile(self, frame, event, arg):
         if event == "call" and not self.invoked:
             code = frame.f_code
-            if os.path.basename(code.co_filename) == CONFIG["original"] and (
+            if os.path.basename(code.co_filename) == RUN_NAME and (
                 code.co_name == self.entry or code.co_qualname.startswith(self.entry + ".")
             ):
                 self.invoked = True
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item):
-        name = item.nodeid.split("::")[0]
-        traced = name == CONFIG["original"]
-        limit = CONFIG["test_timeout_s"]
-        if name.startswith("test_mutant_"):  # ten times the slowest original test, or less
-            limit = min(limit, max(CONFIG["floor_s"], 10 * self.slowest))
         started = time.process_time()
-        signal.setitimer(signal.ITIMER_PROF, limit)
-        if traced:
+        signal.setitimer(signal.ITIMER_PROF, self.limit)
+        if self.traced:
             sys.setprofile(self.profile)
         try:
             return (yield)
         finally:
-            if traced:
+            if self.traced:
                 sys.setprofile(None)
             signal.setitimer(signal.ITIMER_PROF, 0)
-            if name in (CONFIG["original"], CONFIG["trivial"]):
-                self.slowest = max(self.slowest, time.process_time() - started)
+            self.slowest = max(self.slowest, time.process_time() - started)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_make_collect_report(self, collector):
@@ -97,34 +97,173 @@ class Recorder:
 
     def pytest_collectreport(self, report):
         if report.failed and report.nodeid:
-            self.file(report.nodeid)["collect_error"] = True
+            self.send({"outcome": "collect_error"})
 
     def pytest_runtest_logreport(self, report):
-        entry = self.file(report.nodeid)
         if report.failed:
-            entry["errors" if report.when != "call" else "failed"] += 1
+            self.send({"outcome": "errors" if report.when != "call" else "failed"})
         elif report.skipped and report.when in ("setup", "call"):
-            entry["skipped"] += 1
+            self.send({"outcome": "skipped"})
         elif report.passed and report.when == "call":
-            entry["passed"] += 1
+            self.send({"outcome": "passed"})
 
 
-recorder = Recorder()
-output = io.StringIO()
-report_fd = os.dup(1)  # stdout itself goes nowhere: output a test prints cannot push the
-null_fd = os.open(os.devnull, os.O_WRONLY)  # report out of the sandbox's kept bytes
-os.dup2(null_fd, 1)
-args = ["-q", "-p", "no:cacheprovider", "--import-mode=importlib", "--rootdir=.", "--assert=plain",
-        "-o", "addopts=", "-o", "python_files=test_*.py", *CONFIG["files"]]
-with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
-    status = pytest.main(args, plugins=[recorder])
-text = output.getvalue()
-report = {"status": int(status), "files": recorder.files, "invoked": recorder.invoked,
-          "output": text[-CONFIG["output_chars"]:]}
-sys.stdout.flush()
-data = ("\n" + __MARK__ + json.dumps(report) + "\n").encode("utf-8")
-while data:
-    data = data[os.write(report_fd, data):]
+def run_variant(folder, fd, limit, traced):
+    # the variant's process: pytest over its one file; never returns
+    status = 70
+    try:
+        os.setpgid(0, 0)
+        for other in range(3, 1024):  # the report's and the token's descriptors stay behind
+            if other != fd:
+                with contextlib.suppress(OSError):
+                    os.close(other)
+        sys.pycache_prefix = tempfile.mkdtemp(prefix="pyc-")
+        signal.signal(signal.SIGPROF, _alarm)
+        recorder = Recorder(fd, limit, traced)
+        output = io.StringIO()
+        args = ["-q", "-p", "no:cacheprovider", "--noconftest", "--import-mode=importlib",
+                "-c", CONFIG["ini"], "--rootdir", folder, "--assert=plain", "-o", "addopts=",
+                "-o", "python_files=test_*.py", os.path.join(folder, RUN_NAME)]
+        with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
+            status = int(pytest.main(args, plugins=[recorder]))
+        recorder.send({"end": status, "invoked": recorder.invoked, "slowest": recorder.slowest,
+                       "output": output.getvalue()[-CONFIG["output_chars"]:]})
+    except BaseException:
+        pass
+    finally:
+        os._exit(status & 0xFF)
+
+
+def collect(fd, pid):
+    # (bytes the variant's process sent, its wait status); a leftover process of the variant
+    # that keeps the pipe open is killed with its process group
+    chunks, size, status, deadline = [], 0, None, None
+    os.set_blocking(fd, False)
+    while True:
+        if select.select([fd], [], [], 0.2)[0]:
+            try:
+                chunk = os.read(fd, 65536)
+            except BlockingIOError:
+                chunk = None
+            if chunk == b"":
+                break
+            if chunk and size < MAX_PIPE:
+                chunks.append(chunk)
+                size += len(chunk)
+            continue
+        if status is None:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            status = status if done else None
+            if status is not None:
+                with contextlib.suppress(OSError):
+                    os.killpg(pid, signal.SIGKILL)
+                deadline = time.monotonic() + 1.0
+        elif time.monotonic() > deadline:
+            break
+    os.close(fd)
+    if status is None:  # the pipe closed first
+        status = os.waitpid(pid, 0)[1]
+        with contextlib.suppress(OSError):
+            os.killpg(pid, signal.SIGKILL)
+    return b"".join(chunks), status
+
+
+def judge(data, status):
+    # one variant's outcome, from what it sent and how it ended: trusted only when exactly one
+    # end marker came last and its pytest status is the process's exit status
+    entry = {"passed": 0, "failed": 0, "errors": 0, "skipped": 0, "collect_error": False}
+    end = None
+    for line in data.decode("utf-8", "replace").splitlines():
+        try:
+            message = json.loads(line)
+        except ValueError:
+            message = None
+        if end is not None or not isinstance(message, dict):
+            end = False
+            break
+        if "end" in message:
+            end = message
+        elif message.get("outcome") == "collect_error":
+            entry["collect_error"] = True
+        elif message.get("outcome") in ("passed", "failed", "errors", "skipped"):
+            entry[message["outcome"]] += 1
+    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
+    if not isinstance(end, dict) or not isinstance(end.get("end"), int) or code != end["end"]:
+        how = f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"status {code}"
+        entry["errors"] += 1  # a failure: the run did not end as pytest ends
+        return entry, {"invoked": False, "slowest": 0.0,
+                       "output": f"the test process ended without pytest's report ({how})"}
+    slowest = end.get("slowest")
+    return entry, {"invoked": end.get("invoked") is True,
+                   "slowest": float(slowest) if type(slowest) in (int, float) else 0.0,
+                   "output": str(end.get("output", ""))}
+
+
+def preload(trusted):
+    # the libraries the focal file imports (numpy, pandas...), imported once here so that no
+    # variant's process pays for them again; read from the trivial file, which holds only the
+    # item's own code (the answer is not in it)
+    import ast, importlib
+    try:
+        tree = ast.parse(trusted)
+    except (SyntaxError, ValueError):
+        return
+    for node in tree.body:
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        for name in names:
+            with contextlib.suppress(BaseException):
+                importlib.import_module(name.split(".")[0])
+
+
+def main():
+    with contextlib.suppress(Exception):
+        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0: its memory and fds
+    sys.dont_write_bytecode = True
+    report_fd = os.dup(1)  # stdout itself goes nowhere: output a test prints cannot push the
+    null_fd = os.open(os.devnull, os.O_WRONLY)  # report out of the sandbox's kept bytes
+    os.dup2(null_fd, 1)
+    sources = {}
+    for name in CONFIG["files"]:  # read, then removed: no variant sees another
+        with open(name, encoding="utf-8") as handle:
+            sources[name] = handle.read()
+        os.unlink(name)
+    preload(sources.get(CONFIG["trivial"], ""))
+    root = tempfile.mkdtemp(prefix="seebench-testgen-")
+    CONFIG["ini"] = os.path.join(root, "pytest.ini")
+    files, invoked, slowest, output = {}, False, 0.0, []
+    for name in CONFIG["files"]:
+        limit = CONFIG["test_timeout_s"]
+        if name.startswith("test_mutant_"):  # ten times the slowest original test, or less
+            limit = min(limit, max(CONFIG["floor_s"], 10 * slowest))
+        folder = tempfile.mkdtemp(prefix="v-", dir=root)
+        with open(CONFIG["ini"], "w", encoding="utf-8") as handle:
+            handle.write("[pytest]\n")
+        with open(os.path.join(folder, RUN_NAME), "w", encoding="utf-8") as handle:
+            handle.write(sources[name])
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read_fd)
+            run_variant(folder, write_fd, limit, name == CONFIG["original"])
+        os.close(write_fd)
+        files[name], end = judge(*collect(read_fd, pid))
+        shutil.rmtree(folder, ignore_errors=True)
+        if name in (CONFIG["original"], CONFIG["trivial"]):
+            slowest = max(slowest, end["slowest"])
+            output.append(f"== {name}\n{end['output']}")
+        if name == CONFIG["original"]:
+            invoked = end["invoked"]
+    status = 0 if all(not (f["failed"] or f["errors"] or f["collect_error"]) for f in files.values()) else 1
+    report = {"status": status, "files": files, "invoked": invoked,
+              "output": "\n".join(output)[-CONFIG["output_chars"]:]}
+    data = ("\n" + __MARK__ + json.dumps(report) + "\n").encode("utf-8")
+    while data:
+        data = data[os.write(report_fd, data):]
+
+
+main()
 """
 
 
