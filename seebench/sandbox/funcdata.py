@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable
+from typing import Any
 
 #: numpy dtype kinds sent as data; ``V`` (structured) and others stay handles
 ARRAY_KINDS = frozenset("biufcUSMmO")
@@ -79,7 +80,7 @@ def _encode_ndarray(np, array, item: Encoder) -> list | None:
     return ["nd", dtype.str, list(array.shape), items]
 
 
-def _encode_pandas(np, pd, value: object, item: Encoder) -> list | None:
+def _encode_pandas(np, pd, value: Any, item: Encoder) -> list | None:
     kind = type(value)
     if value is pd.NA:
         return ["NA", 0]
@@ -101,7 +102,7 @@ def _encode_pandas(np, pd, value: object, item: Encoder) -> list | None:
     return _encode_index(np, pd, value, item)
 
 
-def _encode_index(np, pd, index: object, item: Encoder) -> list | None:
+def _encode_index(np, pd, index: Any, item: Encoder) -> list | None:
     kind = type(index)
     if kind is pd.RangeIndex:
         return ["pR", index.start, index.stop, index.step, item(index.name)]
@@ -170,7 +171,7 @@ def _expect(data: object, size: int) -> None:
         raise ValueError("malformed numpy/pandas value")
 
 
-def _decode_ndarray(data: object, item: Decoder):
+def _decode_ndarray(data: Any, item: Decoder):
     import numpy as np
 
     _expect(data, 4)
@@ -201,7 +202,7 @@ def _decode_ndarray(data: object, item: Decoder):
     return np.array(values, dtype=dtype).reshape(shape)
 
 
-def _decode_values(pd, data: object, item: Decoder):
+def _decode_values(pd, data: Any, item: Decoder):
     if type(data) is not list or not data:
         raise ValueError("malformed pandas values")
     if data[0] == "nd":
@@ -221,7 +222,7 @@ def _decode_values(pd, data: object, item: Decoder):
     raise ValueError("malformed pandas values")
 
 
-def _decode_index(pd, data: object, item: Decoder):
+def _decode_index(pd, data: Any, item: Decoder):
     if type(data) is list and data and data[0] == "pR":
         _expect(data, 5)
         if any(type(n) is not int for n in data[1:4]):
