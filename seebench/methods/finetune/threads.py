@@ -7,12 +7,22 @@ the scheduler runs them in turns, and each operation takes as long as its slowes
 the pool is sized to :func:`usable_cpus`: the affinity mask (``os.sched_getaffinity``), capped
 by the cgroup quota (``cpu.max`` of cgroup v2, ``cpu.cfs_quota_us`` / ``cpu.cfs_period_us`` of
 v1). ``OMP_NUM_THREADS`` or ``-o threads=N`` set by the user win.
+
+**No busy-waiting.** Between two parallel operations an OpenMP worker thread by default spins
+for a while (GNU OpenMP: 300,000 iterations) before it sleeps. On a machine of its own that
+saves a wake-up; on a shared one the spinning threads take the CPU the other threads of the
+same operation (and every other process) need, and training slows several-fold. So
+:func:`passive_waits` sets ``OMP_WAIT_POLICY=PASSIVE`` (threads sleep while they wait) unless
+the user set a policy. OpenMP reads it once, when PyTorch loads it, so the finetune method
+sets it when its modules are imported, before PyTorch is; :func:`wait_policy` says what is in
+effect, and the run's info records it.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +93,26 @@ def _ratio(quota: str, period: str) -> float | None:
     return value if value > 0 else None
 
 
+#: the OpenMP wait policy this module chose, and whether PyTorch was imported before it
+_CHOSEN: dict[str, Any] = {}
+
+
+def passive_waits() -> None:
+    """Make OpenMP threads sleep, not spin, while they wait (``OMP_WAIT_POLICY=PASSIVE``),
+    unless the user chose a policy; in effect only if PyTorch is not imported yet."""
+    if "OMP_WAIT_POLICY" not in os.environ:
+        os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+        _CHOSEN.setdefault("late", "torch" in sys.modules)
+
+
+def wait_policy() -> str:
+    """The OpenMP wait policy PyTorch's threads use, as far as this process can tell."""
+    policy = os.environ.get("OMP_WAIT_POLICY", "").upper() or "default (spin, then sleep)"
+    if _CHOSEN.get("late"):
+        return "default (spin, then sleep): PyTorch was imported before PASSIVE was set"
+    return policy.lower()
+
+
 def configure_threads(requested: int | None = None) -> dict[str, Any]:
     """Size PyTorch's intra-op thread pool for this process (``requested`` threads, else
     ``OMP_NUM_THREADS`` when set, else :func:`usable_cpus`); returns what was chosen, for
@@ -98,7 +128,7 @@ def configure_threads(requested: int | None = None) -> dict[str, Any]:
     threads = max(1, threads)
     if torch.get_num_threads() != threads:
         torch.set_num_threads(threads)
-    return {"threads": threads, "from": source}
+    return {"threads": threads, "from": source, "waits": wait_policy()}
 
 
-__all__ = ["cgroup_cpu_quota", "configure_threads", "usable_cpus"]
+__all__ = ["cgroup_cpu_quota", "configure_threads", "passive_waits", "usable_cpus", "wait_policy"]

@@ -32,11 +32,12 @@ from seebench.methods.finetune.arch import (
 )
 from seebench.methods.finetune.config import TrainConfig
 from seebench.methods.finetune.encode import Encoded, TaskCodec, length_grouped_batches
-from seebench.methods.finetune.threads import configure_threads
+from seebench.methods.finetune.threads import configure_threads, passive_waits
 from seebench.tasks.spec import TaskSpec
 from seebench.tasks.types import LABEL, LABEL_SET, MASKED_WORDS, NUMBER, TAG_SEQUENCE
 
 log = logging.getLogger("seebench.methods.finetune")
+passive_waits()  # before PyTorch is imported (see threads.py)
 
 
 def not_applicable(target_kind: str | None, family: str) -> str | None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -57,11 +59,34 @@ def test_configure_threads_sets_torch_and_says_why(monkeypatch):
     try:
         monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
         monkeypatch.setattr(threads, "usable_cpus", lambda: 1)
-        assert threads.configure_threads() == {"threads": 1, "from": "usable CPUs"}
+        chosen = threads.configure_threads()
+        assert (chosen["threads"], chosen["from"]) == (1, "usable CPUs")
         assert torch.get_num_threads() == 1
         monkeypatch.setenv("OMP_NUM_THREADS", "2")
         assert threads.configure_threads()["from"] == "OMP_NUM_THREADS"
         assert torch.get_num_threads() == 2
-        assert threads.configure_threads(3) == {"threads": 3, "from": "option"}
+        assert threads.configure_threads(3)["from"] == "option"
+        assert torch.get_num_threads() == 3
     finally:
         torch.set_num_threads(before)
+
+
+PROBE = (
+    "import os, sys; import seebench.methods.finetune.method; "
+    "from seebench.methods.finetune.threads import wait_policy; "
+    "print(os.environ.get('OMP_WAIT_POLICY'), 'torch' in sys.modules, wait_policy())"
+)
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"), [(None, "PASSIVE False passive"), ("ACTIVE", "ACTIVE False active")]
+)
+def test_the_finetune_method_asks_for_passive_waits_before_torch_loads(given, expected):
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    if given:
+        env["OMP_WAIT_POLICY"] = given  # the user's choice wins
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == expected.split()
