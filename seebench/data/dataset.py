@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -274,6 +275,7 @@ class _PreparedSplits:
 _PREPARED: OrderedDict[str, _PreparedSplits] = OrderedDict()
 #: how many tasks' prepared splits a process keeps
 PREPARED_CACHE_SIZE = 16
+_PREPARED_LOCK = threading.Lock()
 
 
 def _content_key(task: TaskSpec, rows: list[dict[str, Any]], registry: Registry, seed: int) -> str:
@@ -319,13 +321,15 @@ def _cached_splits(
 ) -> _PreparedSplits:
     """:func:`_prepare_splits`, reused when the same content was prepared before."""
     key = _content_key(task, rows, registry, seed)
-    found = _PREPARED.get(key)
+    with _PREPARED_LOCK:
+        found = _PREPARED.get(key)
     if found is None:
         found = _prepare_splits(task, rows, registry, seed)
-        _PREPARED[key] = found
+    with _PREPARED_LOCK:
+        found = _PREPARED.setdefault(key, found)
+        _PREPARED.move_to_end(key)
         while len(_PREPARED) > PREPARED_CACHE_SIZE:
             _PREPARED.popitem(last=False)
-    _PREPARED.move_to_end(key)
     return found
 
 
