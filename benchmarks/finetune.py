@@ -61,6 +61,9 @@ import tempfile
 import time
 from pathlib import Path
 
+#: the OpenMP wait policy the user set (seebench's finetune modules set PASSIVE when imported)
+USER_WAIT_POLICY = os.environ.get("OMP_WAIT_POLICY")
+
 
 def _load(model_spec: str, task_name: str, seed: int):
     from seebench.data.dataset import load_task_data
@@ -252,9 +255,8 @@ def steps_for(epochs: float, n_train: int, batch: int) -> int:
 
 def run_side(args) -> None:
     """One side in this process: its figures as one JSON line."""
-    chosen = os.environ.get("OMP_WAIT_POLICY")  # the user's, if any
     task, data, directory = _load(args.model, args.task, args.seed)
-    if args.side == "trainer" and chosen is None:
+    if args.side == "trainer" and USER_WAIT_POLICY is None:
         # seebench's finetune modules (imported by _load) ask OpenMP for passive waits; a
         # Trainer user gets OpenMP's default, set before torch loads OpenMP
         os.environ.pop("OMP_WAIT_POLICY", None)
@@ -269,8 +271,11 @@ def run_side(args) -> None:
 def spawn_side(side: str, args) -> dict:
     """Run one side in a fresh process; its figures with the load average around it."""
     command = [sys.executable, __file__, "--side", side, *args.forwarded]
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    if USER_WAIT_POLICY is not None:
+        env["OMP_WAIT_POLICY"] = USER_WAIT_POLICY
     before = os.getloadavg()[0]
-    done = subprocess.run(command, capture_output=True, text=True)
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
     lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
     if done.returncode != 0 or not lines:
         raise SystemExit(f"{side} side failed:\n{done.stdout[-3000:]}{done.stderr[-3000:]}")
