@@ -36,12 +36,12 @@ class Sample:
         return hash_value(self.input)
 
 
-@dataclass
+@dataclass(init=False)
 class TaskData:
     """The prepared splits of one task plus the few-shot examples of each test sample.
 
     ``shots`` (test sample id -> example ids) is drawn on first read, with the ``(k, seed)``
-    of ``shot_draw``: a method that shows no examples never pays for drawing them.
+    of ``shot_draw``, unless given: a method that shows no examples never pays for drawing them.
     """
 
     task: TaskSpec
@@ -50,12 +50,26 @@ class TaskData:
     test: list[Sample]
     checksums: dict[str, str]
     #: items left out by the task's exclusion list (``data.exclude``): id -> reason
-    excluded: dict[str, str] = field(default_factory=dict)
+    excluded: dict[str, str]
     #: ``(k, seed)`` of the stored shots (``k`` 0: none)
-    shot_draw: tuple[int, int] = (0, DEFAULT_SEED)
+    shot_draw: tuple[int, int]
 
-    def __post_init__(self) -> None:
-        self._shots: dict[str, list[str]] | None = None
+    def __init__(
+        self,
+        task: TaskSpec,
+        train: list[Sample],
+        validation: list[Sample],
+        test: list[Sample],
+        checksums: dict[str, str],
+        shots: dict[str, list[str]] | None = None,
+        excluded: dict[str, str] | None = None,
+        shot_draw: tuple[int, int] = (0, DEFAULT_SEED),
+    ) -> None:
+        self.task, self.train, self.validation, self.test = task, train, validation, test
+        self.checksums = checksums
+        self.excluded = {} if excluded is None else excluded
+        self.shot_draw = shot_draw
+        self._shots: dict[str, list[str]] | None = shots
         #: drawn shots shared by every TaskData of the same prepared content and draw
         self._shot_memo: dict[str, list[str]] | None = None
 

@@ -79,3 +79,18 @@ def test_a_limited_load_shows_the_same_shots_as_the_full_one(tmp_path):
     assert len(limited.test) == 4
     assert limited.shots == {s.id: full.shots[s.id] for s in limited.test}
     assert full.shots == pick_shots(task, full, 3, 3)
+
+
+def test_task_data_still_takes_its_shots_and_exclusions_in_the_constructor(tmp_path):
+    from dataclasses import replace
+
+    from seebench.data.dataset import TaskData
+
+    data = _data(tmp_path)
+    given = TaskData(
+        data.task, data.train, data.validation, data.test, {}, {"x": ["y"]}, {"z": "r"}
+    )
+    assert given.shots == {"x": ["y"]} and given.excluded == {"z": "r"}
+    assert TaskData(data.task, [], [], [], {}).shots == {}  # k 0: none drawn
+    copy = replace(data, test=data.test[:2])
+    assert copy.shots == {s.id: data.shots[s.id] for s in data.test[:2]}
