@@ -285,8 +285,13 @@ def spawn_side(side: str, args) -> dict:
 
 
 def start_competitors(count: int, seconds: float) -> list[subprocess.Popen]:
-    """``count`` CPU-bound processes (a bounded busy loop each)."""
-    loop = f"import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end: pass"
+    """``count`` CPU-bound processes (a busy loop each, bounded by ``seconds`` and by this
+    process's life)."""
+    # bounded, and ends as soon as the benchmark does (its parent changes when orphaned)
+    loop = (
+        f"import os, time\nend = time.monotonic() + {seconds}\n"
+        f"while time.monotonic() < end and os.getppid() == {os.getpid()}: pass"
+    )
     return [subprocess.Popen([sys.executable, "-c", loop]) for _ in range(count)]
 
 
