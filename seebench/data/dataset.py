@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import threading
+from collections import OrderedDict
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,18 +37,54 @@ class Sample:
         return hash_value(self.input)
 
 
-@dataclass
+@dataclass(init=False)
 class TaskData:
-    """The prepared splits of one task plus the few-shot examples of each test sample."""
+    """The prepared splits of one task plus the few-shot examples of each test sample.
+
+    ``shots`` (test sample id -> example ids) is drawn on first read, with the ``(k, seed)``
+    of ``shot_draw``, unless given: a method that shows no examples never pays for drawing them.
+    """
 
     task: TaskSpec
     train: list[Sample]
     validation: list[Sample]
     test: list[Sample]
     checksums: dict[str, str]
-    shots: dict[str, list[str]] = field(default_factory=dict)
     #: items left out by the task's exclusion list (``data.exclude``): id -> reason
-    excluded: dict[str, str] = field(default_factory=dict)
+    excluded: dict[str, str]
+    #: ``(k, seed)`` of the stored shots (``k`` 0: none)
+    shot_draw: tuple[int, int]
+
+    def __init__(
+        self,
+        task: TaskSpec,
+        train: list[Sample],
+        validation: list[Sample],
+        test: list[Sample],
+        checksums: dict[str, str],
+        shots: dict[str, list[str]] | None = None,
+        excluded: dict[str, str] | None = None,
+        shot_draw: tuple[int, int] = (0, DEFAULT_SEED),
+    ) -> None:
+        self.task, self.train, self.validation, self.test = task, train, validation, test
+        self.checksums = checksums
+        self.excluded = {} if excluded is None else excluded
+        self.shot_draw = shot_draw
+        self._shots: dict[str, list[str]] | None = shots
+        #: drawn shots shared by every TaskData of the same prepared content and draw
+        self._shot_memo: dict[str, list[str]] | None = None
+
+    @property
+    def shots(self) -> dict[str, list[str]]:
+        """Every test sample's stored few-shot example ids (drawn on first read)."""
+        if self._shots is None:
+            k, seed = self.shot_draw
+            self._shots = _memo_shots(self, k, seed, self._shot_memo)
+        return self._shots
+
+    @shots.setter
+    def shots(self, value: dict[str, list[str]]) -> None:
+        self._shots = value
 
     def by_id(self) -> dict[str, Sample]:
         return {s.id: s for s in (*self.train, *self.validation, *self.test)}
@@ -189,8 +227,15 @@ def pick_shots(task: TaskSpec, data: TaskData, k: int, seed: int) -> dict[str, l
     multi-class tasks), groups are visited in a seeded order and one example is taken from
     each in turn, so three shots of a binary task show both classes. Other types draw
     uniformly. The same seed gives the same shots, so
-    every model sees the same examples.
+    every model sees the same examples (and a sample's shots do not depend on the others).
     """
+    return _pick_for(task, data, data.test, k, seed)
+
+
+def _pick_for(
+    task: TaskSpec, data: TaskData, test: list[Sample], k: int, seed: int
+) -> dict[str, list[str]]:
+    """:func:`pick_shots` for the test samples ``test``."""
     pool = data.train if task.shots.get("pool", "train") == "train" else data.validation
     if k <= 0 or not pool:
         return {}
@@ -200,7 +245,7 @@ def pick_shots(task: TaskSpec, data: TaskData, k: int, seed: int) -> dict[str, l
         if stratum is not None:
             by_class.setdefault(stratum, []).append(sample)
     shots = {}
-    for sample in data.test:
+    for sample in test:
         rng = random.Random(f"{seed}:{sample.id}")
         if len(by_class) < 2:
             shots[sample.id] = [s.id for s in rng.sample(pool, min(k, len(pool)))]
@@ -218,6 +263,90 @@ def pick_shots(task: TaskSpec, data: TaskData, k: int, seed: int) -> dict[str, l
     return shots
 
 
+def _memo_shots(
+    data: TaskData, k: int, seed: int, memo: dict[str, list[str]] | None
+) -> dict[str, list[str]]:
+    """``pick_shots(data.task, data, k, seed)``, drawing only the test samples ``memo`` (the
+    shots already drawn for the same prepared content) lacks."""
+    if memo is None:
+        return pick_shots(data.task, data, k, seed)
+    missing = [s for s in data.test if s.id not in memo]
+    if missing:
+        memo.update(_pick_for(data.task, data, missing, k, seed))
+    return {s.id: list(memo[s.id]) for s in data.test if s.id in memo}
+
+
+@dataclass
+class _PreparedSplits:
+    """One task's splits as prepared from some content, and the shots drawn from them."""
+
+    splits: dict[str, list[Sample]]
+    excluded: dict[str, str]
+    shots: dict[tuple[int, int], dict[str, list[str]]] = field(default_factory=dict)
+
+
+#: prepared splits by content key (:func:`_content_key`), most recently used last
+_PREPARED: OrderedDict[str, _PreparedSplits] = OrderedDict()
+#: how many tasks' prepared splits a process keeps
+PREPARED_CACHE_SIZE = 16
+_PREPARED_LOCK = threading.Lock()
+
+
+def _content_key(task: TaskSpec, rows: list[dict[str, Any]], registry: Registry, seed: int) -> str:
+    """What the prepared splits depend on: the rows read, the task's whole definition, the
+    preparation steps' code, the local files it names (exclusion list, split file) and the
+    seed."""
+    steps = [registry.prepare_step(step["step"]).func for step in task.data.get("prepare", [])]
+    local = [(task.data or {}).get("exclude"), (task.split.get("split_file") or {}).get("path")]
+    blob = json.dumps(
+        [str(task.path), task.raw, steps, [_file_digest(task, n) for n in local], seed, rows],
+        sort_keys=True,
+        ensure_ascii=False,
+        default=str,
+    ).encode()
+    return hashlib.sha256(blob).hexdigest()
+
+
+def _file_digest(task: TaskSpec, name: Any) -> str | None:
+    """The sha256 of a file named relative to the task's YAML (None: none named)."""
+    if not name:
+        return None
+    path = Path(task.path).parent / str(name)
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "absent"
+
+
+def _prepare_splits(
+    task: TaskSpec, rows: list[dict[str, Any]], registry: Registry, seed: int
+) -> _PreparedSplits:
+    """Prepare, leave out the excluded items and split (no cache)."""
+    rows = prepare_rows(task, rows, registry)
+    samples = rows_to_samples(task, rows)
+    excluded = task_exclusions(task)
+    if excluded:
+        excluded = {s.id: excluded[s.id] for s in samples if s.id in excluded}
+        samples = [s for s in samples if s.id not in excluded]
+    if not samples:
+        raise DataError(f"task {task.name!r}: preparation left no rows")
+    return _PreparedSplits(split_samples(task, samples, seed), excluded)
+
+
+def _cached_splits(
+    task: TaskSpec, rows: list[dict[str, Any]], registry: Registry, seed: int
+) -> _PreparedSplits:
+    """:func:`_prepare_splits`, reused when the same content was prepared before."""
+    key = _content_key(task, rows, registry, seed)
+    with _PREPARED_LOCK:
+        found = _PREPARED.get(key)
+    if found is None:
+        found = _prepare_splits(task, rows, registry, seed)
+    with _PREPARED_LOCK:
+        found = _PREPARED.setdefault(key, found)
+        _PREPARED.move_to_end(key)
+        while len(_PREPARED) > PREPARED_CACHE_SIZE:
+            _PREPARED.popitem(last=False)
+    return found
+
+
 def load_task_data(
     task: TaskSpec,
     registry: Registry,
@@ -229,25 +358,22 @@ def load_task_data(
 
     ``limit`` keeps the first test items, ``sample_ids`` only the test items with these ids (in
     test order; :class:`DataMissingError` when the test split holds none of them: the unit
-    is skipped)."""
+    is skipped).
+
+    Preparation and splitting are reused within a process when the rows read, the task's
+    definition and the seed are the same (a sweep loads each task once per model); the shots
+    are drawn when first read (:attr:`TaskData.shots`)."""
     rows, checksums = read_rows(task, registry)
-    rows = prepare_rows(task, rows, registry)
-    samples = rows_to_samples(task, rows)
-    excluded = task_exclusions(task)
-    if excluded:
-        excluded = {s.id: excluded[s.id] for s in samples if s.id in excluded}
-        samples = [s for s in samples if s.id not in excluded]
-    if not samples:
-        raise DataError(f"task {task.name!r}: preparation left no rows")
-    splits = split_samples(task, samples, seed)
+    prepared = _cached_splits(task, rows, registry, seed)
+    splits = prepared.splits
     test = splits["test"][:limit] if limit else splits["test"]
     if sample_ids is not None:
         test = chosen_samples(task, test, sample_ids)
-    data = TaskData(task, splits["train"], splits["validation"], test, checksums)
-    data.excluded = excluded
-    data.shots = pick_shots(
-        task, data, int(task.shots.get("k", 3)), int(task.shots.get("seed", seed))
-    )
+    data = TaskData(task, list(splits["train"]), list(splits["validation"]), list(test), checksums)
+    data.excluded = dict(prepared.excluded)
+    draw = (int(task.shots.get("k", 3)), int(task.shots.get("seed", seed)))
+    data.shot_draw = draw
+    data._shot_memo = prepared.shots.setdefault(draw, {})
     return data
 
 

@@ -12,10 +12,14 @@ import numpy as np
 from seebench.errors import SeebenchError
 from seebench.registry import MetricEntry, Registry
 from seebench.scoring.core import TYPE_SCORER, Score
-from seebench.scoring.ratio import RATIO_ATTRIBUTE, item_ratio
+from seebench.scoring.ratio import RATIO_ATTRIBUTE, RESAMPLED_ATTRIBUTE, item_ratio
 from seebench.tasks.spec import TaskSpec
 
 DEFAULT_BOOTSTRAP = 1000
+#: at most this many resamples' ``[resamples, items]`` weights are held at once...
+WEIGHT_BLOCK = 250
+#: ...and at most this many weights
+WEIGHT_CELLS = 2_000_000
 __all__ = ["DEFAULT_BOOTSTRAP", "UnitScores", "compute_metrics", "item_ratio", "metric_value"]
 
 
@@ -90,6 +94,22 @@ class _RatioDraws:
             values.append(float(numerator[items].sum()) / total if total else math.nan)
         return float(np.mean(values))
 
+    def weighted(self, weights: np.ndarray) -> list[float]:
+        """:meth:`value` of every resample of ``weights`` (whole-number sums: exact)."""
+        per_repeat = []
+        for numerator, denominator in zip(self.numerators, self.denominators, strict=True):
+            totals = weights @ denominator
+            safe = np.where(totals != 0, totals, 1.0)
+            per_repeat.append(np.where(totals != 0, (weights @ numerator) / safe, math.nan))
+        return _mean_over_repeats(per_repeat)
+
+
+def _mean_over_repeats(per_repeat: list[np.ndarray]) -> list[float]:
+    """Each resample's mean over repeats, as :func:`metric_value` averages them."""
+    if len(per_repeat) == 1:
+        return [float(v) for v in per_repeat[0]]
+    return [float(np.mean(values)) for values in zip(*per_repeat, strict=True)]
+
 
 def _ratio_draws(entry: MetricEntry, func: Any, data: UnitScores, primary_scorer: str, full: float):
     """The fast resampler of a metric declared with :func:`item_ratio`, or None (not declared,
@@ -103,6 +123,46 @@ def _ratio_draws(entry: MetricEntry, func: Any, data: UnitScores, primary_scorer
     if not (same == full or (math.isnan(same) and math.isnan(full))):
         return None
     return draws
+
+
+class _WeightedDraws:
+    """A predictions metric declared with :func:`~seebench.scoring.ratio.resampled_by`: every
+    resample's value from the weights, per repeat."""
+
+    def __init__(self, weighted: Callable[..., Any], data: UnitScores, kwargs: dict[str, Any]):
+        self.weighted, self.data, self.kwargs = weighted, data, kwargs
+
+    def value_all(self, weights: np.ndarray) -> list[float]:
+        return _mean_over_repeats(
+            [
+                np.asarray(self.weighted(self.data.golds, row, weights, **self.kwargs), float)
+                for row in self.data.predictions
+            ]
+        )
+
+
+def _weighted_draws(entry: MetricEntry, func: Any, task: TaskSpec, data: UnitScores, full: float):
+    """The vectorised resampler of a predictions metric that declares one, or None (none
+    declared, it fails, or it disagrees with the metric on all items)."""
+    weighted = getattr(func, RESAMPLED_ATTRIBUTE, None)
+    if weighted is None or entry.inputs == "scores":
+        return None
+    kwargs = dict(task.metric_options(entry.name))
+    if data.labels and "labels" not in kwargs:
+        kwargs["labels"] = data.labels
+    draws = _WeightedDraws(weighted, data, kwargs)
+    try:
+        same = draws.value_all(np.ones((1, data.n_items)))[0]
+    except (TypeError, ValueError):
+        return None
+    if not (same == full or (math.isnan(same) and math.isnan(full))):
+        return None
+    return draws
+
+
+def _weights(draws: list[np.ndarray], n_items: int) -> np.ndarray:
+    """``[resamples, items]``: how often each resample drew each item."""
+    return np.stack([np.bincount(items, minlength=n_items) for items in draws]).astype(float)
 
 
 def metric_value(
@@ -149,25 +209,7 @@ def compute_metrics(
     }
     if bootstrap <= 0 or not data.n_items:
         return values, details
-    rng = np.random.default_rng(seed)
-    ratios = {
-        e.name: _ratio_draws(e, f, data, primary_scorer, values[e.name])
-        for e, f in zip(entries, funcs, strict=True)
-    }
-    slow = [(e, f) for e, f in zip(entries, funcs, strict=True) if ratios[e.name] is None]
-    resampler = _Resampler(data) if slow else None
-    resampled: dict[str, list[float]] = {e.name: [] for e in entries}
-    for _ in range(bootstrap):
-        items = rng.integers(0, data.n_items, data.n_items)
-        for name, draws in ratios.items():
-            if draws is not None:
-                resampled[name].append(draws.value(items))
-        if resampler is not None:
-            sample = resampler.draw(items)
-            for entry, func in slow:
-                resampled[entry.name].append(
-                    metric_value(entry, func, task, sample, primary_scorer)
-                )
+    resampled = _bootstrap(task, data, entries, funcs, values, primary_scorer, bootstrap, seed)
     for name, draws in resampled.items():
         finite = np.array(draws)[np.isfinite(draws)]
         if finite.size:
@@ -176,6 +218,50 @@ def compute_metrics(
             details[name]["stderr"] = float(np.std(finite, ddof=1)) if finite.size > 1 else 0.0
         details[name]["bootstrap"] = {"repetitions": bootstrap, "seed": seed}
     return values, details
+
+
+def _bootstrap(
+    task: TaskSpec,
+    data: UnitScores,
+    entries: list[MetricEntry],
+    funcs: list[Any],
+    values: dict[str, float],
+    primary_scorer: str,
+    bootstrap: int,
+    seed: int,
+) -> dict[str, list[float]]:
+    """Each metric's value on ``bootstrap`` seeded resamples of the test items (the same
+    draws for every metric). Ratio metrics and metrics with a vectorised form are computed
+    from a ``[resamples, items]`` weight array in blocks; the rest metric call by call."""
+    rng = np.random.default_rng(seed)
+    # one call per resample, as before: a single call of shape (bootstrap, n) draws other numbers
+    draws = [rng.integers(0, data.n_items, data.n_items) for _ in range(bootstrap)]
+    fast: dict[str, Any] = {}
+    for entry, func in zip(entries, funcs, strict=True):
+        full = values[entry.name]
+        ratio = _ratio_draws(entry, func, data, primary_scorer, full)
+        fast[entry.name] = ratio.weighted if ratio else None
+        if fast[entry.name] is None:
+            weighted = _weighted_draws(entry, func, task, data, full)
+            fast[entry.name] = weighted.value_all if weighted else None
+    resampled: dict[str, list[float]] = {e.name: [] for e in entries}
+    if any(fast.values()):
+        block = max(1, min(WEIGHT_BLOCK, WEIGHT_CELLS // data.n_items))
+        for start in range(0, bootstrap, block):
+            weights = _weights(draws[start : start + block], data.n_items)
+            for name, compute in fast.items():
+                if compute is not None:
+                    resampled[name] += compute(weights)
+    slow = [(e, f) for e, f in zip(entries, funcs, strict=True) if fast[e.name] is None]
+    if slow:
+        resampler = _Resampler(data)
+        for items in draws:
+            sample = resampler.draw(items)
+            for entry, func in slow:
+                resampled[entry.name].append(
+                    metric_value(entry, func, task, sample, primary_scorer)
+                )
+    return resampled
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:

@@ -12,6 +12,8 @@ from seebench.scoring.core import Score
 
 #: the attribute that carries a metric's per-score counts
 RATIO_ATTRIBUTE = "item_ratio"
+#: the attribute that carries a predictions metric's weighted (vectorised) form
+RESAMPLED_ATTRIBUTE = "resampled"
 
 
 def item_ratio(per_score: Callable[[Score], tuple[float, float]]) -> Callable[[Any], Any]:
@@ -28,6 +30,25 @@ def item_ratio(per_score: Callable[[Score], tuple[float, float]]) -> Callable[[A
 
     def mark(func: Any) -> Any:
         setattr(func, RATIO_ATTRIBUTE, per_score)
+        return func
+
+    return mark
+
+
+def resampled_by(weighted: Callable[..., Any]) -> Callable[[Any], Any]:
+    """Declare the vectorised form of a predictions metric, for fast bootstrap intervals.
+
+    ``weighted(golds, predictions, weights, **kwargs)`` gives, for a ``[resamples, items]``
+    array of how often each item is drawn, the metric of every resample (an array of
+    ``resamples`` values); ``kwargs`` are the metric's own (``labels`` and the task's metric
+    options). It must give exactly what the metric gives on the resampled lists: build it from
+    whole-number counts, as :mod:`seebench.scoring.metrics.classification` does. The full-data
+    value is still the metric's own, and a metric whose weighted form disagrees with it there is
+    resampled the slow way.
+    """
+
+    def mark(func: Any) -> Any:
+        setattr(func, RESAMPLED_ATTRIBUTE, weighted)
         return func
 
     return mark

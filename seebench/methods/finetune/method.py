@@ -6,9 +6,12 @@ from typing import Any
 
 from seebench.errors import ModelError
 from seebench.methods.base import MethodOutput, Prediction, RunContext
+from seebench.methods.finetune.threads import passive_waits
 from seebench.models import ModelRef
 from seebench.tasks.spec import TaskSpec
 from seebench.tasks.types import MASKED_WORDS
+
+passive_waits()  # before PyTorch is imported (see threads.py)
 
 MINILM_NOTE = (
     "all-MiniLM-L6-v2 is a sentence-embedding model shipped without its masked-LM "

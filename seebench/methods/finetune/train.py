@@ -32,10 +32,12 @@ from seebench.methods.finetune.arch import (
 )
 from seebench.methods.finetune.config import TrainConfig
 from seebench.methods.finetune.encode import Encoded, TaskCodec, length_grouped_batches
+from seebench.methods.finetune.threads import configure_threads, passive_waits
 from seebench.tasks.spec import TaskSpec
 from seebench.tasks.types import LABEL, LABEL_SET, MASKED_WORDS, NUMBER, TAG_SEQUENCE
 
 log = logging.getLogger("seebench.methods.finetune")
+passive_waits()  # before PyTorch is imported (see threads.py)
 
 
 def not_applicable(target_kind: str | None, family: str) -> str | None:
@@ -188,6 +190,8 @@ class _Progress:
     examples: int = 0
     train_seconds: float = 0.0
     train_cpu_seconds: float = 0.0
+    setup_seconds: float = 0.0
+    setup_cpu_seconds: float = 0.0
     oom_reductions: int = 0
     epoch: int = 0
     running_loss: float = 0.0
@@ -215,14 +219,16 @@ def finetune(
     """
     import torch
 
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     cfg = TrainConfig.from_options(options)
+    threads = configure_threads(cfg.threads)
     rank, world = (dist.rank, dist.world_size) if dist else (0, 1)
     random.seed(seed)
     torch.manual_seed(seed)
     prepared = _prepare(task, data, model_dir, seed, cfg, world)
     model = _build(task, prepared, model_dir, cfg, dist)
-    progress = _train(task, prepared, model, cfg, dist, seed, metric, work_dir, started)
+    clock = (started, cpu_started)
+    progress = _train(task, prepared, model, cfg, dist, seed, metric, work_dir, clock)
     if progress.best_state is not None:
         model.net.load_state_dict(progress.best_state)
     enc_test = prepared.encoded[2]
@@ -231,7 +237,7 @@ def finetune(
         if rank == 0
         else []
     )
-    return predictions, _info(task, prepared, model, progress, dist)
+    return predictions, {**_info(task, prepared, model, progress, dist), "threads": threads}
 
 
 def _prepare(
@@ -320,10 +326,11 @@ def _train(
     seed: int,
     metric: Any,
     work_dir: Path | None,
-    started: float,
+    clock: tuple[float, float],
 ) -> _Progress:
     """The training loop: optimiser steps over length-grouped batches, the validation metric
-    every ``eval_every`` steps, early stopping after ``patience`` evaluations without gain."""
+    every ``eval_every`` steps, early stopping after ``patience`` evaluations without gain.
+    ``clock``: the wall and CPU clocks when the run started (its start-up is recorded)."""
     from transformers import get_linear_schedule_with_warmup
 
     plan, rank, world = prepared.plan, (dist.rank if dist else 0), (dist.world_size if dist else 1)
@@ -343,6 +350,8 @@ def _train(
         log_path.parent.mkdir(parents=True, exist_ok=True)
         log_path.write_text("")
     optimiser = (optimizer, scheduler, engine)
+    progress.setup_seconds = time.perf_counter() - clock[0]
+    progress.setup_cpu_seconds = time.process_time() - clock[1]
     while not progress.stop and progress.step < plan["total_steps"]:
         progress.epoch += 1
         for batch_ids in length_grouped_batches(
@@ -352,7 +361,7 @@ def _train(
             progress.examples += len(batch_ids)
             progress.step += 1
             if progress.step % plan["eval_every"] == 0 or progress.step == plan["total_steps"]:
-                _evaluate(prepared, model, cfg, selection, progress, log_path, started)
+                _evaluate(prepared, model, cfg, selection, progress, log_path, clock[0])
             if progress.stop or progress.step >= plan["total_steps"]:
                 break
     return progress
@@ -486,6 +495,8 @@ def _info(
         "train_examples_per_s": round(progress.examples / seconds, 2) if seconds else None,
         "train_seconds": round(seconds, 1),
         "train_cpu_seconds": round(progress.train_cpu_seconds, 1),
+        "setup_seconds": round(progress.setup_seconds, 2),
+        "setup_cpu_seconds": round(progress.setup_cpu_seconds, 2),
         "model_loading": model.load_info,
         "labels": codec.label_names
         if task.target_kind in (TAG_SEQUENCE, LABEL, LABEL_SET)
