@@ -1,8 +1,8 @@
 """GPU paths check: ``loglik``, generation and fine-tuning on CUDA against the same runs on CPU.
 
-Offline and self-contained: it trains a byte-level BPE tokenizer on the example plugin's texts
-(``tokenizers``), builds a small random Llama (decoder, with a chat template) and a small random
-BERT (encoder) from fixed seeds, saves both as Hugging Face directories, then runs ``seebench
+Offline and self-contained (run from a checkout): it takes the tests' tiny byte-level BPE
+tokenizer (``tests/tiny_models.py``), builds a small random Llama (decoder, with a chat
+template) and a small random BERT (encoder) from fixed seeds, saves both as Hugging Face directories, then runs ``seebench
 eval`` on the example plugin's two tasks (``bug_report``, binary; ``commit_intent``,
 multiclass):
 
@@ -34,48 +34,19 @@ from pathlib import Path
 from typing import Any
 
 TASKS = "bug_report,commit_intent"
-CHAT_TEMPLATE = (
-    "{% for message in messages %}<|{{ message['role'] }}|>{{ message['content'] }}\n"
-    "{% endfor %}{% if add_generation_prompt %}<|assistant|>{% endif %}"
-)
+REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
-def example_texts() -> list[str]:
-    """Every string in the example plugin's JSONL files (the tokenizer's training text)."""
-    import seebench_example
+def build_tokenizer() -> Any:
+    """The tests' tiny byte-level BPE tokenizer (``tests/tiny_models.py``, with its chat
+    template) and the special tokens an encoder needs."""
+    sys.path.insert(0, str(REPO_ROOT))
+    from tests.tiny_models import CHAT_TEMPLATE, build_tiny_tokenizer
 
-    texts = []
-    for path in sorted((Path(seebench_example.__file__).parent / "tasks").glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            texts += [str(v) for v in json.loads(line).values()]
-    return texts
-
-
-def build_tokenizer(directory: Path) -> Any:
-    """A byte-level BPE tokenizer (vocabulary 2,000) trained on the example texts."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import PreTrainedTokenizerFast
-
-    core = Tokenizer(models.BPE(unk_token=None))
-    core.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    core.decoder = decoders.ByteLevel()
-    special = ["<pad>", "<s>", "</s>", "[CLS]", "[SEP]", "[MASK]"]
-    trainer = trainers.BpeTrainer(
-        vocab_size=2000,
-        special_tokens=special,
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    tokenizer = build_tiny_tokenizer(vocab_size=2000, chat_template=CHAT_TEMPLATE)
+    tokenizer.add_special_tokens(
+        {"pad_token": "<pad>", "cls_token": "[CLS]", "sep_token": "[SEP]", "mask_token": "[MASK]"}
     )
-    core.train_from_iterator(example_texts() * 4, trainer)
-    tokenizer = PreTrainedTokenizerFast(
-        tokenizer_object=core,
-        pad_token="<pad>",
-        bos_token="<s>",
-        eos_token="</s>",
-        cls_token="[CLS]",
-        sep_token="[SEP]",
-        mask_token="[MASK]",
-    )
-    tokenizer.chat_template = CHAT_TEMPLATE
     return tokenizer
 
 
@@ -84,7 +55,7 @@ def build_models(root: Path) -> tuple[Path, Path]:
     import torch
     from transformers import BertConfig, BertModel, LlamaConfig, LlamaForCausalLM
 
-    tokenizer = build_tokenizer(root / "tokenizer")
+    tokenizer = build_tokenizer()
     vocab = len(tokenizer)
     torch.manual_seed(0)
     decoder = LlamaForCausalLM(
