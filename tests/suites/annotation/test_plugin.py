@@ -6,66 +6,43 @@ from __future__ import annotations
 import json
 import math
 import re
-import threading
 from collections import Counter
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from click.testing import CliRunner
 
 from seebench import EvalConfig, run_eval
 from seebench.cli.main import build_cli
 from seebench.tasks.index import build_task_index
+from tests.json_post_server import JsonPostServer
 
 
-class FakeRater:
+class FakeRater(JsonPostServer):
     """Answers the ``hint`` shown in the item (or ``3`` when an item says ``hint: none``), with
     probability ``conf`` from the item as the token's logprob."""
 
     def __init__(self):
+        super().__init__()
         self.requests = 0
         self.seeds = []
-        server = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                server.requests += 1
-                server.seeds.append(body.get("seed"))
-                last = body["messages"][-1]["content"]
-                hint = re.search(r"hint: (\w+)", last).group(1)
-                conf = float(re.search(r"conf: ([\d.]+)", last).group(1))
-                answer = "3" if hint == "none" else hint
-                reply = {
-                    "choices": [
-                        {
-                            "index": 0,
-                            "finish_reason": "stop",
-                            "message": {"role": "assistant", "content": answer},
-                            "logprobs": {"content": [{"token": answer, "logprob": math.log(conf)}]},
-                        }
-                    ],
-                    "usage": {"prompt_tokens": 10, "completion_tokens": 1},
+    def reply(self, body):
+        self.requests += 1
+        self.seeds.append(body.get("seed"))
+        last = body["messages"][-1]["content"]
+        hint = re.search(r"hint: (\w+)", last).group(1)
+        conf = float(re.search(r"conf: ([\d.]+)", last).group(1))
+        answer = "3" if hint == "none" else hint
+        return {
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": answer},
+                    "logprobs": {"content": [{"token": answer, "logprob": math.log(conf)}]},
                 }
-                data = json.dumps(reply).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-
-    def __enter__(self):
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+            ],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 1},
+        }
 
 
 def test_ratings_type_and_plugin_registration(toy_env):

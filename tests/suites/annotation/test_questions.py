@@ -8,9 +8,7 @@ from __future__ import annotations
 import json
 import math
 import re
-import threading
 from dataclasses import replace
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from click.testing import CliRunner
@@ -22,6 +20,7 @@ from seebench.methods.base import AsksChoices
 from seebench.methods.loglik.redecide import redecide
 from seebench.suites.annotation.questions import content_free_question, rating_questions
 from seebench.tasks.index import build_task_index
+from tests.json_post_server import JsonPostServer
 from tests.models.servers.stand_in_server import echoed_completion
 
 #: the probability the stand-in gives the hinted value (the other three share the rest)
@@ -41,37 +40,16 @@ def echo_favouring_hint(model: str, prompt: str) -> dict:
     return reply
 
 
-class RaterCompletions:
+class RaterCompletions(JsonPostServer):
     """``POST /v1/completions`` on 127.0.0.1 answering :func:`echo_favouring_hint`."""
 
     def __init__(self):
+        super().__init__()
         self.prompts: list[str] = []
-        server = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                server.prompts.append(body["prompt"])
-                data = json.dumps(echo_favouring_hint(body["model"], body["prompt"])).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-
-    def __enter__(self):
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+    def reply(self, body):
+        self.prompts.append(body["prompt"])
+        return echo_favouring_hint(body["model"], body["prompt"])
 
 
 def toy_task(registry):
