@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from seebench.models.backends.kv_cache import cache_of
+
 #: below this many shared tokens, reading the prefix once saves too little to be worth it
 MIN_SHARED_PREFIX = 16
 
@@ -84,4 +86,4 @@ def prefill(model: Any, prefix_ids: Sequence[int], device: str) -> Any:
     ids = torch.tensor([list(prefix_ids)], device=device)
     with torch.inference_mode():
         out = model(input_ids=ids, attention_mask=torch.ones_like(ids), use_cache=True)
-    return out.past_key_values
+    return cache_of(out)

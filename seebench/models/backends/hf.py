@@ -24,6 +24,7 @@ from seebench.models.backends.batching import (
     prefill,
     shared_prefix_length,
 )
+from seebench.models.backends.kv_cache import cache_argument
 from seebench.models.chat import Prompt
 
 DEFAULT_BATCH_SIZE = 8
@@ -183,7 +184,7 @@ class HFBackend:
             )
             if self.temperature > 0:
                 torch.manual_seed(self.seed + number * self.batch_size)
-            extra = {"past_key_values": inputs.prefix_cache} if prefix_cache is not None else {}
+            extra = cache_argument(model, inputs.prefix_cache) if prefix_cache is not None else {}
             with torch.inference_mode():
                 out = model.generate(
                     input_ids=inputs.input_ids,

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from seebench.models.backends.batching import MIN_SHARED_PREFIX, shared_prefix_length
+from seebench.models.backends.kv_cache import cache_argument, cache_of
 
 
 @dataclass(frozen=True)
@@ -126,12 +127,12 @@ def _read(model: Any, ids: Any, mask: Any, cache: Any, keep: int = 0) -> Any:
         mask = torch.ones_like(ids)
     positions = (mask.cumsum(-1) - 1).clamp(min=0)[:, -ids.shape[1] :]
     extra = {"logits_to_keep": keep} if keep and _keeps_logits(model) else {}
+    extra |= cache_argument(model, cache)
     with torch.inference_mode():
         return model(
             input_ids=ids,
             attention_mask=mask,
             position_ids=positions,
-            past_key_values=cache,
             use_cache=True,
             **extra,
         )
@@ -186,7 +187,7 @@ def _score_batch(
     width = max(len(s) for s in suffixes)
     rows = [[pad] * (width - len(s)) + s for s in suffixes]
     mask = [[1] * shared + [0] * (width - len(s)) + [1] * len(s) for s in suffixes]
-    cache = None if prefix is None else _repeated(prefix.past_key_values, len(batch))
+    cache = None if prefix is None else _repeated(cache_of(prefix), len(batch))
     context_mask = torch.tensor(mask, device=device)
     keep = max(common) + 1
     out = _read(model, torch.tensor(rows, device=device), context_mask, cache, keep)
@@ -196,7 +197,7 @@ def _score_batch(
     longest = max(len(o) for o in rests)
     later = None
     if longest > 1:
-        cache = out.past_key_values
+        cache = cache_of(out)
         cache.batch_select_indices(torch.tensor(owners, device=device))
         feed = [o[:-1] + [pad] * (longest - len(o)) for o in rests]
         option_mask = torch.tensor(
