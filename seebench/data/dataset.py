@@ -290,6 +290,10 @@ _PREPARED: OrderedDict[str, _PreparedSplits] = OrderedDict()
 #: how many tasks' prepared splits a process keeps
 PREPARED_CACHE_SIZE = 16
 _PREPARED_LOCK = threading.Lock()
+#: held while a thread reads and prepares a task's data (see :func:`load_task_data`)
+_LOADING = threading.RLock()
+#: the longest a thread waits for its turn to load (then it loads anyway)
+LOADING_WAIT_S = 30.0
 
 
 def _content_key(task: TaskSpec, rows: list[dict[str, Any]], registry: Registry, seed: int) -> str:
@@ -327,7 +331,21 @@ def _prepare_splits(
         samples = [s for s in samples if s.id not in excluded]
     if not samples:
         raise DataError(f"task {task.name!r}: preparation left no rows")
-    return _PreparedSplits(split_samples(task, samples, seed), excluded)
+    return _PreparedSplits(_split_or_reuse(task, samples, seed), excluded)
+
+
+def _split_or_reuse(task: TaskSpec, samples: list[Sample], seed: int) -> dict[str, list[Sample]]:
+    """:func:`split_samples`, or the same hold-out read back from the on-disk split cache."""
+    from seebench.data import split_cache
+
+    if not split_cache.cacheable(task, samples):
+        return split_samples(task, samples, seed)
+    key = split_cache.assignment_key(task, samples, seed)
+    splits = split_cache.load_assignment(key, samples, SPLIT_NAMES)
+    if splits is None:
+        splits = split_samples(task, samples, seed)
+        split_cache.store_assignment(key, splits)
+    return splits
 
 
 def _cached_splits(
@@ -362,9 +380,20 @@ def load_task_data(
 
     Preparation and splitting are reused within a process when the rows read, the task's
     definition and the seed are the same (a sweep loads each task once per model); the shots
-    are drawn when first read (:attr:`TaskData.shots`)."""
-    rows, checksums = read_rows(task, registry)
-    prepared = _cached_splits(task, rows, registry, seed)
+    are drawn when first read (:attr:`TaskData.shots`).
+
+    One thread of a process reads and prepares at a time: units side by side (a served
+    model's) would only share the interpreter's lock, so every unit's first request would
+    wait for all of them; one after another, the first unit sends while the next prepares.
+    A thread waits at most ``LOADING_WAIT_S`` for its turn (a load abandoned by a unit's time
+    limit never blocks the others for longer)."""
+    turn = _LOADING.acquire(timeout=LOADING_WAIT_S)
+    try:
+        rows, checksums = read_rows(task, registry)
+        prepared = _cached_splits(task, rows, registry, seed)
+    finally:
+        if turn:
+            _LOADING.release()
     splits = prepared.splits
     test = splits["test"][:limit] if limit else splits["test"]
     if sample_ids is not None:
