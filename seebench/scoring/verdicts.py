@@ -10,7 +10,7 @@ Every code-executing scorer puts one of :data:`SAMPLE_VERDICTS` in a score's
   and can kill it, so such a death is never ``infra_error``);
 - ``timeout``: it ran past a time limit;
 - ``tampered``: it tried to change how it is judged (test infrastructure in a patch, a reply
-  to a question the tests did not ask);
+  to a question the tests did not ask, an analyzer directive added by a fix);
 - ``infra_error``: the sandbox, a worker's start, an environment build or the harness failed
   before the code ran. Such a
   sample is retried a bounded number of times (:data:`INFRA_RETRIES`) and, if it still fails,

@@ -41,3 +41,10 @@ def fix_syntax_rate(scores: Sequence[Score]) -> float:
 def fix_new_warning_rate(scores: Sequence[Score]) -> float:
     """Share of analysed edits that bring a warning the original did not have."""
     return _rate(scores, "new_warnings")
+
+
+@item_ratio(lambda score: _counted(score, "suppressed"))
+def fix_suppressed_rate(scores: Sequence[Score]) -> float:
+    """Share of analysed edits that add an analyzer directive (``# noqa``, ``# type: ignore``,
+    ``// eslint-disable-line``...) instead of fixing: verdict ``tampered``, never a fix."""
+    return _rate(scores, "suppressed")

@@ -36,6 +36,12 @@ METRICS = {
         False,
         "Share of analysed edits that introduce a warning the original file did not have.",
     ),
+    "fix_suppressed_rate": (
+        "fix_suppressed_rate",
+        False,
+        "Share of analysed edits that add an analyzer directive (noqa, type: ignore, "
+        "eslint-disable, @ts-ignore...) instead of fixing (verdict tampered, never a fix).",
+    ),
 }
 
 

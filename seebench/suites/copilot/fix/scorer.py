@@ -9,7 +9,13 @@ Per sample (the answer is the whole edited file):
 - ``target_fixed``: syntax ok and no warning of the case's rule left at the target's place,
   the target line mapped into the edited file through the diff (``difflib``): an unchanged
   line maps to its new number, a changed or deleted one to the lines that replaced it;
-- ``new_warnings``: a (rule, message) pair occurs more often than in the original.
+- ``new_warnings``: a (rule, message) pair occurs more often than in the original;
+- ``suppressed``: the edit adds an analyzer directive (``# pylint: disable``,
+  ``# type: ignore``, ``// eslint-disable-next-line``, ``// @ts-ignore``...; see
+  :mod:`seebench.suites.copilot.fix.suppressions`) that the original lacks. Such an edit hides
+  warnings instead of removing them: it is neither ``fixed`` nor ``target_fixed``, whatever
+  the analyzer counts, and its ``verdict`` is ``tampered`` (it changed how it is judged);
+- ``verdict``: ``passed`` (fixed), ``failed`` or ``tampered``.
 
 Artifacts per sample (``copilot_fix/<sample id>-<answer hash>/``): the edited file, the
 unified diff and the analyzer output on both files.
@@ -30,6 +36,7 @@ from seebench.scoring.run import stable_hash
 from seebench.suites.copilot.fix.analysis import Analysis, AnalysisRunner
 from seebench.suites.copilot.fix.analyzers import Diagnostic, analyzer
 from seebench.suites.copilot.fix.options import OPTIONS  # noqa: F401  (its options)
+from seebench.suites.copilot.fix.suppressions import SUPPRESSIONS_VERSION, added_directives
 
 
 def mapped_lines(original: str, edited: str, line: int) -> tuple[int, int]:
@@ -79,7 +86,8 @@ def judge(target: dict[str, Any], edited: str, before: Analysis, after: Analysis
         "new_warnings": bool(added),
         "new_warning_list": [d.as_dict() for d in added[:20]],
     }
-    return python_syntax_gate(target, edited, verdicts)
+    verdicts = python_syntax_gate(target, edited, verdicts)
+    return suppression_gate(target, edited, verdicts)
 
 
 def python_syntax_gate(
@@ -112,6 +120,32 @@ def python_syntax_gate(
     return verdicts
 
 
+def suppression_gate(
+    target: Mapping[str, Any], edited: str, verdicts: dict[str, Any]
+) -> dict[str, Any]:
+    """The verdicts with the suppression rule applied: an edit that adds an analyzer
+    directive the original lacks fixes nothing (``fixed`` and ``target_fixed`` false) and is
+    ``tampered``; otherwise the ``verdict`` is ``passed`` when ``fixed``, else ``failed``."""
+    added = added_directives(target["original"], edited, target["language"])
+    verdicts = verdicts | {
+        "suppressed": bool(added),
+        "suppressions": [d.as_dict() for d in added[:20]],
+    }
+    if added:
+        return verdicts | {"fixed": False, "target_fixed": False, "verdict": "tampered"}
+    return verdicts | {"verdict": "passed" if verdicts["fixed"] else "failed"}
+
+
+def explain(verdicts: Mapping[str, Any], before: int, after: int, scope: str = "") -> str:
+    """Why an edit is not a fix: the directives it adds, its syntax error, or the counts."""
+    if verdicts["suppressed"]:
+        shown = ", ".join(f"{d['text']!r} (line {d['line']})" for d in verdicts["suppressions"])
+        return f"tampered: adds analyzer directives instead of fixing: {shown}"[:500]
+    if not verdicts["syntax_ok"]:
+        return f"syntax error: {verdicts['syntax_error']}"
+    return f"{scope}{before} -> {after} warnings"
+
+
 class FixScorer:
     """Scores an edited file 1.0 when the paper's fix rule holds (syntax ok, strictly fewer
     warnings), 0.0 otherwise; unscored when the analyzer could not run (no sandbox, a tool
@@ -129,8 +163,14 @@ class FixScorer:
 
     def identity(self) -> dict[str, Any]:
         sandbox = "none" if self.unsafe_host_exec else "bwrap"
-        # "syntax": 2 since Python's own parser joined tree-sitter (older scores are stale)
-        return {**self.tool.identity(), "sandbox": sandbox, "syntax": 2}
+        # "syntax": 2 since Python's own parser joined tree-sitter (older scores are stale);
+        # "suppressions": the version of the directive rule (added directives are tampered)
+        return {
+            **self.tool.identity(),
+            "sandbox": sandbox,
+            "syntax": 2,
+            "suppressions": SUPPRESSIONS_VERSION,
+        }
 
     def score(self, sample: Any, prediction: Any, context: ScoreContext) -> Score:
         return self.score_many([(sample, prediction)], context)[0]
@@ -147,7 +187,12 @@ class FixScorer:
                 scores[position] = Score(
                     0.0,
                     explanation="no file to analyse (invalid answer)",
-                    metadata={"syntax_ok": False, "fixed": False, "target_fixed": False},
+                    metadata={
+                        "syntax_ok": False,
+                        "fixed": False,
+                        "target_fixed": False,
+                        "verdict": "failed",
+                    },
                 )
                 continue
             runnable.append(position)
@@ -181,11 +226,7 @@ class FixScorer:
         verdicts = judge(sample.target, edited, before, after)
         explanation = None
         if not verdicts["fixed"]:
-            explanation = (
-                f"syntax error: {verdicts['syntax_error']}"
-                if not verdicts["syntax_ok"]
-                else f"{verdicts['warnings_before']} -> {verdicts['warnings_after']} warnings"
-            )
+            explanation = explain(verdicts, verdicts["warnings_before"], verdicts["warnings_after"])
         return Score(
             1.0 if verdicts["fixed"] else 0.0,
             explanation=explanation,

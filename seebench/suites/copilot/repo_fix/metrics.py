@@ -56,6 +56,11 @@ def repo_fix_new_warning_rate(scores: Sequence[Score]) -> float:
     return _share(scores, lambda m: m.get("repo_new_warnings"))
 
 
+def repo_fix_suppressed_rate(scores: Sequence[Score]) -> float:
+    """Share of edits that add an analyzer directive instead of fixing (verdict tampered)."""
+    return _share(scores, lambda m: m.get("suppressed"))
+
+
 def repo_fix_reproduced_rate(scores: Sequence[Score]) -> float:
     """Share of items whose warning is also reported in the unchanged repository."""
     return _share(scores, lambda m: m.get("repo_target_reproduced"))

@@ -46,6 +46,11 @@ METRICS = {
         False,
         "Share of edits that bring a warning anywhere in the repository that was not there.",
     ),
+    "repo_fix_suppressed_rate": (
+        False,
+        "Share of edits that add an analyzer directive (noqa, type: ignore, eslint-disable, "
+        "@ts-ignore...) instead of fixing (verdict tampered, never a fix).",
+    ),
     "repo_fix_reproduced_rate": (
         True,
         "Share of items whose warning is reported in the unchanged repository too.",

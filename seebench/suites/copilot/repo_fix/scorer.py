@@ -17,7 +17,10 @@ Per sample (the answer is the whole edited file):
 - ``repo_new_warnings``: some file has a (rule, message) pair more often than before;
   ``repo_other_files``: the other files whose warnings changed;
 - ``disagreement``: ``file_only`` (fixed alone, not in the repository), ``repo_only`` or
-  ``agree``; ``env``: which repository environment the analyzer had (or why none).
+  ``agree``; ``env``: which repository environment the analyzer had (or why none);
+- part 1's suppression rule holds for both rules: an edit that adds an analyzer directive
+  (``suppressed``) fixes nothing in the repository either, and its ``verdict`` is
+  ``tampered``; otherwise ``passed`` when ``repo_fixed``, else ``failed``.
 
 Samples whose repository tar is missing or that an analyzer could not judge are unscored
 with the reason. Artifacts per sample (``copilot_repo_fix/<sample id>-<answer hash>/``): the
@@ -41,7 +44,8 @@ from seebench.suites.copilot.fix.analysis import Analysis, AnalysisRunner
 from seebench.suites.copilot.fix.analyzers import Diagnostic
 from seebench.suites.copilot.fix.cases import locate
 from seebench.suites.copilot.fix.scorer import OPTIONS as FIX_OPTIONS
-from seebench.suites.copilot.fix.scorer import judge, new_warnings
+from seebench.suites.copilot.fix.scorer import explain, judge, new_warnings
+from seebench.suites.copilot.fix.suppressions import SUPPRESSIONS_VERSION
 from seebench.suites.copilot.repo_fix.pool import AnalyzerPool
 from seebench.suites.copilot.repo_fix.repo_analysis import (
     RepoAnalysis,
@@ -52,7 +56,7 @@ from seebench.suites.copilot.repo_fix.repo_analyzers import EnvPaths, repo_analy
 from seebench.suites.copilot.repo_fix.tree import analyzed_files, with_edit
 
 #: changes when a verdict's definition changes, so cached scores are not reused
-VERDICTS_VERSION = 3
+VERDICTS_VERSION = 4  # 4: part 1's suppression rule (an added directive is tampered)
 OPTIONS = FIX_OPTIONS  # the same options as part 1's scorer
 
 
@@ -65,6 +69,7 @@ def repo_verdicts(
     """The repository-level verdicts of one edited file (see the module docstring)."""
     path, rule = target["file_name"], target["rule"]
     syntax_ok = bool(file_verdicts["syntax_ok"])
+    suppressed = bool(file_verdicts.get("suppressed"))
     start, end = file_verdicts["target_span"]
     left = [d for d in after.of(path) if d.rule == rule and start <= d.line <= end]
     added: list[tuple[str, Diagnostic]] = []
@@ -76,7 +81,7 @@ def repo_verdicts(
             (d.rule, d.message) for d in new
         ):
             changed.append(name)
-    repo_fixed = syntax_ok and after.total < before.total
+    repo_fixed = syntax_ok and not suppressed and after.total < before.total
     file_fixed = bool(file_verdicts["fixed"])
     reproduced = locate(before.of(path), rule, target["message"], target["line"]) is not None
     return {
@@ -84,13 +89,14 @@ def repo_verdicts(
         "repo_warnings_after": after.total,
         "repo_fixed": repo_fixed,
         "repo_target_reproduced": reproduced,
-        "repo_target_fixed": (syntax_ok and not left) if reproduced else None,
+        "repo_target_fixed": (syntax_ok and not suppressed and not left) if reproduced else None,
         "repo_new_warnings": bool(added),
         "repo_new_warning_list": [{"file": n, **d.as_dict()} for n, d in added[:20]],
         "repo_other_files": changed[:50],
         "disagreement": "agree"
         if file_fixed == repo_fixed
         else ("file_only" if file_fixed else "repo_only"),
+        "verdict": "tampered" if suppressed else ("passed" if repo_fixed else "failed"),
     }
 
 
@@ -120,6 +126,7 @@ class RepoFixScorer:
             **self.tool.identity(),
             "sandbox": "none" if self.unsafe_host_exec else "bwrap",
             "verdicts": VERDICTS_VERSION,
+            "suppressions": SUPPRESSIONS_VERSION,
         }
         if self.tool.name in PYTHON_ANALYZERS:
             identity["ready_environments"] = ready_environments_digest()
@@ -138,7 +145,12 @@ class RepoFixScorer:
                 scores[position] = Score(
                     0.0,
                     explanation="no file to analyse (invalid answer)",
-                    metadata={"syntax_ok": False, "fixed": False, "repo_fixed": False},
+                    metadata={
+                        "syntax_ok": False,
+                        "fixed": False,
+                        "repo_fixed": False,
+                        "verdict": "failed",
+                    },
                 )
                 continue
             try:
@@ -228,12 +240,8 @@ class RepoFixScorer:
         verdicts |= {"env": env.note, "artifacts": folder}
         explanation = None
         if not verdicts["repo_fixed"]:
-            explanation = (
-                f"syntax error: {verdicts['syntax_error']}"
-                if not verdicts["syntax_ok"]
-                else f"repository: {verdicts['repo_warnings_before']} -> "
-                f"{verdicts['repo_warnings_after']} warnings"
-            )
+            before, after = verdicts["repo_warnings_before"], verdicts["repo_warnings_after"]
+            explanation = explain(verdicts, before, after, "repository: ")
         return Score(
             1.0 if verdicts["repo_fixed"] else 0.0, explanation=explanation, metadata=verdicts
         )

@@ -53,6 +53,19 @@ CASES = {
 }
 
 
+#: per analyzer, the original with a directive that silences its warning and fixes nothing
+SILENCED = {
+    "pylint": CASES["pylint"][2].replace(
+        "unicode(os.sep)", "unicode(os.sep)  # pylint: disable=undefined-variable"
+    ),
+    "pyright": CASES["pyright"][2].replace("x.strip())", "x.strip())  # type: ignore"),
+    "eslint": CASES["eslint"][2].replace(
+        "if (o.", "// eslint-disable-next-line no-prototype-builtins\nif (o."
+    ),
+    "tsc": "// @ts-ignore\n" + CASES["tsc"][2],
+}
+
+
 def _sample(name: str) -> Sample:
     file_name, language, original, (rule, message, line), _ = CASES[name]
     target = {
@@ -84,6 +97,7 @@ def test_the_warning_is_found_fixed_and_kept_by_the_null_answer(name, analyzers_
     assert null.value == 0.0, null.explanation
     assert null.metadata["warnings_before"] >= 1 and not null.metadata["target_fixed"]
     assert fix.value == 1.0, fix.explanation
+    assert (null.metadata["verdict"], fix.metadata["verdict"]) == ("failed", "passed")
     assert fix.metadata["target_fixed"] and not fix.metadata["new_warnings"]
     folder = tmp_path / fix.metadata["artifacts"]
     assert "+" in (folder / "diff.patch").read_text()
@@ -91,6 +105,23 @@ def test_the_warning_is_found_fixed_and_kept_by_the_null_answer(name, analyzers_
     found = [d for d in analysis["original"]["diagnostics"] if d["rule"] == sample.target["rule"]]
     assert found and found[0]["line"] == sample.target["line"]
     assert (folder / f"edited-{sample.target['file_name'].rsplit('/', 1)[-1]}").read_text() == fixed
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_an_answer_that_silences_the_analyzer_is_tampered(name, analyzers_ok, tmp_path):
+    sample = _sample(name)
+    scorer = FixScorer(name)
+    context = ScoreContext(task=None, artifacts=tmp_path)  # type: ignore[arg-type]
+    try:
+        [score] = scorer.score_many([(sample, SILENCED[name])], context)
+    finally:
+        scorer.close()
+    metadata = score.metadata
+    # the analyzer honours the directive: by its count alone this would be a fix
+    assert metadata["warnings_after"] < metadata["warnings_before"], metadata
+    assert score.value == 0.0 and metadata["verdict"] == "tampered"
+    assert not metadata["fixed"] and not metadata["target_fixed"] and metadata["suppressed"]
+    assert score.explanation.startswith("tampered: adds analyzer directives")
 
 
 def test_files_are_analysed_alone_and_cached(analyzers_ok, tmp_path):

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import math
+
 from seebench.scoring.core import Score
 from seebench.suites.copilot.fix.analysis import Analysis
 from seebench.suites.copilot.fix.analyzers import Diagnostic
-from seebench.suites.copilot.fix.metrics import fix_new_warning_rate, fix_rate, fix_target_rate
-from seebench.suites.copilot.fix.scorer import judge, mapped_lines, new_warnings
+from seebench.suites.copilot.fix.metrics import (
+    fix_new_warning_rate,
+    fix_rate,
+    fix_suppressed_rate,
+    fix_target_rate,
+)
+from seebench.suites.copilot.fix.scorer import explain, judge, mapped_lines, new_warnings
 
 ORIGINAL = "import os\n\n\ndef f():\n    return unicode(os.sep)\n\n\nprint(f())\n"
 TARGET = {
@@ -68,6 +75,35 @@ def test_the_null_answer_fixes_nothing():
     assert not verdicts["fixed"] and not verdicts["target_fixed"] and not verdicts["new_warnings"]
 
 
+def test_an_edit_that_silences_the_analyzer_is_tampered_not_fixed():
+    silenced = ORIGINAL.replace("unicode(os.sep)", "unicode(os.sep)  # pylint: disable=E0602")
+    verdicts = judge(TARGET, silenced, Analysis((WARNING,)), Analysis(()))  # the count drops
+    assert verdicts["syntax_ok"] and verdicts["warnings_after"] < verdicts["warnings_before"]
+    assert not verdicts["fixed"] and not verdicts["target_fixed"]
+    assert verdicts["verdict"] == "tampered" and verdicts["suppressed"]
+    assert verdicts["suppressions"] == [{"text": "pylint: disable=E0602", "line": 5}]
+    why = explain(verdicts, 1, 0)
+    assert why.startswith("tampered:") and "'pylint: disable=E0602' (line 5)" in why
+
+
+def test_a_real_fix_next_to_an_added_directive_is_still_tampered():
+    both = ORIGINAL.replace("unicode(os.sep)", "str(os.sep)").replace(
+        "import os", "import os  # noqa"
+    )
+    verdicts = judge(TARGET, both, Analysis((WARNING,)), Analysis(()))
+    assert verdicts["verdict"] == "tampered" and not verdicts["fixed"]
+
+
+def test_a_directive_the_original_had_does_not_taint_a_fix():
+    original = ORIGINAL.replace("import os", "import os  # noqa: F401")
+    target = TARGET | {"original": original}
+    edited = original.replace("unicode(os.sep)", "str(os.sep)")
+    verdicts = judge(target, edited, Analysis((WARNING,)), Analysis(()))
+    assert verdicts["fixed"] and verdicts["verdict"] == "passed" and not verdicts["suppressed"]
+    null = judge(target, original, Analysis((WARNING,)), Analysis((WARNING,)))
+    assert null["verdict"] == "failed" and null["suppressions"] == []
+
+
 def test_metrics_read_the_verdicts_and_leave_unscored_samples_out():
     scores = [
         Score(1.0, metadata={"fixed": True, "target_fixed": True, "new_warnings": False}),
@@ -77,3 +113,7 @@ def test_metrics_read_the_verdicts_and_leave_unscored_samples_out():
     assert fix_rate(scores) == 0.5
     assert fix_target_rate(scores) == 1.0
     assert fix_new_warning_rate(scores) == 0.5
+    assert math.isnan(fix_suppressed_rate(scores))  # no sample judged for it
+    scores.append(Score(0.0, metadata={"fixed": False, "suppressed": True}))
+    scores.append(Score(1.0, metadata={"fixed": True, "suppressed": False}))
+    assert fix_suppressed_rate(scores) == 0.5
