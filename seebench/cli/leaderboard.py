@@ -133,9 +133,9 @@ def write_manifest(board: Any) -> Path:
     units = []
     for path in result_paths(board.results):
         record = unit_record(path, board.results, None)
-        method = record["method"]
-        run = board.run_of(str(record["spec"]), method) or board.run_of(
-            str(record["model"]), method
+        method, task = record["method"], record["task"]
+        run = board.run_of(str(record["spec"]), method, task) or board.run_of(
+            str(record["model"]), method, task
         )
         record["run"] = run.name if run else None
         units.append(record)
