@@ -133,9 +133,9 @@ def write_manifest(board: Any) -> Path:
     units = []
     for path in result_paths(board.results):
         record = unit_record(path, board.results, None)
-        method = record["method"]
-        run = board.run_of(str(record["spec"]), method) or board.run_of(
-            str(record["model"]), method
+        method, task = record["method"], record["task"]
+        run = board.run_of(str(record["spec"]), method, task) or board.run_of(
+            str(record["model"]), method, task
         )
         record["run"] = run.name if run else None
         units.append(record)
@@ -305,8 +305,9 @@ def _rerun(
     ``scratch`` and judge every unit."""
     from seebench import __version__
     from seebench.leaderboard.certificate import judge, read_result
+    from seebench.runner.environment import environment
 
-    results = scratch / "results"
+    results, here = scratch / "results", environment()
     for run in board.runs:
         chosen = tuple(m for m in run.models if not models or m in models)
         if chosen and (not only or run.name in only):
@@ -320,7 +321,7 @@ def _rerun(
             if (board.results / record["unit"]).is_file()
             else {}
         )
-        envs = (published.get("environment") or {}, (result or {}).get("environment") or {})
+        envs = (published.get("environment") or {}, (result or {}).get("environment") or here)
         problem = None if result else "the rerun wrote no result for this unit"
         verdicts.append(
             judge(
@@ -339,6 +340,7 @@ def _report(
     verdicts: list[Any], scratch: Path, rescore: bool, seconds: tuple[float, float]
 ) -> None:
     from seebench.leaderboard.certificate import DIFFERENT, IDENTICAL, WITHIN
+    from seebench.runner.environment import environment
 
     width = max((len(v.unit) for v in verdicts), default=4)
     for verdict in verdicts:
@@ -352,6 +354,7 @@ def _report(
         "cpu_s": round(seconds[1], 3),
         "counts": counts,
         "units": [v.as_dict() for v in verdicts],
+        "seebench_source": environment().get("seebench_source"),
     }
     path = scratch / CERTIFICATE_FILE
     path.write_text(json.dumps(certificate, indent=1) + "\n", encoding="utf-8")
@@ -360,5 +363,16 @@ def _report(
         f"{counts[DIFFERENT]} different ({'re-scored' if rescore else 'rerun'} in {seconds[0]:.1f} s wall, "
         f"{seconds[1]:.1f} s CPU; {path})"
     )
+    _source_notes(verdicts)
     if counts[DIFFERENT] or not verdicts:
         sys.exit(1)
+
+
+def _source_notes(verdicts: list[Any]) -> None:
+    """One ``note:`` line per distinct seebench source difference, with its unit count."""
+    notes: dict[str, int] = {}
+    for verdict in verdicts:
+        if verdict.source:
+            notes[verdict.source] = notes.get(verdict.source, 0) + 1
+    for note, count in sorted(notes.items()):
+        click.echo(f"note: {count} unit(s) {note}")

@@ -171,10 +171,15 @@ class Board:
                 args += [f"--{key}", str(options[key])]
         return args
 
-    def run_of(self, model: str, method: str | None) -> BoardRun | None:
-        """The run that evaluated ``model`` (a spec or id) with ``method``."""
+    def run_of(self, model: str, method: str | None, task: str | None = None) -> BoardRun | None:
+        """The run that evaluated ``model`` (a spec or id) with ``method`` (on ``task``, when
+        given: one model and method may be split into runs of different limits per task)."""
         for run in self.runs:
-            if model in run.models and (run.method is None or run.method == method):
+            if (
+                model in run.models
+                and (run.method is None or run.method == method)
+                and (task is None or task in run.tasks)
+            ):
                 return run
         return None
 

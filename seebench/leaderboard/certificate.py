@@ -6,7 +6,9 @@ every data file it read, the model's identity, seed, limit, run hash and the see
 and commit it was made with. ``seebench reproduce`` reads it back, reruns (or re-scores) each
 unit and gives each a :class:`Verdict`: ``identical``, ``within tolerance`` (with the cause
 the run file states and the differences of threads, BLAS, CPU and packages between the two
-environments) or ``different`` (with the reason). Nothing here runs anything.
+environments) or ``different`` (with the reason). A verdict also notes when the unit was made
+at another seebench source commit than the one reproducing it (a note, not a difference: the
+version and the metrics decide). Nothing here runs anything.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,10 +33,16 @@ class Verdict:
     unit: str
     status: str  # identical | within tolerance | different
     detail: str = ""
+    source: str = ""  # how the seebench commits of the two sides differ; "" when they agree
 
     def as_dict(self) -> dict[str, str]:
         """The verdict as a JSON-ready mapping."""
-        return {"unit": self.unit, "status": self.status, "detail": self.detail}
+        return {
+            "unit": self.unit,
+            "status": self.status,
+            "detail": self.detail,
+            "source": self.source,
+        }
 
 
 def file_sha256(path: Path) -> str:
@@ -138,7 +146,21 @@ def judge(
     """The verdict of one unit: ``record`` (the manifest entry) against ``result`` (the rerun
     or re-scored result, ``None`` with ``problem`` when there is none), allowed to differ by
     ``tolerance`` (absolute, cause); ``environments`` are the published and the reproducing
-    environment records; ``version`` the reproducing seebench version."""
+    environment records; ``version`` the reproducing seebench version. The verdict's
+    ``source`` says when the two sides ran different seebench commits."""
+    published = record.get("seebench_source") or environments[0].get("seebench_source")
+    verdict = _judge(record, result, tolerance, environments, version, problem)
+    return replace(verdict, source=source_change(published, environments[1].get("seebench_source")))
+
+
+def _judge(
+    record: dict[str, Any],
+    result: dict[str, Any] | None,
+    tolerance: tuple[float, str],
+    environments: tuple[dict[str, Any], dict[str, Any]],
+    version: str,
+    problem: str | None,
+) -> Verdict:
     unit = str(record.get("unit"))
     if problem or result is None:
         return Verdict(unit, DIFFERENT, problem or "no reproduced result")
@@ -160,6 +182,24 @@ def judge(
     return _metric_verdict(
         unit, record.get("metrics") or {}, result.get("metrics") or {}, tolerance, environments
     )
+
+
+def source_change(published: Any, reproducing: Any) -> str:
+    """How the seebench source of a published unit (``environment.seebench_source``:
+    ``{"commit", "dirty"}``) differs from the one reproducing it; ``""`` when both are the
+    same clean commit or neither side was a git checkout (the version then says all there is).
+    The same commit with uncommitted changes on either side is reported: the code may differ."""
+    before, after = _source_text(published), _source_text(reproducing)
+    if before == after and "uncommitted" not in before:
+        return ""
+    return f"made at seebench {before}, reproduced at {after}"
+
+
+def _source_text(source: Any) -> str:
+    if not isinstance(source, dict) or not source.get("commit"):
+        return "commit unknown"
+    dirty = " with uncommitted changes" if source.get("dirty") else ""
+    return f"commit {str(source['commit'])[:12]}{dirty}"
 
 
 def _data_changes(recorded: dict[str, Any], now: dict[str, Any]) -> str | None:

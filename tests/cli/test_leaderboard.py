@@ -1,6 +1,6 @@
 """``seebench leaderboard build`` and ``seebench reproduce``: a folder made from one run file,
 and the reproducibility certificate that catches a tampered metric, a changed data file and
-another seebench version."""
+another seebench version, and notes another seebench commit."""
 
 from __future__ import annotations
 
@@ -155,6 +155,20 @@ def test_another_seebench_version_is_reported(board):
     code, stdout, _ = reproduce(folder, env, tmp / "scratch", "--rescore")
     assert code == 1
     assert "made with seebench 0.0.1, reproduced with" in stdout
+
+
+def test_another_seebench_commit_is_noted_not_failed(board):
+    folder, env, tmp = board
+    manifest = json.loads((folder / "manifest.json").read_text())
+    for unit in manifest["units"]:
+        unit["seebench_source"] = {"commit": "0" * 40, "dirty": False}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    code, stdout, stderr = reproduce(folder, env, tmp / "scratch", "--rescore")
+    assert code == 0, stdout + stderr[-3000:]
+    assert "6 unit(s): 6 identical, 0 within tolerance, 0 different" in stdout
+    assert "note: 6 unit(s) made at seebench commit 000000000000, reproduced at " in stdout
+    certificate = json.loads((tmp / "scratch" / "reproduce.json").read_text())
+    assert all(u["source"].startswith("made at seebench commit 0000") for u in certificate["units"])
 
 
 def test_a_difference_within_tolerance_names_its_cause(board):
