@@ -13,6 +13,7 @@ reason); the exit status is 1 when a unit differs.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import os
@@ -21,6 +22,7 @@ import resource
 import shutil
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -294,6 +296,24 @@ def _rescore_copy(
     return result
 
 
+@contextlib.contextmanager
+def _fresh_response_cache(folder: Path) -> Iterator[None]:
+    """Model replies cached in ``folder`` (empty) while a rerun runs, in this process and the
+    workers it starts: a rerun must ask the model again, not read the stored replies."""
+    from seebench.models.cache import RESPONSE_CACHE_VARIABLE
+
+    before = os.environ.get(RESPONSE_CACHE_VARIABLE)
+    shutil.rmtree(folder, ignore_errors=True)
+    os.environ[RESPONSE_CACHE_VARIABLE] = str(folder)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(RESPONSE_CACHE_VARIABLE, None)
+        else:
+            os.environ[RESPONSE_CACHE_VARIABLE] = before
+
+
 def _rerun(
     board: Any,
     units: list[dict[str, Any]],
@@ -308,10 +328,11 @@ def _rerun(
     from seebench.runner.environment import environment
 
     results, here = scratch / "results", environment()
-    for run in board.runs:
-        chosen = tuple(m for m in run.models if not models or m in models)
-        if chosen and (not only or run.name in only):
-            _timed_eval(run.name, run.eval_args(results, chosen))
+    with _fresh_response_cache(scratch / "responses"):
+        for run in board.runs:
+            chosen = tuple(m for m in run.models if not models or m in models)
+            if chosen and (not only or run.name in only):
+                _timed_eval(run.name, run.eval_args(results, chosen))
     verdicts = []
     for record in units:
         path = results / record["unit"]

@@ -6,12 +6,17 @@ temperature never reads another's answer. Each answer is written atomically as s
 arrives, so an interrupted run resumes from what it already has; only real replies are stored
 (transport failures are retried on the next run). Concurrent writers of one key are safe: each
 writes a temporary file of its own and renames it over the entry.
+
+``$SEEBENCH_RESPONSE_CACHE`` names another folder for the replies (``seebench reproduce``
+points it at its scratch folder, so a rerun asks the model again instead of reading the
+replies the published run stored).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -23,8 +28,14 @@ from seebench.results.io import atomic_write_text
 CACHE_VERSION = 1
 
 
+#: the environment variable naming another folder for the cached replies
+RESPONSE_CACHE_VARIABLE = "SEEBENCH_RESPONSE_CACHE"
+
+
 def responses_dir() -> Path:
-    return seebench_home() / "cache" / "responses"
+    """Where replies are cached: ``$SEEBENCH_RESPONSE_CACHE``, else under the home."""
+    chosen = os.environ.get(RESPONSE_CACHE_VARIABLE)
+    return Path(chosen) if chosen else seebench_home() / "cache" / "responses"
 
 
 def cache_key(
