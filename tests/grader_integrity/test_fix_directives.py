@@ -16,7 +16,7 @@ from seebench.data.dataset import Sample
 from seebench.scoring.core import ScoreContext
 from seebench.suites.copilot.fix.scorer import FixScorer
 from tests.suites.copilot.fix.conftest import analyzers_ok, sandbox_ok, tools_folder  # noqa: F401
-from tests.suites.copilot.fix.test_analyzers import CASES
+from tests.suites.copilot.fix.test_analyzers import CASES, case_sample
 
 PYLINT = CASES["pylint"][2]
 PYRIGHT = CASES["pyright"][2]
@@ -64,19 +64,7 @@ FORGERIES: dict[str, list[tuple[str, str, bool]]] = {
 
 
 def _sample(name: str, forgery: str) -> Sample:
-    file_name, language, original, (rule, message, line), _ = CASES[name]
-    target = {
-        "case_id": f"gi-{name}-{forgery}",
-        "analyzer": name,
-        "rule": rule,
-        "message": message,
-        "line": line,
-        "language": language,
-        "file_name": file_name,
-        "original": original,
-        "warnings": 1,
-    }
-    return Sample(f"gi-{name}-{forgery}", "prompt", target)
+    return case_sample(name, f"gi-{name}-{forgery}")
 
 
 @pytest.mark.parametrize("name", sorted(FORGERIES))

@@ -66,10 +66,12 @@ SILENCED = {
 }
 
 
-def _sample(name: str) -> Sample:
+def case_sample(name: str, case_id: str | None = None) -> Sample:
+    """A fix sample of the hand-written case ``name`` (id ``case_id``, default ``hand-NAME``)."""
+    case_id = case_id or f"hand-{name}"
     file_name, language, original, (rule, message, line), _ = CASES[name]
     target = {
-        "case_id": f"hand-{name}",
+        "case_id": case_id,
         "analyzer": name,
         "rule": rule,
         "message": message,
@@ -79,12 +81,12 @@ def _sample(name: str) -> Sample:
         "original": original,
         "warnings": 1,
     }
-    return Sample(f"hand-{name}", "prompt", target)
+    return Sample(case_id, "prompt", target)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_the_warning_is_found_fixed_and_kept_by_the_null_answer(name, analyzers_ok, tmp_path):
-    sample = _sample(name)
+    sample = case_sample(name)
     fixed = CASES[name][4]
     scorer = FixScorer(name)
     context = ScoreContext(task=None, artifacts=tmp_path)  # type: ignore[arg-type]
@@ -109,7 +111,7 @@ def test_the_warning_is_found_fixed_and_kept_by_the_null_answer(name, analyzers_
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_an_answer_that_silences_the_analyzer_is_tampered(name, analyzers_ok, tmp_path):
-    sample = _sample(name)
+    sample = case_sample(name)
     scorer = FixScorer(name)
     context = ScoreContext(task=None, artifacts=tmp_path)  # type: ignore[arg-type]
     try:
@@ -186,7 +188,7 @@ def test_a_files_pylint_diagnostics_do_not_depend_on_the_files_before_it(analyze
 
 def test_a_missing_tool_leaves_samples_unscored_with_the_reason(tmp_path, monkeypatch):
     monkeypatch.setenv("SEEBENCH_COPILOT_TOOLS", str(tmp_path / "no-tools"))
-    sample = _sample("eslint")
+    sample = case_sample("eslint")
     scorer = FixScorer("eslint")
     context = ScoreContext(task=None, artifacts=tmp_path)  # type: ignore[arg-type]
     (score,) = scorer.score_many([(sample, CASES["eslint"][4])], context)
