@@ -80,12 +80,17 @@ class SourceKind:
     def rows(
         self, source: Source, registry: Registry
     ) -> tuple[list[dict[str, Any]], dict[str, str]]:
-        """The source's rows, read by its format's data reader, and the checksums a result
-        records for them (by source name)."""
+        """The source's rows, read by its format's data reader (or read back from the table
+        cache, :mod:`seebench.data.table_cache`), and the checksums a result records for them
+        (by source name)."""
         path = self.require(source)
+        from seebench.data.table_cache import read_through
+
         reader = registry.data_reader(source.format).load()
         try:
-            rows = reader(self.reader_input(source, path), **source.options)
+            rows = read_through(
+                self.reader_input(source, path), source.format, dict(source.options), reader
+            )
         except Exception as exc:
             raise DataError(
                 f"task {source.task!r}: cannot read {path.name} as {source.format}: "
