@@ -50,6 +50,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "seebench.home",
             "seebench.hookspecs",
             "seebench.lazy_exports",
+            "seebench.turns",
         ),
     ),
     ("services", ("seebench.results", "seebench.stats", "seebench.sandbox")),

@@ -18,6 +18,7 @@ from seebench.errors import DataMissingError
 from seebench.registry import Registry
 from seebench.tasks.spec import TaskSpec
 from seebench.tasks.splits import random_split
+from seebench.turns import preparing
 
 DEFAULT_SEED = 42
 SPLIT_NAMES = ("train", "validation", "test")
@@ -290,8 +291,6 @@ _PREPARED: OrderedDict[str, _PreparedSplits] = OrderedDict()
 #: how many tasks' prepared splits a process keeps
 PREPARED_CACHE_SIZE = 16
 _PREPARED_LOCK = threading.Lock()
-#: held while a thread reads and prepares a task's data (see :func:`load_task_data`)
-_LOADING = threading.RLock()
 #: the longest a thread waits for its turn to load (then it loads anyway)
 LOADING_WAIT_S = 30.0
 
@@ -382,18 +381,14 @@ def load_task_data(
     definition and the seed are the same (a sweep loads each task once per model); the shots
     are drawn when first read (:attr:`TaskData.shots`).
 
-    One thread of a process reads and prepares at a time: units side by side (a served
-    model's) would only share the interpreter's lock, so every unit's first request would
-    wait for all of them; one after another, the first unit sends while the next prepares.
-    A thread waits at most ``LOADING_WAIT_S`` for its turn (a load abandoned by a unit's time
-    limit never blocks the others for longer)."""
-    turn = _LOADING.acquire(timeout=LOADING_WAIT_S)
-    try:
+    One thread of a process reads and prepares at a time (:func:`seebench.turns.preparing`):
+    units side by side (a served model's) would only share the interpreter's lock, so every
+    unit's first request would wait for all of them; one after another, the first unit sends
+    while the next prepares. A thread waits at most ``LOADING_WAIT_S`` for its turn (a load
+    abandoned by a unit's time limit never blocks the others for longer)."""
+    with preparing(LOADING_WAIT_S):
         rows, checksums = read_rows(task, registry)
         prepared = _cached_splits(task, rows, registry, seed)
-    finally:
-        if turn:
-            _LOADING.release()
     splits = prepared.splits
     test = splits["test"][:limit] if limit else splits["test"]
     if sample_ids is not None:

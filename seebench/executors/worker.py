@@ -8,6 +8,7 @@ What comes back is a :class:`UnitReport`: plain data that pickles, never the exc
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import os
@@ -16,6 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from seebench import turns
 from seebench.executors.plan import Unit
 from seebench.executors.retry import is_transient
 
@@ -98,6 +100,15 @@ def runner_for(unit: Unit, registry: Any = None, index: Any = None) -> Any:
     return runner
 
 
+def kept_turn(unit: Unit) -> contextlib.AbstractContextManager[None]:
+    """For a unit whose work is requests to a model server: its turn at preparing data is
+    kept until it sends its first requests (:func:`seebench.turns.kept_until_sending`), so
+    that the first unit of units side by side sends before the others prepare."""
+    if unit.resources.waits_on_server:
+        return turns.kept_until_sending()
+    return contextlib.nullcontext()
+
+
 def execute_unit(
     unit: Unit,
     attempts: list[dict[str, Any]] | None = None,
@@ -125,7 +136,8 @@ def execute_unit(
         runner.config, runner.attempts = unit.config, list(attempts or [])
         task = runner.index.get(unit.task)
         limit = budget.unit_time_limit if budget is not None else None
-        outcome = runner.run_unit(task, progress, time_limit=limit)
+        with kept_turn(unit):
+            outcome = runner.run_unit(task, progress, time_limit=limit)
     except KeyboardInterrupt:
         raise
     except Exception as exc:  # planning in the worker failed: no result was written

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 
+from seebench import turns
 from seebench.data import dataset
 from seebench.data.dataset import load_task_data
 from seebench.plugin_manager import build_registry, create_plugin_manager
@@ -47,10 +48,10 @@ def test_loads_in_threads_take_turns(tmp_path, monkeypatch):
 def test_a_stuck_load_delays_the_others_only_so_long(tmp_path, monkeypatch):
     registry = build_registry(create_plugin_manager(entry_points=False))
     task = load_task(make_binary_task(tmp_path, "turns_stuck", rows=30), registry)
-    stuck = threading.RLock()
-    holder = threading.Thread(target=stuck.acquire)  # a thread that never lets go
+    stuck = turns._Turn()
+    holder = threading.Thread(target=stuck.acquire, args=(1.0,))  # never lets go
     holder.start()
     holder.join()
-    monkeypatch.setattr(dataset, "_LOADING", stuck)
+    monkeypatch.setattr(turns, "_TURN", stuck)
     monkeypatch.setattr(dataset, "LOADING_WAIT_S", 0.1)
     assert len(load_task_data(task, registry).test) > 0

@@ -11,7 +11,10 @@ its limit instead of each filling it in turn. Slots are handed out first come, f
 so the earlier unit's requests go first and it finishes first.
 
 The loop starts on the first request and ends with the process (its connections are closed
-at exit); a forked child starts its own.
+at exit); a forked child starts its own. Once it runs, the process switches threads every
+:data:`SWITCH_INTERVAL_S` instead of Python's 5 ms, so that replies are read (and the next
+requests sent) promptly while other threads compute. A unit that kept its turn at preparing
+data (:mod:`seebench.turns`) passes it on when it hands the loop its first requests.
 """
 
 from __future__ import annotations
@@ -21,11 +24,19 @@ import atexit
 import contextlib
 import os
 import queue
+import sys
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 
+from seebench import turns
+
 T = TypeVar("T")
+
+#: The interpreter's thread switch interval once a request loop runs (Python's default is
+#: 5 ms): a reply that arrives while another thread computes waits at most this long for
+#: the loop's thread to read it and send the next request.
+SWITCH_INTERVAL_S = 0.001
 
 #: How long the waiting thread sleeps between checks: a unit thread abandoned at its time
 #: limit stops within this (its exception is delivered only while Python code runs).
@@ -103,6 +114,10 @@ class RequestLoop:
     def _running(self) -> asyncio.AbstractEventLoop:
         with self._lock:
             if self._loop is None:
+                # the loop's thread waits for the interpreter's lock whenever another thread
+                # computes (a unit preparing or scoring); a shorter switch interval lets it
+                # send the next request sooner
+                sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))
                 loop = asyncio.new_event_loop()
                 thread = threading.Thread(
                     target=loop.run_forever, name="seebench request loop", daemon=True
@@ -133,6 +148,7 @@ class RequestLoop:
             return
         replies: queue.SimpleQueue[tuple[int, Any, BaseException | None]] = queue.SimpleQueue()
         loop = self._running()
+        turns.sending()  # a unit that kept its turn at preparing lets the next one prepare
         batch = asyncio.run_coroutine_threadsafe(_batch(count, request, replies), loop)
         try:
             for _ in range(count):

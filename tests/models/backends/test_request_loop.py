@@ -201,3 +201,32 @@ def test_proxy_variables_apply_once_per_server_and_no_proxy_exempts(monkeypatch)
     assert env_proxy("https://api.example/v1") == "http://proxy.example:3128"
     assert env_proxy("http://api.example/v1") is None  # no HTTP_PROXY
     assert env_proxy("https://internal.example/v1") is None
+
+
+def test_requests_going_out_let_the_next_unit_prepare(monkeypatch):
+    import sys
+
+    from seebench import turns
+    from seebench.models.backends.request_loop import SWITCH_INTERVAL_S, request_loop
+
+    monkeypatch.setattr(turns, "_TURN", turns._Turn())
+    order: list[str] = []
+
+    def prepare() -> None:
+        with turns.preparing(5.0):
+            order.append("next unit prepared")
+
+    async def reply(index: int) -> int:
+        return index
+
+    with turns.kept_until_sending():
+        with turns.preparing(1.0):
+            pass
+        other = threading.Thread(target=prepare)
+        other.start()
+        other.join(0.2)
+        assert other.is_alive()  # the turn is kept until this unit sends
+        assert list(request_loop().run(1, reply)) == [(0, 0)]
+        other.join(5)
+        assert order == ["next unit prepared"]  # before this unit's block ended
+    assert sys.getswitchinterval() <= SWITCH_INTERVAL_S
