@@ -136,6 +136,8 @@ class _Sweep:
         self.executed = 0
         self.todo: deque[Unit] = deque()
         self.in_flight: dict[Any, Unit] = {}
+        #: the report of each unit in flight whose attempt has ended but is not recorded yet
+        self.arrived: dict[Any, UnitReport] = {}
         self.delayed: list[tuple[float, Unit]] = []
         self.stopped: str | None = None
         per_model: dict[str, int] = defaultdict(int)
@@ -190,8 +192,11 @@ class _Sweep:
             if self.delayed:
                 timeout = max(0.05, min(timeout, min(d[0] for d in self.delayed) - now))
             for handle, report in self.executor.wait(timeout):
+                self.arrived[handle] = report  # ended: what Ctrl-C from here on reports
+                report = verify_report(self.in_flight[handle], report)
                 unit = self.in_flight.pop(handle)
-                self.finish_attempt(unit, verify_report(unit, report))
+                del self.arrived[handle]
+                self.finish_attempt(unit, report)
 
     def submit_fitting(self) -> None:
         """Submit waiting units that fit beside the running ones while the budget has room."""
@@ -308,7 +313,11 @@ class _Sweep:
     def interrupted(self) -> SweepInterrupted:
         """Stop the executor after Ctrl-C; what to raise."""
         self.executor.cancel()
-        running = [u.key for u in self.in_flight.values()]
+        for handle, report in self.arrived.items():  # ended before Ctrl-C, not yet recorded
+            unit = self.in_flight.pop(handle)
+            if unit.key not in self.outcomes and report.status in ("ok", "not_applicable"):
+                self.outcomes[unit.key] = _outcome(unit, report)
+        running = [u.key for u in self.in_flight.values() if u.key not in self.outcomes]
         self.events.write("sweep_interrupted", running=running, finished=len(self.outcomes))
         self.events.close()
         finished = [self.outcomes[u.key] for u in self.units if u.key in self.outcomes]

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -104,6 +105,14 @@ def test_unknown_task_and_suite_get_a_did_you_mean(tmp_tasks, capsys):
     assert code == 1 and err.startswith("error: unknown suite 'tpm' (did you mean 'tmp'?); known: ")
 
 
+def _second_unit_started(out: Path) -> bool:
+    """Whether the run's event log says a second unit was submitted (the first has ended)."""
+    for log in out.glob(".seebench/events-*.jsonl"):
+        if log.read_text().count('"unit_submit"') >= 2:
+            return True
+    return False
+
+
 def test_ctrl_c_says_what_was_kept_and_how_to_resume(tmp_path):
     tasks = tmp_path / "tasks"
     for name in ("task0", "task1", "task2", "task3"):
@@ -143,7 +152,7 @@ def test_ctrl_c_says_what_was_kept_and_how_to_resume(tmp_path):
     )
     results = out / "majority" / "slow-echo"
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and len(list(results.glob("*.json"))) < 1:
+    while time.monotonic() < deadline and not _second_unit_started(out):
         time.sleep(0.05)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)

@@ -103,6 +103,19 @@ def test_ctrl_c_keeps_the_finished_units(sweep_env):
     assert [o.status for o in again.outcomes] == ["cached", "ok", "ok"]
 
 
+def test_ctrl_c_while_the_driver_checks_a_finished_unit_counts_it_as_kept(sweep_env, monkeypatch):
+    from seebench.executors import driver
+
+    def interrupted_check(unit, report):
+        raise KeyboardInterrupt  # Ctrl-C after the unit ended, before it was recorded
+
+    monkeypatch.setattr(driver, "verify_report", interrupted_check)
+    with pytest.raises(SweepInterrupted) as stopped:
+        sweep_env.run(["xecho:plain-e"], LocalExecutor(sweep_env.options()))
+    assert [o.task for o in stopped.value.outcomes] == ["alpha"]
+    assert stopped.value.running == []
+
+
 def test_local_executor_refuses_a_gpu_unit_without_a_gpu(sweep_env):
     from seebench.errors import SeebenchError
 
