@@ -8,15 +8,17 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from seebench.data.dataset import DEFAULT_SEED
 from seebench.errors import SeebenchError
 from seebench.models import ModelRef
 from seebench.runner.budget import Budget
-from seebench.scoring.aggregate import DEFAULT_BOOTSTRAP
-from seebench.scoring.unit import UnitScoring
+from seebench.scoring.core import DEFAULT_BOOTSTRAP
 from seebench.tasks.spec import TaskSpec
+
+if TYPE_CHECKING:
+    from seebench.scoring.unit import UnitScoring
 
 #: Options of ``-o`` that the runner itself takes (never passed to a method); scorers see
 #: them through ``configure(run_options)`` and ``ScoreContext.options``.

@@ -19,7 +19,7 @@ from seebench.registry import Registry
 from seebench.results.io import unit_root, write_result, write_samples
 from seebench.results.samples import read_samples
 from seebench.results.verify import pending_samples_path, settle_pending_samples, verify_result
-from seebench.scoring.aggregate import DEFAULT_BOOTSTRAP
+from seebench.scoring.core import DEFAULT_BOOTSTRAP
 from seebench.scoring.unit import score_fields, score_unit
 
 

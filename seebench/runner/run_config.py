@@ -18,12 +18,13 @@ import functools
 import json
 from importlib import resources
 from pathlib import Path
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from seebench.errors import SeebenchError, did_you_mean
 from seebench.tasks.yaml_loader import format_path, load_yaml_strict
+
+if TYPE_CHECKING:  # jsonschema is imported when a run file is checked, not on every run
+    import jsonschema
 
 #: Folder (inside the output directory) that keeps the resolved configuration of each run.
 RUNS_DIR = "runs"
@@ -61,7 +62,9 @@ def _describe(error: jsonschema.ValidationError) -> tuple[str, str]:
         deepest = max(error.context, key=lambda e: len(e.absolute_path))
         if len(deepest.absolute_path) > len(path):
             return _describe(deepest)
-        best = jsonschema.exceptions.best_match(error.context)
+        from jsonschema.exceptions import best_match
+
+        best = best_match(error.context)
         return format_path(path), best.message
     return format_path(path), error.message[:200]
 
@@ -70,7 +73,9 @@ def run_file_problems(document: Any, file: str) -> list[str]:
     """Every problem of a parsed run file, one ``FILE: KEY: reason`` line each."""
     if not isinstance(document, dict):
         return [f"{file}: <root>: expected a mapping of options"]
-    validator = jsonschema.Draft202012Validator(run_schema())
+    from jsonschema import Draft202012Validator
+
+    validator = Draft202012Validator(run_schema())
     problems = []
     for error in sorted(
         validator.iter_errors(document), key=lambda e: list(map(repr, e.absolute_path))

@@ -473,6 +473,7 @@ class Runner:
         """Write the samples, then the result of a computed unit; its outcome."""
         result_path, samples_path = self.paths(task)
         samples_sha256 = write_samples(samples_path, work.records)
+        base["environment"] = environment()
         data, outputs, scoring = work.data, work.outputs, work.scoring
         n = len(data.test)
         invalid = sum(p.prediction is None for o in outputs for p in o.predictions)
@@ -531,6 +532,7 @@ class Runner:
     ) -> UnitOutcome:
         """Write the result of a unit that ended without metrics (``status`` and ``reason``)."""
         seconds = time.perf_counter() - started
+        base["environment"] = environment()
         result = {
             "samples_file": None,
             **base,
@@ -593,7 +595,7 @@ class Runner:
             "metrics": {},
             "primary_metric": task.primary_metric,
             "timings": {},
-            "environment": environment(),
+            "environment": None,  # filled in when the result is written (not on the way in)
             "artifacts": artifacts_dir(Path(task.name)).name,
             **({"attempts": list(self.attempts)} if self.attempts else {}),
         }

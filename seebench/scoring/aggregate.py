@@ -11,11 +11,10 @@ import numpy as np
 
 from seebench.errors import SeebenchError
 from seebench.registry import MetricEntry, Registry
-from seebench.scoring.core import TYPE_SCORER, Score
+from seebench.scoring.core import DEFAULT_BOOTSTRAP, TYPE_SCORER, Score
 from seebench.scoring.ratio import RATIO_ATTRIBUTE, RESAMPLED_ATTRIBUTE, item_ratio
 from seebench.tasks.spec import TaskSpec
 
-DEFAULT_BOOTSTRAP = 1000
 #: at most this many resamples' ``[resamples, items]`` weights are held at once...
 WEIGHT_BLOCK = 250
 #: ...and at most this many weights

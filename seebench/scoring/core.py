@@ -14,6 +14,10 @@ if TYPE_CHECKING:
     from seebench.data.dataset import Sample
     from seebench.tasks.spec import TaskSpec
 
+#: Bootstrap resamples for a metric's interval unless a run says otherwise (here, beside
+#: the scoring types, so that reading it does not import numpy).
+DEFAULT_BOOTSTRAP = 1000
+
 #: The name under which a task's own per-sample score is recorded.
 TYPE_SCORER = "sample_score"
 

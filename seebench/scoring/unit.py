@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from seebench.registry import Registry
-from seebench.scoring.aggregate import UnitScores, compute_metrics, repeat_summary
 from seebench.scoring.core import ScoreContext
 from seebench.scoring.run import close_scorers, configure_scorers, score_predictions
 
@@ -57,6 +56,9 @@ def score_unit(
     client: Any = None,
 ) -> UnitScoring:
     """Score ``predictions[repeat][item]`` of ``samples`` with the task's scorers and metrics."""
+    # numpy comes with the metrics: a run imports it when its first unit is scored
+    from seebench.scoring.aggregate import UnitScores, compute_metrics, repeat_summary
+
     runs = configure_scorers(task, registry, scorer_overrides, run_options=options)
     context = ScoreContext(
         task=task, artifacts=artifacts, client=client, options=dict(options or {})
