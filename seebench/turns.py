@@ -101,6 +101,11 @@ def kept_until_sending() -> Iterator[None]:
         _TURN.pass_on(threading.get_ident())
 
 
+def keeping() -> bool:
+    """Whether this thread is in a :func:`kept_until_sending` block."""
+    return bool(getattr(_local, "keep", False))
+
+
 def sending() -> None:
     """Requests are about to go out: a turn kept by this thread passes on."""
     if getattr(_local, "keep", False):

@@ -14,7 +14,8 @@ The loop starts on the first request and ends with the process (its connections 
 at exit); a forked child starts its own. Once it runs, the process switches threads every
 :data:`SWITCH_INTERVAL_S` instead of Python's 5 ms, so that replies are read (and the next
 requests sent) promptly while other threads compute. A unit that kept its turn at preparing
-data (:mod:`seebench.turns`) passes it on when it hands the loop its first requests.
+data (:mod:`seebench.turns`) passes it on once the loop has written its first request (at
+most :data:`SEND_WAIT_S` later).
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ T = TypeVar("T")
 #: the loop's thread to read it and send the next request.
 SWITCH_INTERVAL_S = 0.001
 
+#: The longest a unit that kept its turn at preparing waits for its first request to be
+#: written before it lets the next unit prepare anyway.
+SEND_WAIT_S = 1.0
+
 #: How long the waiting thread sleeps between checks: a unit thread abandoned at its time
 #: limit stops within this (its exception is delivered only while Python code runs).
 POLL_S = 0.1
@@ -59,8 +64,9 @@ class ServerPool:
     """The requests in flight to one server: ``limit`` slots and one aiohttp session whose
     connections (at most ``limit``) are kept alive between requests. Lives on the loop."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, on_sent: Callable[[], None] = lambda: None) -> None:
         self.limit = max(1, int(limit))
+        self._on_sent = on_sent  # called on the loop each time a request has been written
         self._slots = asyncio.Semaphore(self.limit)
         self._session: Any = None
         self._proxy: str | None = None
@@ -88,13 +94,18 @@ class ServerPool:
 
         if self._session is None:
             connector = aiohttp.TCPConnector(limit=self.limit, limit_per_host=self.limit)
-            self._session = aiohttp.ClientSession(connector=connector)
+            tracing = aiohttp.TraceConfig()
+            tracing.on_request_headers_sent.append(self._sent)
+            self._session = aiohttp.ClientSession(connector=connector, trace_configs=[tracing])
             self._proxy = env_proxy(url)  # once: aiohttp's trust_env looks it up per request
         timeout = aiohttp.ClientTimeout(total=timeout_s)
         async with self._session.post(
             url, json=body, headers=headers, timeout=timeout, proxy=self._proxy
         ) as reply:
             return reply.status, reply.headers, await reply.read()
+
+    async def _sent(self, *_: Any) -> None:
+        self._on_sent()
 
     async def close(self) -> None:
         """Close the session and its connections."""
@@ -110,6 +121,7 @@ class RequestLoop:
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pools: dict[tuple[Any, ...], ServerPool] = {}
+        self._send_waiters: list[threading.Event] = []
 
     def _running(self) -> asyncio.AbstractEventLoop:
         with self._lock:
@@ -126,12 +138,25 @@ class RequestLoop:
                 self._loop = loop
             return self._loop
 
+    def _next_send(self) -> threading.Event:
+        """An event set when the loop next writes a request (to any server)."""
+        event = threading.Event()
+        with self._lock:
+            self._send_waiters.append(event)
+        return event
+
+    def _request_sent(self) -> None:
+        with self._lock:
+            waiters, self._send_waiters = self._send_waiters, []
+        for event in waiters:
+            event.set()
+
     def pool(self, key: tuple[Any, ...], limit: int) -> ServerPool:
         """The pool of the server ``key`` with ``limit`` slots (made on first use; call it on
         the loop)."""
         pool = self._pools.get((*key, limit))
         if pool is None:
-            pool = self._pools[(*key, limit)] = ServerPool(limit)
+            pool = self._pools[(*key, limit)] = ServerPool(limit, self._request_sent)
         return pool
 
     def peak(self, key: tuple[Any, ...], limit: int) -> int:
@@ -148,9 +173,12 @@ class RequestLoop:
             return
         replies: queue.SimpleQueue[tuple[int, Any, BaseException | None]] = queue.SimpleQueue()
         loop = self._running()
-        turns.sending()  # a unit that kept its turn at preparing lets the next one prepare
+        sent = self._next_send() if turns.keeping() else None
         batch = asyncio.run_coroutine_threadsafe(_batch(count, request, replies), loop)
         try:
+            if sent is not None:  # a unit that kept its turn at preparing lets the next one
+                sent.wait(SEND_WAIT_S)  # prepare once its first request is on its way
+                turns.sending()
             for _ in range(count):
                 while True:
                     try:

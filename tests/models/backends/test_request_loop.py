@@ -204,12 +204,15 @@ def test_proxy_variables_apply_once_per_server_and_no_proxy_exempts(monkeypatch)
 
 
 def test_requests_going_out_let_the_next_unit_prepare(monkeypatch):
+    """Here nothing is written to a server, so the turn passes on after ``SEND_WAIT_S``."""
     import sys
 
     from seebench import turns
+    from seebench.models.backends import request_loop as loop_module
     from seebench.models.backends.request_loop import SWITCH_INTERVAL_S, request_loop
 
     monkeypatch.setattr(turns, "_TURN", turns._Turn())
+    monkeypatch.setattr(loop_module, "SEND_WAIT_S", 0.1)
     order: list[str] = []
 
     def prepare() -> None:
@@ -230,3 +233,30 @@ def test_requests_going_out_let_the_next_unit_prepare(monkeypatch):
         other.join(5)
         assert order == ["next unit prepared"]  # before this unit's block ended
     assert sys.getswitchinterval() <= SWITCH_INTERVAL_S
+
+
+def test_a_kept_turn_passes_on_once_the_first_request_is_written(monkeypatch):
+    from seebench import turns
+    from seebench.models.backends import request_loop as loop_module
+
+    monkeypatch.setattr(turns, "_TURN", turns._Turn())
+    monkeypatch.setattr(loop_module, "SEND_WAIT_S", 30.0)  # only a written request passes it
+    prepared_at: list[float] = []
+
+    def prepare() -> None:
+        with turns.preparing(30.0):
+            prepared_at.append(time.monotonic())
+
+    with GatherServer(gather=3, wait_s=2.0) as server:  # 2 requests: answered after 2 s
+        client = ModelClient(MODEL, {"base_url": server.base_url, "concurrency": 2, "cache": False})
+        prompts = [Prompt(f"p{i}", ({"role": "user", "content": f"q{i}"},)) for i in range(2)]
+        with turns.kept_until_sending():
+            with turns.preparing(1.0):
+                pass
+            other = threading.Thread(target=prepare)
+            other.start()
+            replies = client.generate(prompts, max_new_tokens=4)
+            answered_at = time.monotonic()
+            other.join(10)
+    assert len(replies) == 2
+    assert prepared_at and prepared_at[0] < answered_at  # while the requests were in flight
