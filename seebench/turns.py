@@ -8,9 +8,13 @@ on. A unit whose work is requests may **keep** the turn after its data is ready
 (:func:`kept_until_sending`) until it hands its first requests to the request loop
 (:func:`sending`), so that the first unit's requests go out before the next unit prepares.
 
+Units that start together (:func:`take_ticket`, :func:`in_order`) prepare in the order they
+started, so that the same sweep sends its units' requests in the same order every time.
+
 Nothing waits for long: a thread waits for a turn in use at most the ``wait_s`` it asks for
-(then it prepares anyway), and for a kept turn at most :data:`KEEP_MAX_S` (a unit that prepares
-for longer before it sends, or sends from threads of its own, stops holding the others up).
+(then it prepares anyway), and for a kept turn, or for the units before it in order, at most
+:data:`KEEP_MAX_S` (a unit that prepares for longer before it sends, or sends from threads of
+its own, stops holding the others up).
 """
 
 from __future__ import annotations
@@ -72,8 +76,57 @@ class _Turn:
                 self._ready.notify_all()
 
 
+class _Order:
+    """Tickets handed out in the order units start: the holder of ticket ``n`` prepares once
+    the holders of the tickets before it have prepared (or ended)."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._issued = 0
+        self._done: set[int] = set()
+        self._next = 0  # every ticket below this one is done
+
+    def take(self) -> int:
+        with self._changed:
+            self._issued += 1
+            return self._issued - 1
+
+    def wait(self, ticket: int, wait_s: float) -> None:
+        """Until every ticket before ``ticket`` is done (at most ``wait_s``)."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._next >= ticket, wait_s)
+
+    def done(self, ticket: int) -> None:
+        with self._changed:
+            self._done.add(ticket)
+            while self._next in self._done:
+                self._done.discard(self._next)
+                self._next += 1
+            self._changed.notify_all()
+
+
 _TURN = _Turn()
+_ORDER = _Order()
 _local = threading.local()
+
+
+def take_ticket() -> int:
+    """A place in the order of preparing, for a unit about to start (take them in the order
+    the units start, from one thread)."""
+    return _ORDER.take()
+
+
+@contextlib.contextmanager
+def in_order(ticket: int) -> Iterator[None]:
+    """Within the block (a unit's thread), this thread prepares only after the holders of the
+    earlier tickets have prepared (or ended); its ticket is done when it has prepared once,
+    or when the block ends."""
+    _local.ticket = ticket
+    try:
+        yield
+    finally:
+        _local.ticket = None
+        _ORDER.done(ticket)
 
 
 @contextlib.contextmanager
@@ -81,12 +134,17 @@ def preparing(wait_s: float) -> Iterator[bool]:
     """Hold the process's turn while the block reads and prepares data (waiting at most
     ``wait_s`` for it; the block runs either way and is told whether it got the turn). In a
     :func:`kept_until_sending` block the turn is kept afterwards."""
+    ticket = getattr(_local, "ticket", None)
+    if ticket is not None:
+        _ORDER.wait(ticket, min(wait_s, KEEP_MAX_S))  # order is a nicety: never wait long
     turn = _TURN.acquire(wait_s)
     try:
         yield turn
     finally:
         if turn:
             _TURN.release(keep=bool(getattr(_local, "keep", False)))
+        if ticket is not None:
+            _ORDER.done(ticket)  # the next unit in order may prepare (once the turn is free)
 
 
 @contextlib.contextmanager

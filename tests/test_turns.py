@@ -105,3 +105,51 @@ def test_sending_outside_a_kept_block_changes_nothing():
         pass
     _prepare_in_thread(order, "other").join(5)
     assert order == ["other"]
+
+
+def test_units_prepare_in_the_order_they_started(monkeypatch):
+    monkeypatch.setattr(turns, "_ORDER", turns._Order())
+    tickets = [turns.take_ticket() for _ in range(3)]
+    order: list[int] = []
+    gates = [threading.Event() for _ in tickets]
+
+    def unit(ticket: int) -> None:
+        with turns.in_order(ticket):
+            gates[ticket].wait(10)
+            with turns.preparing(5.0):
+                order.append(ticket)
+
+    threads = [threading.Thread(target=unit, args=(t,)) for t in reversed(tickets)]
+    for thread in threads:
+        thread.start()
+    for gate in reversed(gates):  # the last started is ready first
+        gate.set()
+    for thread in threads:
+        thread.join(10)
+    assert order == [0, 1, 2]
+
+
+def test_a_unit_that_never_prepares_frees_its_place_when_it_ends(monkeypatch):
+    monkeypatch.setattr(turns, "_ORDER", turns._Order())
+    first, second = turns.take_ticket(), turns.take_ticket()
+    with turns.in_order(first):
+        pass  # a cached unit: nothing to prepare
+    done = threading.Event()
+
+    def later() -> None:
+        with turns.in_order(second), turns.preparing(5.0):
+            done.set()
+
+    thread = threading.Thread(target=later)
+    thread.start()
+    assert done.wait(turns.KEEP_MAX_S / 2)  # no wait for the order's time limit
+    thread.join(5)
+
+
+def test_waiting_for_an_earlier_unit_in_order_is_bounded(monkeypatch):
+    monkeypatch.setattr(turns, "_ORDER", turns._Order())
+    monkeypatch.setattr(turns, "KEEP_MAX_S", 0.1)
+    turns.take_ticket()  # a unit that started first and never prepares nor ends
+    late = turns.take_ticket()
+    with turns.in_order(late), turns.preparing(5.0) as got:
+        assert got

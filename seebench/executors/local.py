@@ -21,6 +21,7 @@ from collections.abc import Hashable
 from concurrent import futures
 from typing import Any
 
+from seebench import turns
 from seebench.errors import SeebenchError
 from seebench.executors.base import Executor, ExecutorOptions, lost_report
 from seebench.executors.plan import Resources, Unit
@@ -134,12 +135,14 @@ class LocalExecutor(Executor):
         """Run ``unit`` in a daemon thread of this process (a unit abandoned at Ctrl-C must
         not hold the process open)."""
         future: futures.Future = futures.Future()
+        ticket = turns.take_ticket()  # units side by side prepare in the order they start
 
         def run() -> None:
             try:
-                report = execute_unit(
-                    unit, attempts, registry=self.options.registry, index=self.options.index
-                )
+                with turns.in_order(ticket):
+                    report = execute_unit(
+                        unit, attempts, registry=self.options.registry, index=self.options.index
+                    )
             except BaseException as exc:  # noqa: BLE001 - abandoned (Ctrl-C): a lost attempt
                 report = lost_report(unit, f"stopped: {type(exc).__name__}")
             future.set_result(report)
