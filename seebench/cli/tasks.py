@@ -216,6 +216,12 @@ def list_suites(as_json: bool) -> None:
 )
 @click.option("--limit", type=click.IntRange(min=1), help="Only the first N test items.")
 @click.option(
+    "--skip",
+    type=click.IntRange(min=0),
+    default=0,
+    help="Leave out the first N test items (with --limit, check the next ones after them).",
+)
+@click.option(
     "--record",
     is_flag=True,
     help="Write the flagged items into each task's exclusion list (data.exclude).",
@@ -232,6 +238,7 @@ def check_tasks(
     gold: bool,
     repeats: int,
     limit: int | None,
+    skip: int,
     record: bool,
     control: bool,
     json_path: Path | None,
@@ -247,7 +254,9 @@ def check_tasks(
     checks = []
     for task in index.select(",".join(selectors) if selectors else "all"):
         name = task.name
-        check = tasks_gold.check_task(task, registry, repeats=repeats, limit=limit, control=control)
+        check = tasks_gold.check_task(
+            task, registry, repeats=repeats, limit=limit, control=control, skip=skip
+        )
         checks.append(check)
         click.echo(f"{name}: {check.skipped or check.counts()}", err=True)
         if record and not check.skipped:
