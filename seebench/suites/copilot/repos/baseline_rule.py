@@ -80,9 +80,10 @@ def judge_by_baseline(
     """``run`` as the baseline rule judges it: a ``failed`` run of a runner that is not
     tamper-evident becomes ``passed`` (with ``baseline_failures``) when the rule holds, and
     keeps its verdict, with the rule's objection added to its reason, when it does not.
-    Runs of tamper-evident runners and runs that did not end ``failed`` are returned as
+    Runs of tamper-evident runners, runs that did not end ``failed`` and runs of an
+    environment without a baseline yet (no passing test: being built) are returned as
     they are."""
-    if runner.tamper_evident or run.verdict != "failed":
+    if runner.tamper_evident or run.verdict != "failed" or not env.passing:
         return run
     problem = baseline_problem(run, env, runner, tests)
     if problem is not None:

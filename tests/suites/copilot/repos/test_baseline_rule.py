@@ -94,6 +94,8 @@ def test_pytest_and_unfinished_runs_keep_their_verdicts():
     assert judge_by_baseline(run, ENV, PYTEST, [X]) is run
     timeout = Run("timeout", outcomes={X: "passed", BAD: "failed"}, exit=1)
     assert judge_by_baseline(timeout, ENV, JEST, [X]) is timeout
+    building = replace(ENV, passing=frozenset(), failing=frozenset())  # its baseline runs
+    assert judge_by_baseline(run, building, JEST, [X]) is run
 
 
 # end to end: the tiny node --test repository, whose calc > halves fails at baseline
