@@ -222,6 +222,11 @@ def list_suites(as_json: bool) -> None:
     help="Leave out the first N test items (with --limit, check the next ones after them).",
 )
 @click.option(
+    "--samples",
+    "sample_ids",
+    help="Only the test items with these ids: ID,ID,... or a file of ids, one a line.",
+)
+@click.option(
     "--record",
     is_flag=True,
     help="Write the flagged items into each task's exclusion list (data.exclude).",
@@ -239,6 +244,7 @@ def check_tasks(
     repeats: int,
     limit: int | None,
     skip: int,
+    sample_ids: str | None,
     record: bool,
     control: bool,
     json_path: Path | None,
@@ -248,14 +254,22 @@ def check_tasks(
     a reference; passed by the null answer; seconds), then the flagged and the weak items.
     Exit 1 when an item is flagged or weak."""
     from seebench.cli import tasks_gold
+    from seebench.cli.eval import parse_sample_ids
     from seebench.plugin_manager import get_registry, get_task_index
 
     registry, index = get_registry(), get_task_index()
+    samples = parse_sample_ids(sample_ids) if sample_ids is not None else None
     checks = []
     for task in index.select(",".join(selectors) if selectors else "all"):
         name = task.name
         check = tasks_gold.check_task(
-            task, registry, repeats=repeats, limit=limit, control=control, skip=skip
+            task,
+            registry,
+            repeats=repeats,
+            limit=limit,
+            control=control,
+            skip=skip,
+            sample_ids=samples,
         )
         checks.append(check)
         click.echo(f"{name}: {check.skipped or check.counts()}", err=True)

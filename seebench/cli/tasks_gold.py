@@ -31,6 +31,7 @@ import json
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -204,10 +205,12 @@ def check_task(
     limit: int | None = None,
     control: bool = True,
     skip: int = 0,
+    sample_ids: Collection[str] | None = None,
 ) -> TaskCheck:
     """The gold check of ``task`` (see the module docs); one bad task is one skipped row.
     ``control``: also score the null model's answers once (weak items). ``skip`` leaves out
-    the first test items (``limit`` then counts from there: items ``skip+1..skip+limit``)."""
+    the first test items (``limit`` then counts from there: items ``skip+1..skip+limit``);
+    ``sample_ids`` keeps only those test items (a task with none of them is skipped)."""
     from seebench.data.dataset import load_task_data
 
     started = time.monotonic()
@@ -219,7 +222,9 @@ def check_task(
     model, method = found
     check.model = model.spec
     try:
-        data = load_task_data(task, registry, limit=skip + limit if limit else None)
+        data = load_task_data(
+            task, registry, limit=skip + limit if limit else None, sample_ids=sample_ids
+        )
         pairs = list(
             zip(data.test, reference_predictions(task, data, model, method, registry), strict=True)
         )[skip:]
