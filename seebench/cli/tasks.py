@@ -254,7 +254,7 @@ def check_tasks(
     a reference; passed by the null answer; seconds), then the flagged and the weak items.
     Exit 1 when an item is flagged or weak."""
     from seebench.cli import tasks_gold
-    from seebench.cli.eval import parse_sample_ids
+    from seebench.cli.run_options import parse_sample_ids
     from seebench.plugin_manager import get_registry, get_task_index
 
     registry, index = get_registry(), get_task_index()
