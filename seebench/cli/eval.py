@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from seebench.cli.run_options import run_extras, run_options
+from seebench.cli.run_options import parse_sample_ids, run_extras, run_options
 from seebench.cli.sweep import sweep_options
 from seebench.cli.tasks import include_path_option, use_include_paths
 from seebench.errors import SeebenchError
@@ -184,23 +184,3 @@ def _exit(code: int) -> None:
         sys.stderr.flush()
         os._exit(code)
     sys.exit(code)
-
-
-def parse_sample_ids(text: str) -> tuple[str, ...]:
-    """``--samples``: ids separated by commas, or the path of a file of ids (one a line;
-    blank lines and ``#`` comments skipped)."""
-    path = Path(text)
-    if path.is_file():
-        from seebench import safe_files
-
-        try:
-            body = safe_files.read_text(path, 16 * 1024 * 1024)
-        except (OSError, UnicodeDecodeError) as exc:
-            raise SeebenchError(f"--samples {text}: cannot read: {exc}") from None
-        ids = [line.strip() for line in body.splitlines()]
-        ids = [i for i in ids if i and not i.startswith("#")]
-    else:
-        ids = [part.strip() for part in text.split(",") if part.strip()]
-    if not ids:
-        raise SeebenchError(f"--samples {text!r}: no sample ids (ID,ID,... or a file of ids)")
-    return tuple(dict.fromkeys(ids))

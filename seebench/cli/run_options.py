@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from seebench.errors import SeebenchError
+
 if TYPE_CHECKING:
     from seebench.runner.budget import Budget
 
@@ -193,3 +195,23 @@ def run_session(
 
     with tracking(extras.trackers, resolved, config.output, get_plugin_manager().get_plugins()):
         yield
+
+
+def parse_sample_ids(text: str) -> tuple[str, ...]:
+    """``--samples``: ids separated by commas, or the path of a file of ids (one a line;
+    blank lines and ``#`` comments skipped)."""
+    path = Path(text)
+    if path.is_file():
+        from seebench import safe_files
+
+        try:
+            body = safe_files.read_text(path, 16 * 1024 * 1024)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SeebenchError(f"--samples {text}: cannot read: {exc}") from None
+        ids = [line.strip() for line in body.splitlines()]
+        ids = [i for i in ids if i and not i.startswith("#")]
+    else:
+        ids = [part.strip() for part in text.split(",") if part.strip()]
+    if not ids:
+        raise SeebenchError(f"--samples {text!r}: no sample ids (ID,ID,... or a file of ids)")
+    return tuple(dict.fromkeys(ids))

@@ -216,6 +216,17 @@ def list_suites(as_json: bool) -> None:
 )
 @click.option("--limit", type=click.IntRange(min=1), help="Only the first N test items.")
 @click.option(
+    "--skip",
+    type=click.IntRange(min=0),
+    default=0,
+    help="Leave out the first N test items (with --limit, check the next ones after them).",
+)
+@click.option(
+    "--samples",
+    "sample_ids",
+    help="Only the test items with these ids: ID,ID,... or a file of ids, one a line.",
+)
+@click.option(
     "--record",
     is_flag=True,
     help="Write the flagged items into each task's exclusion list (data.exclude).",
@@ -232,6 +243,8 @@ def check_tasks(
     gold: bool,
     repeats: int,
     limit: int | None,
+    skip: int,
+    sample_ids: str | None,
     record: bool,
     control: bool,
     json_path: Path | None,
@@ -241,13 +254,23 @@ def check_tasks(
     a reference; passed by the null answer; seconds), then the flagged and the weak items.
     Exit 1 when an item is flagged or weak."""
     from seebench.cli import tasks_gold
+    from seebench.cli.run_options import parse_sample_ids
     from seebench.plugin_manager import get_registry, get_task_index
 
     registry, index = get_registry(), get_task_index()
+    samples = parse_sample_ids(sample_ids) if sample_ids is not None else None
     checks = []
     for task in index.select(",".join(selectors) if selectors else "all"):
         name = task.name
-        check = tasks_gold.check_task(task, registry, repeats=repeats, limit=limit, control=control)
+        check = tasks_gold.check_task(
+            task,
+            registry,
+            repeats=repeats,
+            limit=limit,
+            control=control,
+            skip=skip,
+            sample_ids=samples,
+        )
         checks.append(check)
         click.echo(f"{name}: {check.skipped or check.counts()}", err=True)
         if record and not check.skipped:

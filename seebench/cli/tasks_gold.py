@@ -31,6 +31,7 @@ import json
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -198,10 +199,18 @@ def run_control(check: TaskCheck, task: Any, data: Any, samples: list, registry:
 
 
 def check_task(
-    task: Any, registry: Any, repeats: int = 3, limit: int | None = None, control: bool = True
+    task: Any,
+    registry: Any,
+    repeats: int = 3,
+    limit: int | None = None,
+    control: bool = True,
+    skip: int = 0,
+    sample_ids: Collection[str] | None = None,
 ) -> TaskCheck:
     """The gold check of ``task`` (see the module docs); one bad task is one skipped row.
-    ``control``: also score the null model's answers once (weak items)."""
+    ``control``: also score the null model's answers once (weak items). ``skip`` leaves out
+    the first test items (``limit`` then counts from there: items ``skip+1..skip+limit``);
+    ``sample_ids`` keeps only those test items (a task with none of them is skipped)."""
     from seebench.data.dataset import load_task_data
 
     started = time.monotonic()
@@ -213,12 +222,14 @@ def check_task(
     model, method = found
     check.model = model.spec
     try:
-        data = load_task_data(task, registry, limit=limit)
-        pairs = zip(
-            data.test, reference_predictions(task, data, model, method, registry), strict=True
+        data = load_task_data(
+            task, registry, limit=skip + limit if limit else None, sample_ids=sample_ids
         )
+        pairs = list(
+            zip(data.test, reference_predictions(task, data, model, method, registry), strict=True)
+        )[skip:]
         kept = [(sample, answer) for sample, answer in pairs if answer is not None]
-        check.no_reference = len(data.test) - len(kept)
+        check.no_reference = len(pairs) - len(kept)
         samples, answers = [s for s, _ in kept], [a for _, a in kept]
         check.excluded = len(getattr(data, "excluded", {}) or {})
         check.items = [ItemCheck(s.id, item_key(s)) for s in samples]

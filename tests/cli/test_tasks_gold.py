@@ -173,3 +173,29 @@ def test_the_control_runs_in_the_command(tiny_task):
     code, stdout, _ = run_cli(["tasks", "check", "--gold", "--no-null", "tinycode"], env=env)
     row = next(line for line in stdout.splitlines() if line.startswith("tinycode "))
     assert row.split()[9] == "-"
+
+
+def test_skip_checks_only_the_items_after_the_first_ones(tiny_task):
+    path, env = tiny_task
+    base = ["tasks", "check", "--gold", "--repeats", "1", "--no-null"]
+    for extra in (["--skip", "1"], ["--skip", "1", "--limit", "1"]):
+        code, stdout, stderr = run_cli([*base, *extra, "tinycode"], env=env)
+        row = next(line for line in stdout.splitlines() if line.startswith("tinycode "))
+        assert row.split()[1:7] == ["reference", "1", "0", "0", "1", "0"], stdout + stderr
+        assert code == 1 and "tinycode tiny/wrong: broken" in stdout
+    code, stdout, stderr = run_cli([*base, "--limit", "1", "tinycode"], env=env)
+    row = next(line for line in stdout.splitlines() if line.startswith("tinycode "))
+    assert code == 0 and row.split()[1:4] == ["reference", "1", "1"], stdout + stderr
+
+
+def test_samples_checks_only_the_items_named(tiny_task, tmp_path):
+    path, env = tiny_task
+    base = ["tasks", "check", "--gold", "--repeats", "1", "--no-null"]
+    report = tmp_path / "gold.json"
+    run_cli([*base, "--json", str(report), "tinycode"], env=env)
+    wrong = json.loads(report.read_text())[0]["flagged"][0]["id"]
+    code, stdout, stderr = run_cli([*base, "--samples", wrong, "tinycode"], env=env)
+    row = next(line for line in stdout.splitlines() if line.startswith("tinycode "))
+    assert row.split()[1:7] == ["reference", "1", "0", "0", "1", "0"], stdout + stderr
+    code, stdout, stderr = run_cli([*base, "--samples", "nosuchid", "tinycode"], env=env)
+    assert "tinycode" in stdout and "skipped:" in stdout and "nosuchid" in stdout

@@ -11,7 +11,9 @@ Per sample, in this order:
 3. ``tests_passed``: the covering tests run on a private copy of the repository with the new
    file (repo-envs' ``run_tests``, sandbox, network off): 1 when every one of them passes,
    as it did before the change (§3.3.1, §4.2.3), and the run itself is a pass (pytest's own
-   end of session, its exit status: see ``docs/sandbox.md``, "Repository suites"). A run
+   end of session, its exit status: see ``docs/sandbox.md``, "Repository suites"; a jest or
+   mocha run, which runs whole files, may fail only tests that failed at baseline too:
+   ``repos.baseline_rule``, counted in ``baseline_failures``). A run
    that did not happen because the sandbox was unavailable is unscored; one refused or
    caught for touching the test infrastructure scores 0 with ``tampered`` in its metadata
    (counted apart by ``repo_generate_tampered``).
@@ -98,7 +100,9 @@ class RepoGenerateScorer:
 
     def identity(self) -> dict[str, Any]:
         # version 2: tamper-evident runs (verdict tampered, the run's own pass required)
-        return {"scorer": "copilot_repo_generate", "version": 2, "timeout_s": self.timeout_s}
+        # version 3: whole-file runners (jest, mocha...) pass a run whose only failures are
+        # the environment's baseline failures (repos.baseline_rule); node without Wasm traps
+        return {"scorer": "copilot_repo_generate", "version": 3, "timeout_s": self.timeout_s}
 
     def score(self, sample: Any, prediction: Any, context: ScoreContext) -> Score:
         return self.score_many([(sample, prediction)], context)[0]
@@ -187,7 +191,8 @@ class RepoGenerateScorer:
         )
         failed = [t for t in target["tests"] if not run.passed(t)]
         metadata = {**metadata, "verdict": run.verdict, "tests": len(target["tests"]),
-                    "tests_failed": len(failed), "seconds": round(run.seconds, 2)}  # fmt: skip
+                    "tests_failed": len(failed), "seconds": round(run.seconds, 2),
+                    "baseline_failures": len(run.baseline_failures)}  # fmt: skip
         if run.verdict in UNJUDGED_VERDICTS:
             return Score(
                 None, explanation=f"not run: {run.reason or run.verdict}", metadata=metadata

@@ -31,7 +31,10 @@ from seebench.suites.copilot.repos.staging import source_tree
 #: sandbox verdicts that say the run did not finish: the item is unscored, not failed
 NOT_RUN = ("sandbox_unavailable",)
 #: changes when the scorer judges differently (part of its identity)
-SCORER_VERSION = 2  # 2: tamper-evident runs (verdict tampered)
+#: 2: tamper-evident runs (verdict tampered); 3: whole-file runners pass a run whose only
+#: failures are the environment's baseline failures (repos.baseline_rule), node without
+#: WebAssembly trap handlers (Wasm under the sandbox's address-space limit)
+SCORER_VERSION = 3
 
 
 def same_file(a: str, b: str) -> bool:

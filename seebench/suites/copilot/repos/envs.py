@@ -281,6 +281,7 @@ def baseline_verdict(runs: list[TestRun]) -> BaselineVerdict:
         "flaky": len(set.union(*passed_each) - passing),
         "first_run": counts,
         "verdicts": [run.verdict for run in runs],
+        "exits": [run.exit for run in runs],  # the runner's exit status (None: no report)
     }
     reason = ""
     if not passing:

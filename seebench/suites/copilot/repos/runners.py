@@ -41,6 +41,11 @@ class Runner(Protocol):
         """One line saying why a run that did not pass failed."""
         ...
 
+    def failure_exit(self, failures: int) -> int:
+        """The exit status the runner gives when ``failures`` tests (> 0) failed and nothing
+        else went wrong."""
+        ...
+
 
 def summarize_failure(report: dict, outcomes: dict[str, str]) -> str:
     """``N failed, M errors (first: ID)``, or the output's last line when nothing ran."""
@@ -91,6 +96,9 @@ class PytestRunner:
     def failure_reason(self, report: dict, outcomes: dict[str, str]) -> str:
         return summarize_failure(report, outcomes)
 
+    def failure_exit(self, failures: int) -> int:
+        return 1  # pytest's ExitCode.TESTS_FAILED
+
 
 @dataclass(frozen=True)
 class NodeRunner:
@@ -99,6 +107,9 @@ class NodeRunner:
     reporter; coverage per test file, see the driver)."""
 
     name: str
+    #: mocha exits with the number of failed tests (at most 255); jest, vitest and
+    #: ``node --test`` with 1
+    exit_counts_failures: bool = False
     tamper_evident = False
 
     def command(
@@ -137,6 +148,9 @@ class NodeRunner:
     def failure_reason(self, report: dict, outcomes: dict[str, str]) -> str:
         return summarize_failure(report, outcomes)
 
+    def failure_exit(self, failures: int) -> int:
+        return min(failures, 255) if self.exit_counts_failures else 1
+
 
 def _strings(value: object, env: RepoEnv, key: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
@@ -147,7 +161,7 @@ def _strings(value: object, env: RepoEnv, key: str) -> list[str]:
 RUNNERS: dict[str, Runner] = {
     "pytest": PytestRunner(),
     "jest": NodeRunner("jest"),
-    "mocha": NodeRunner("mocha"),
+    "mocha": NodeRunner("mocha", exit_counts_failures=True),
     "vitest": NodeRunner("vitest"),
     "node-test": NodeRunner("node-test"),
 }

@@ -20,6 +20,7 @@ from seebench import safe_files
 from seebench.errors import SeebenchError
 from seebench.sandbox import Limits, SandboxRequest, open_sandbox
 from seebench.sandbox.types import check_file_name
+from seebench.suites.copilot.repos.baseline_rule import judge_by_baseline
 from seebench.suites.copilot.repos.integrity import TAMPERED, refused_changes, tampered_reason
 from seebench.suites.copilot.repos.runners import runner_for
 from seebench.suites.copilot.repos.staging import repos_dir
@@ -146,6 +147,8 @@ def run_tests(
     A change that touches the test infrastructure or the tests being run is refused without
     running (verdict ``tampered``); ``answer_tests`` are the test files the change may add
     (a test-generation answer) and ``trusted_changes`` seebench's own edits (never checked).
+    A runner that is not tamper-evident (it runs whole files) passes a run whose only
+    failures are ``env``'s baseline failures (:mod:`.baseline_rule`); pytest runs must pass.
     """
     if env.root is None or env.status != "ready":
         raise SeebenchError(f"{env.slug}: the environment is {env.status}: {env.reason}")
@@ -171,7 +174,7 @@ def run_tests(
             result = box.run(request)
     else:
         result = sandbox.run(request)
-    return judge_run(result, runner, nonce, coverage)
+    return judge_by_baseline(judge_run(result, runner, nonce, coverage), env, runner, tests or ())
 
 
 def judge_run(result, runner, nonce: str, coverage: bool) -> TestRun:
@@ -206,7 +209,13 @@ def judge_run(result, runner, nonce: str, coverage: bool) -> TestRun:
         output=str(report.get("tail", ""))[-6000:],
         coverage=_coverage(report) if coverage else None,
         reason=reason,
+        exit=_exit_status(report),
     )
+
+
+def _exit_status(report: dict) -> int | None:
+    status = report.get("exit")
+    return status if isinstance(status, int) and not isinstance(status, bool) else None
 
 
 def report_problem(report: dict, result, nonce: str) -> tuple[str, str] | None:

@@ -46,9 +46,11 @@ class RepoEnv:
 class TestRun:
     """One run of (part of) a repository's test suite in the sandbox, network off.
 
-    ``verdict`` is the sandbox's verdict of the whole run (a failing test makes it
-    ``failed``; ``timeout``, ``memory``, ``crashed`` and ``sandbox_unavailable`` say the suite
-    did not finish); ``outcomes`` are per test. ``coverage`` (when asked for) maps a source
+    ``verdict`` is the sandbox's verdict of the whole run: a failing test makes it
+    ``failed`` (unless a runner that is not tamper-evident failed only tests that failed at
+    baseline too: :mod:`seebench.suites.copilot.repos.baseline_rule`); ``timeout``,
+    ``memory``, ``crashed`` and ``sandbox_unavailable`` say the suite did not finish.
+    ``outcomes`` are per test. ``coverage`` (when asked for) maps a source
     file to line -> the ids of the tests that executed it.
     """
 
@@ -58,6 +60,10 @@ class TestRun:
     output: str = ""  #: the tail of stdout and stderr, for the reason of a failure
     coverage: dict[str, dict[int, frozenset[str]]] | None = None
     reason: str = ""
+    exit: int | None = None  #: the runner's exit status (``None``: no report)
+    #: the failing tests a pass was granted despite (each failed at baseline too; see
+    #: :mod:`seebench.suites.copilot.repos.baseline_rule`)
+    baseline_failures: tuple[str, ...] = ()
 
     def passed(self, test_id: str) -> bool:
         """Whether ``test_id`` ran and passed."""

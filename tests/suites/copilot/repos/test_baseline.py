@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from importlib import resources
 
 from seebench.suites.copilot.repos import envs
@@ -61,8 +62,8 @@ def test_the_build_runs_the_baseline_twice_and_records_the_stable_tests(tmp_path
     repo = staged(tmp_path, TINY_PYTHON)
     runs = iter(
         [
-            run(a="passed", b="passed", c="failed", reason="1 failed"),
-            run(a="passed", b="failed", c="failed", reason="2 failed"),
+            replace(run(a="passed", b="passed", c="failed", reason="1 failed"), exit=1),
+            replace(run(a="passed", b="failed", c="failed", reason="2 failed"), exit=1),
         ]
     )
     calls = []
@@ -82,6 +83,7 @@ def test_the_build_runs_the_baseline_twice_and_records_the_stable_tests(tmp_path
     record = json.loads((env.root / "record.json").read_text())
     assert record["settings"]["baseline"]["runs"] == 2
     assert record["settings"]["baseline"]["flaky"] == 1
+    assert record["settings"]["baseline"]["exits"] == [1, 1]
     assert envs.ensure_env(repo, build=False) == env  # the record reads back the same
 
 

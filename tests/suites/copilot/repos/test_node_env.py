@@ -70,3 +70,16 @@ def test_coverage_attributes_lines_to_the_tests_of_the_file_that_ran_them(node_e
     assert lines[2] == both  # return a + b: run by calc.test.js, whose tests are both ids
     assert lines[6] == both
     assert "test/other.test.js::truth" not in set().union(*lines.values())
+
+
+WASM = "const memory = new WebAssembly.Memory({ initial: 1 });\n"
+
+
+def test_webassembly_works_under_the_sandbox_address_space_limit(node_env):
+    """V8's trap-handler Wasm memory reserves more address space than the run's RLIMIT_AS;
+    the driver turns the trap handler off, so code that instantiates Wasm (undici's parser,
+    behind node's fetch: node-cron's jest exited 1 with every test passing) still runs."""
+    repo, env = node_env
+    run = run_tests(env, changes={"lib/calc.js": WASM + FIXED}, tests=[CALC])
+    assert run.verdict == "passed", run.reason
+    assert run.outcomes == {f"{CALC}::calc > adds": "passed", f"{CALC}::calc > halves": "passed"}

@@ -17,6 +17,7 @@ const config = JSON.parse(process.argv[2]);
 const runDir = process.cwd();
 const OUTPUT = '/tmp/seebench-node.out';
 const JSON_OUT = '/tmp/seebench-runner.json';
+const WASM_FLAG = '--disable-wasm-trap-handler';
 // the runner is stopped a little before the sandbox's wall limit, so a report still comes back
 const deadline = Date.now() + 1000 * config.timeoutS;
 
@@ -47,6 +48,12 @@ function runOnce(files, coverageDir, selectBy = 'testMatch') {
   const args = [`--max-old-space-size=${config.heapMb}`];
   if (config.script) args.push(path.join(config.envRoot, 'node_modules', config.script));
   const env = { ...process.env, SEEBENCH_OUTCOMES: JSON_OUT, FORCE_COLOR: '0', CI: '1' };
+  // V8 reserves ~10 GiB of address space per WebAssembly memory for its trap-handler bound
+  // checks, more than the sandbox's RLIMIT_AS: without this, any Wasm (undici's HTTP parser,
+  // instantiated when something touches fetch) throws "Out of memory" and node exits 1
+  if (process.allowedNodeEnvironmentFlags.has(WASM_FLAG)) {
+    env.NODE_OPTIONS = [process.env.NODE_OPTIONS, WASM_FLAG].filter(Boolean).join(' ');
+  }
   try { fs.unlinkSync(JSON_OUT); } catch (e) { /* none yet */ }
   const specs = files.length ? files : config.specs;
   if (config.runner === 'jest') {
