@@ -103,12 +103,13 @@ def _cpu_model() -> str:
 
 
 def _blas() -> list[dict[str, Any]]:
-    """Each BLAS/OpenMP library loaded now (name, version, threads), from threadpoolctl."""
+    """Each BLAS/OpenMP library loaded now (name, version, threads), from threadpoolctl,
+    sorted by API, library and version."""
     try:
         from threadpoolctl import threadpool_info
     except ImportError:  # pragma: no cover - a scikit-learn dependency, normally present
         return []
-    return [
+    found = [
         {
             "api": info.get("user_api"),
             "library": info.get("internal_api"),
@@ -117,6 +118,9 @@ def _blas() -> list[dict[str, Any]]:
         }
         for info in threadpool_info()
     ]
+    # in a fixed order: threadpoolctl lists them in the order they were loaded, which differs
+    # between runs whose threads imported numpy, scipy or xgboost in another order
+    return sorted(found, key=lambda lib: [str(lib[k] or "") for k in ("api", "library", "version")])
 
 
 def source_commit() -> dict[str, Any] | None:

@@ -28,3 +28,19 @@ def test_source_commit_is_none_outside_a_checkout(monkeypatch, tmp_path):
     fake.write_text("")
     monkeypatch.setattr(env, "__file__", str(fake))
     assert env.source_commit() is None
+
+
+def test_blas_libraries_are_listed_in_a_fixed_order(monkeypatch):
+    import threadpoolctl
+
+    libraries = [
+        {"user_api": "openmp", "internal_api": "openmp", "version": None, "num_threads": 1},
+        {"user_api": "blas", "internal_api": "openblas", "version": "0.3.31", "num_threads": 1},
+        {"user_api": "blas", "internal_api": "openblas", "version": "0.3.30", "num_threads": 1},
+    ]
+    seen = []
+    for order in (libraries, list(reversed(libraries))):
+        monkeypatch.setattr(threadpoolctl, "threadpool_info", lambda order=order: order)
+        seen.append(env._blas())
+    assert seen[0] == seen[1]
+    assert [lib["version"] for lib in seen[0]] == ["0.3.30", "0.3.31", None]
