@@ -68,10 +68,10 @@ class _Turn:
                     self._keeper = threading.get_ident()
                 self._ready.notify_all()
 
-    def pass_on(self, keeper: int | None = None) -> None:
-        """Let the others prepare: end the turn kept by ``keeper`` (any keeper when None)."""
+    def pass_on(self, keeper: int) -> None:
+        """Let the others prepare: end the turn kept by the thread ``keeper``."""
         with self._ready:
-            if self._kept_until is not None and keeper in (None, self._keeper):
+            if self._kept_until is not None and keeper == self._keeper:
                 self._kept_until = self._keeper = None
                 self._ready.notify_all()
 
