@@ -18,7 +18,14 @@ first ``--limit`` of each) with the exact zero-shot prompts seebench builds are 
   not in seebench's environment: ``python -m venv /tmp/inspect && /tmp/inspect/bin/pip
   install inspect-ai openai``, then ``--inspect-python /tmp/inspect/bin/python``): an
   ``inspect eval`` of the same items, ``--model openai-api/standin/stand-in
-  --max-connections C``; skipped when absent.
+  --max-connections C``; skipped when absent;
+- a minimal client, the floor of what any client can do against this stand-in: this script
+  with ``--minimal-client``, a fresh process that imports aiohttp, reads the items and keeps
+  C requests in flight from one ``asyncio`` loop (C tasks over one ``ClientSession``), no
+  checks, no cache, no results written beyond the replies. What it loses to the limit is the
+  stand-in's own cost (the server's CPU per request, serialised when a wave of C answers falls
+  due together) and Python's start, so seebench's share is also printed as a share of the
+  minimal client's.
 
 Each tool runs as a fresh process, ``--rounds`` times in rotated order, at each latency.
 Printed per tool and latency (medians): items/s (items over the whole process's wall time),
@@ -304,6 +311,46 @@ def inspect_replies(out: Path) -> dict[str, str]:
     return replies
 
 
+MINIMAL_CLIENT = "minimal"
+
+
+def minimal_command(items: Path, url: str, concurrency: int, out: Path) -> list[str]:
+    command = [sys.executable, __file__, "--minimal-client", str(items), url, str(concurrency)]
+    return command + [str(out)]
+
+
+def minimal_client(items_file: Path, url: str, concurrency: int, out: Path) -> None:
+    """The minimal client: every item's user message, ``concurrency`` in flight, replies kept."""
+    import asyncio
+
+    import aiohttp
+
+    rows = [json.loads(line) for line in items_file.read_text().splitlines()]
+    replies: dict[str, str] = {}
+
+    async def main() -> None:
+        queue = iter(rows)
+        connector = aiohttp.TCPConnector(limit=concurrency)
+        async with aiohttp.ClientSession(connector=connector) as session:
+
+            async def worker() -> None:
+                for row in queue:
+                    body = {
+                        "model": MODEL,
+                        "messages": [{"role": "user", "content": row["user"]}],
+                        "max_tokens": row["max_new_tokens"],
+                        "temperature": 0,
+                    }
+                    async with session.post(f"{url}/chat/completions", json=body) as response:
+                        answer = await response.json()
+                    replies[row["key"]] = answer["choices"][0]["message"]["content"]
+
+            await asyncio.gather(*(worker() for _ in range(concurrency)))
+
+    asyncio.run(main())
+    out.write_text(json.dumps(replies))
+
+
 def _has_inspect(python: str | None) -> bool:
     if not python:
         return False
@@ -344,6 +391,8 @@ def one_run(tool: str, ctx: dict[str, Any], server: StandIn, tag: str) -> dict[s
         command = seebench_command(ctx["tasks"], args, server.base_url, out)
     elif tool == "lm-eval":
         command = lmeval_command(ctx["lm_tasks"], args, server.base_url, out, work)
+    elif tool == MINIMAL_CLIENT:
+        command = minimal_command(ctx["items_file"], server.base_url, args.concurrency, out)
     else:
         tokens = max(t["max_new_tokens"] for t in ctx["loaded"].values())
         command = inspect_command(args.inspect_python, ctx["items_file"], args, out, work, tokens)
@@ -359,6 +408,8 @@ def one_run(tool: str, ctx: dict[str, Any], server: StandIn, tag: str) -> dict[s
             for t, lm_task in zip(ctx["tasks"], ctx["lm_tasks"], strict=True)
             for i, r in vs.read_lmeval_replies(out, lm_task).items()
         }
+    elif tool == MINIMAL_CLIENT:
+        got = json.loads(out.read_text())
     else:
         got = inspect_replies(out)
     n = len(ctx["expected"])
@@ -435,7 +486,14 @@ def report(
             f"answers right {m['right']:.0f}/{n}, requests {m['requests']:.0f}",
             flush=True,
         )
-    ours, ref = figures.get("seebench"), figures.get("lm-eval")
+    ours, ref, floor = figures.get("seebench"), figures.get("lm-eval"), figures.get(MINIMAL_CLIENT)
+    if ours and floor and latency:
+        print(
+            f"  seebench / minimal client: {ours['items_per_s'] / floor['items_per_s']:.1%} of its "
+            f"items/s (the stand-in's own ceiling: the minimal client reaches "
+            f"{floor['share_of_limit']:.1%} of the limit)",
+            flush=True,
+        )
     if ours and ref:
         print(
             f"  ratio seebench / lm-eval: items/s {ours['items_per_s'] / ref['items_per_s']:.2f}x, "
@@ -457,7 +515,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--latencies", default="0,0.5", help="seconds, comma-separated")
-    parser.add_argument("--tools", default="seebench,lm-eval,inspect_ai")
+    parser.add_argument(
+        "--minimal-client", nargs=4, metavar=("ITEMS", "URL", "C", "OUT"), help=argparse.SUPPRESS
+    )
+    parser.add_argument("--tools", default=f"seebench,lm-eval,inspect_ai,{MINIMAL_CLIENT}")
     parser.add_argument("--inspect-python", help="an interpreter with inspect_ai installed")
     parser.add_argument("--timeout", type=float, default=900, help="seconds per process")
     parser.add_argument("--work", help="keep exports, logs and outputs here")
@@ -469,6 +530,10 @@ def main() -> None:
     if args.serve:
         answers, latency, port_file = args.serve
         serve(Path(answers), float(latency), Path(port_file))
+        return
+    if args.minimal_client:
+        items, url, concurrency, out = args.minimal_client
+        minimal_client(Path(items), url, int(concurrency), Path(out))
         return
     tools = [t for t in args.tools.split(",") if t]
     if "lm-eval" in tools and not all(importlib.util.find_spec(m) for m in ("lm_eval", "tenacity")):
@@ -483,7 +548,9 @@ def main() -> None:
     work = Path(args.work or tempfile.mkdtemp(prefix="served-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     everything = [
-        {**item, "key": f"{name}/{item['id']}"} for name, t in loaded.items() for item in t["items"]
+        {**item, "key": f"{name}/{item['id']}", "max_new_tokens": t["max_new_tokens"]}
+        for name, t in loaded.items()
+        for item in t["items"]
     ]
     answers = {_key(item["user"]): item["target"] for item in everything}
     (work / "answers.json").write_text(json.dumps(answers))
