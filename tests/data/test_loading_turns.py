@@ -55,3 +55,18 @@ def test_a_stuck_load_delays_the_others_only_so_long(tmp_path, monkeypatch):
     monkeypatch.setattr(turns, "_TURN", stuck)
     monkeypatch.setattr(dataset, "LOADING_WAIT_S", 0.1)
     assert len(load_task_data(task, registry).test) > 0
+
+
+def test_the_prepared_key_covers_every_row_hashed_a_few_at_a_time(tmp_path, monkeypatch):
+    registry = build_registry(create_plugin_manager(entry_points=False))
+    task = load_task(make_binary_task(tmp_path, "turns_key", rows=30), registry)
+    monkeypatch.setattr(dataset, "ROWS_PER_HASH", 4)
+    rows = [{"text": f"row {n}", "label": n % 2} for n in range(10)]
+    key = dataset._content_key(task, rows, registry, 42)
+    assert key == dataset._content_key(task, [dict(r) for r in rows], registry, 42)
+    late = [*rows[:9], {"text": "row 9", "label": 0}]  # the last row, in the last chunk
+    moved = [*rows[:4], *rows[5:], rows[4]]  # same rows, another order
+    fewer = rows[:8]
+    keys = {dataset._content_key(task, other, registry, 42) for other in (late, moved, fewer)}
+    assert key not in keys and len(keys) == 3
+    assert dataset._content_key(task, rows, registry, 43) != key

@@ -3,6 +3,7 @@ same content, format, options and reader; anything damaged or not plain is parse
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -167,3 +168,29 @@ def test_a_task_source_is_read_through_the_cache(home, tmp_path):
     assert len(list((home / "cache" / "tables").rglob("*.json"))) == 1
     again = load_task_data(task, registry)
     assert [s.id for s in again.test] == [s.id for s in first.test]
+
+
+def test_a_large_table_is_kept_as_short_lines_and_read_back_in_order(home, tmp_path):
+    many = [{"text": f"row {n}", "label": n % 2} for n in range(2 * table_cache.ROWS_PER_LINE + 3)]
+    path, reader = _file(tmp_path), CountingReader(many)
+    table_cache.read_through(path, "csv", {}, reader)
+    [entry] = (home / "cache" / "tables").rglob("*.json")
+    assert len(entry.read_text().splitlines()) == 1 + 3  # the header, then three lines of rows
+    assert table_cache.read_through(path, "csv", {}, reader) == many and reader.calls == 1
+
+
+def test_an_empty_table_is_kept_too(home, tmp_path):
+    path, reader = _file(tmp_path), CountingReader([])
+    table_cache.read_through(path, "csv", {}, reader)
+    assert table_cache.read_through(path, "csv", {}, reader) == [] and reader.calls == 1
+
+
+def test_a_line_that_is_not_a_list_of_rows_is_not_taken_even_with_its_checksum(home, tmp_path):
+    path, reader = _file(tmp_path), CountingReader(ROWS)
+    table_cache.read_through(path, "csv", {}, reader)
+    [entry] = (home / "cache" / "tables").rglob("*.json")
+    header = json.loads(entry.read_text().split("\n", 1)[0])
+    body = json.dumps({"0": ROWS[0], "1": ROWS[1]}).encode()  # two "rows", not a list
+    forged = header | {"sha256": hashlib.sha256(body).hexdigest()}
+    entry.write_bytes(json.dumps(forged).encode() + b"\n" + body)
+    assert table_cache.read_through(path, "csv", {}, reader) == ROWS and reader.calls == 2
