@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from seebench import safe_files
-from seebench.secrets import scrub
+from seebench.secrets import configured_secrets, scrub
 
 RESULT_SCHEMA_VERSION = 1
 #: The largest result file read (results are a few KiB; samples files are bounded apart).
@@ -75,7 +75,8 @@ def write_result(path: Path, result: dict[str, Any]) -> None:
 
 def write_samples(path: Path, records: list[dict[str, Any]]) -> str:
     """Write one JSON line per record (secrets scrubbed); returns the file's sha256."""
-    lines = [json.dumps(scrub(r), ensure_ascii=False, default=_jsonable) for r in records]
+    known = configured_secrets()  # once: looking them up scans the environment
+    lines = [json.dumps(scrub(r, known), ensure_ascii=False, default=_jsonable) for r in records]
     text = "\n".join(lines) + ("\n" if lines else "")
     atomic_write_text(path, text)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -136,3 +136,13 @@ def test_a_unit_of_several_repeats_has_one_line_per_item_and_repeat(unit):
     _rewrite(result_path, lambda result: result["run"]["config"].update(repeats=3))
     problem = verify_result(result_path, samples_path).problem
     assert problem and "x 3 repeats" in problem
+
+
+def test_write_samples_scrubs_every_record_of_secrets(tmp_path, monkeypatch):
+    key = "sk-live-0123456789abcdef0123"
+    monkeypatch.setenv("STANDIN_API_KEY", key)
+    path = tmp_path / "task.samples.jsonl"
+    records = [{"id": str(n), "prediction": f"echo {key}", "meta": {"url": key}} for n in range(3)]
+    write_samples(path, records)
+    text = path.read_text()
+    assert key not in text and text.count("***") == 6
