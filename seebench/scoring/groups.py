@@ -177,8 +177,10 @@ def read_group_file(path: Path) -> list[TaskGroup]:
     """The groups of a YAML file (see the module docstring)."""
     import yaml
 
+    from seebench.tasks.yaml_loader import safe_load
+
     try:
-        data = yaml.safe_load(safe_files.read_text(path, safe_files.TEXT_MAX_BYTES))
+        data = safe_load(safe_files.read_text(path, safe_files.TEXT_MAX_BYTES))
     except (safe_files.NotTextError, safe_files.UnsafeFileError):
         raise  # one line naming the file already
     except (OSError, UnicodeDecodeError) as exc:

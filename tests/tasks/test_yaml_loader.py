@@ -239,3 +239,14 @@ def test_a_failing_include_is_reported_for_every_task_that_includes_it(tmp_path)
         for name in ("one", "two"):
             with pytest.raises(TaskSpecError, match="included file '_gone.yaml' not found"):
                 load_task_document(tmp_path / f"{name}.yaml")
+
+
+def test_safe_load_reads_what_the_pure_python_loader_reads():
+    import yaml
+
+    from seebench.tasks.yaml_loader import safe_load
+
+    text = "base: &b {metric: f1_macro, tasks: [a, b]}\nnext:\n  <<: *b\n  when: 2026-11-29\n  x: 1.5e3\n"
+    assert safe_load(text) == yaml.safe_load(text)
+    with pytest.raises(yaml.YAMLError):
+        safe_load("a: [unclosed")

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
 from seebench.hookspecs import (
     RegisterMethod,
     RegisterModel,
@@ -23,6 +21,7 @@ from seebench.hookspecs import (
     hookimpl,
 )
 from seebench.tasks.configs import task_config_dir
+from seebench.tasks.yaml_loader import safe_load
 
 #: the suite's task groups (by scenario, and by language weighted by test size)
 GROUPS_FILE = Path(__file__).with_name("groups.yaml")
@@ -53,7 +52,7 @@ def register_suites(register: RegisterSuite) -> None:
         description="Copilot scenarios (doc, fix, generate, test) judged by parsers, "
         "analyzers and tests in the sandbox.",
         task_families={},
-        task_groups=yaml.safe_load(GROUPS_FILE.read_text(encoding="utf-8")),
+        task_groups=safe_load(GROUPS_FILE.read_text(encoding="utf-8")),
     )
     register(
         "copilot_repo",

@@ -12,10 +12,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from seebench.hookspecs import RegisterFunction, RegisterSuite, RegisterTaskDir, hookimpl
 from seebench.tasks.configs import task_config_dir
+from seebench.tasks.yaml_loader import safe_load
 
 _STRINGS = {"type": "array", "items": {"type": "string"}}
 _STRING_MAP = {"type": "object", "additionalProperties": {"type": "string"}}
@@ -126,5 +125,5 @@ def register_suites(register: RegisterSuite) -> None:
         # The paper ranks models on classification and regression; NER and MLM scores only
         # enter its per-type breakdown.
         compare_task_types=("binary", "multiclass", "multilabel", "regression"),
-        task_groups=yaml.safe_load((suite_dir() / "groups.yaml").read_text(encoding="utf-8")),
+        task_groups=safe_load((suite_dir() / "groups.yaml").read_text(encoding="utf-8")),
     )
