@@ -172,11 +172,10 @@ def store_resolved_config(
 
     ``missing_plugins``: the plugins left out of this process (they failed to load) that the
     run's ``--tasks`` would have included, so the record says what the run lacked."""
-    import yaml
-
     from seebench import safe_files
     from seebench.results.io import atomic_write_text
     from seebench.secrets import scrub
+    from seebench.tasks.yaml_loader import safe_dump
 
     safe_files.add_root(output)  # no write through a linked runs/ folder
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S.%fZ")
@@ -186,5 +185,5 @@ def store_resolved_config(
     if missing_plugins:
         data["missing_plugins"] = _plain(missing_plugins)
     data = scrub(data)
-    atomic_write_text(target, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    atomic_write_text(target, safe_dump(data))
     return target

@@ -165,6 +165,13 @@ def safe_load(text: str) -> Any:
     return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader either way
 
 
+def safe_dump(data: Any) -> str:
+    """``yaml.safe_dump(data, sort_keys=False, allow_unicode=True)`` through libyaml when
+    PyYAML has it (the same text, about 10x faster)."""
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    return yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True)
+
+
 def load_yaml_strict(path: Path) -> Any:
     """Parse one YAML file; raise :class:`TaskSpecError` on syntax errors or duplicate keys.
 

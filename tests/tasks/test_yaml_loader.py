@@ -250,3 +250,12 @@ def test_safe_load_reads_what_the_pure_python_loader_reads():
     assert safe_load(text) == yaml.safe_load(text)
     with pytest.raises(yaml.YAMLError):
         safe_load("a: [unclosed")
+
+
+def test_safe_dump_writes_what_the_pure_python_dumper_writes():
+    import yaml
+
+    from seebench.tasks.yaml_loader import safe_dump
+
+    data = {"tasks": ["sentiment", "bug_report"], "options": {"k": 3, "ratio": 0.5, "é": None}}
+    assert safe_dump(data) == yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
