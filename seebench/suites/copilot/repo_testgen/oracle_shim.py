@@ -89,10 +89,17 @@ def _seebench_function(original, method=False):
     return _seebench_functools.wraps(original)(test)
 
 
+def _seebench_is_method(owner, key):
+    # a test method, not a class attribute such as "test_class = URIReference" that the
+    # class's tests read (a class is callable too, but pytest never collects it as a test)
+    value = getattr(owner, key, None)
+    return callable(value) and not _seebench_inspect.isclass(value)
+
+
 def _seebench_class(original, members):
     namespace = {{"__qualname__": original.__qualname__, "__module__": __name__}}
     for key in dir(original):
-        if key.startswith("test") and key not in members and callable(getattr(original, key, None)):
+        if key.startswith("test") and key not in members and _seebench_is_method(original, key):
             namespace[key] = None  # only the covering tests of the class run
     for key, inner in members.items():
         value = getattr(original, key)

@@ -148,3 +148,27 @@ def test_a_unittest_class_runs_only_its_covering_test(
     score = _score(answer, target, tiny_repo, staged, monkeypatch, tmp_path, fake)
     assert score.value == 1.0, score.explanation
     assert score.metadata["tests_passed"] == 1 and score.metadata["tests_failed"] == 0
+
+
+def test_a_class_attribute_named_test_is_kept(tiny_repo, staged, target, monkeypatch, tmp_path):
+    """Only test methods of a wrapped class are hidden: a class attribute whose name starts
+    with ``test`` (rfc3986's ``test_class = URIReference``, read by the tests of a shared base
+    class) keeps its value, so the covering test passes as it does under pytest."""
+    (tiny_repo / "tests" / "test_calc.py").write_text(
+        "from pkg.calc import add\n\n\nclass Adder:\n    run = staticmethod(add)\n\n\n"
+        "class BaseCalc:\n    test_class = None\n\n"
+        "    def test_add(self):\n        assert self.test_class.run(1, 2) == 3\n\n\n"
+        "class TestCalc(BaseCalc):\n    test_class = Adder\n\n"
+        "    def test_broken(self):\n        assert False\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("SEEBENCH_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(oracle, "staged_repo", lambda t: (staged, ""))
+    monkeypatch.setattr(oracle, "source_tree", lambda repo: tiny_repo)
+    fake = FakeEnvs({staged.slug: tiny_repo})
+    fake.coverage = {"pkg/calc.py": {6: frozenset({"tests/test_calc.py::TestCalc::test_add"})}}
+    fake.passing = frozenset(fake.coverage["pkg/calc.py"][6])
+    answer = oracle_test(target, fake.backend())
+    score = _score(answer, target, tiny_repo, staged, monkeypatch, tmp_path, fake)
+    assert score.value == 1.0, score.explanation
+    assert score.metadata["tests_passed"] == 1 and score.metadata["tests_failed"] == 0
