@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from seebench.suites.copilot.repo_testgen import oracle
 from seebench.suites.copilot.repo_testgen.oracle import oracle_test
 
@@ -172,3 +174,47 @@ def test_a_class_attribute_named_test_is_kept(tiny_repo, staged, target, monkeyp
     score = _score(answer, target, tiny_repo, staged, monkeypatch, tmp_path, fake)
     assert score.value == 1.0, score.explanation
     assert score.metadata["tests_passed"] == 1 and score.metadata["tests_failed"] == 0
+
+
+SETUP_TESTS = {
+    "unittest setUpClass": (
+        "import unittest\n\nfrom pkg.calc import add\n\n\n"
+        "class CalcTests(unittest.TestCase):\n"
+        "    @classmethod\n    def setUpClass(cls):\n        cls.three = add(1, 2)\n\n"
+        "    def test_three(self):\n        self.assertEqual(self.three, 3)\n",
+        "tests/test_calc.py::CalcTests::test_three",
+    ),
+    "pytest setup_method with the method": (
+        "from pkg.calc import add\n\n\nclass TestCalc:\n"
+        "    def setup_method(self, method):\n        self.three = add(1, 2)\n\n"
+        "    def test_three(self):\n        assert self.three == 3\n",
+        "tests/test_calc.py::TestCalc::test_three",
+    ),
+    "pytest setup_class without arguments": (
+        "from pkg.calc import add\n\n\nclass TestCalc:\n"
+        "    @classmethod\n    def setup_class(cls):\n        cls.three = add(1, 2)\n\n"
+        "    def test_three(self):\n        assert self.three == 3\n",
+        "tests/test_calc.py::TestCalc::test_three",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SETUP_TESTS))
+def test_a_set_up_hook_that_calls_the_method_runs_from_the_answer(
+    case, tiny_repo, staged, target, monkeypatch, tmp_path
+):
+    """A covering test whose class's set-up hook is what calls the focal method (faif's
+    ``Proxy()`` built in ``setUpClass``) is credited: the hook runs from the oracle's file, as
+    a generated test's own set-up would, with the arguments pytest gives it."""
+    source, test_id = SETUP_TESTS[case]
+    (tiny_repo / "tests" / "test_calc.py").write_text(source, encoding="utf-8")
+    monkeypatch.setenv("SEEBENCH_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(oracle, "staged_repo", lambda t: (staged, ""))
+    monkeypatch.setattr(oracle, "source_tree", lambda repo: tiny_repo)
+    fake = FakeEnvs({staged.slug: tiny_repo})
+    fake.coverage = {"pkg/calc.py": {6: frozenset({test_id})}}
+    fake.passing = frozenset({test_id})
+    answer = oracle_test(target, fake.backend())
+    score = _score(answer, target, tiny_repo, staged, monkeypatch, tmp_path, fake)
+    assert score.value == 1.0, score.explanation
+    assert score.metadata["tests_passed"] == 1 and score.metadata["invokes"] is True
