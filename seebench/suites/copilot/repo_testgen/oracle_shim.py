@@ -62,13 +62,16 @@ def _seebench_conftest(path, dotted):
 
 
 def _seebench_is_test(name, value):
-    if type(value).__name__ == "FixtureFunctionDefinition" or hasattr(
-        value, "_pytestfixturefunction"
-    ):
+    try:
+        if type(value).__name__ == "FixtureFunctionDefinition" or hasattr(
+            value, "_pytestfixturefunction"
+        ):
+            return False
+        if _seebench_inspect.isclass(value):
+            return name.startswith("Test") or issubclass(value, _seebench_unittest.TestCase)
+        return name.startswith("test") and callable(value)
+    except Exception:  # a proxy that cannot be read here (flask's request outside a request)
         return False
-    if _seebench_inspect.isclass(value):
-        return name.startswith("Test") or issubclass(value, _seebench_unittest.TestCase)
-    return name.startswith("test") and callable(value)
 
 
 def _seebench_share(module):
@@ -134,8 +137,11 @@ def _seebench_setup(original, key):
 def _seebench_is_method(owner, key):
     # a test method, not a class attribute such as "test_class = URIReference" that the
     # class's tests read (a class is callable too, but pytest never collects it as a test)
-    value = getattr(owner, key, None)
-    return callable(value) and not _seebench_inspect.isclass(value)
+    try:
+        value = getattr(owner, key, None)
+        return callable(value) and not _seebench_inspect.isclass(value)
+    except Exception:  # an attribute that cannot be read here is no test method
+        return False
 
 
 def _seebench_class(original, members):

@@ -218,3 +218,27 @@ def test_a_set_up_hook_that_calls_the_method_runs_from_the_answer(
     score = _score(answer, target, tiny_repo, staged, monkeypatch, tmp_path, fake)
     assert score.value == 1.0, score.explanation
     assert score.metadata["tests_passed"] == 1 and score.metadata["invokes"] is True
+
+
+def test_a_module_global_that_raises_when_read_is_shared_not_fatal(
+    tiny_repo, staged, target, monkeypatch, tmp_path
+):
+    """A test module holding a proxy whose attributes raise outside their context (flask's
+    ``request``, werkzeug's ``LocalProxy``) still loads from the oracle's file: looking for
+    fixtures among its globals does not read the proxy's attributes into an error."""
+    (tiny_repo / "tests" / "test_calc.py").write_text(
+        "from pkg.calc import add\n\n\nclass Proxy:\n    def __getattr__(self, name):\n"
+        "        raise RuntimeError('working outside of request context')\n\n\n"
+        "request = Proxy()\n\n\ndef test_add():\n    assert add(1, 2) == 3\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("SEEBENCH_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(oracle, "staged_repo", lambda t: (staged, ""))
+    monkeypatch.setattr(oracle, "source_tree", lambda repo: tiny_repo)
+    fake = FakeEnvs({staged.slug: tiny_repo})
+    fake.coverage = {"pkg/calc.py": {6: frozenset({"tests/test_calc.py::test_add"})}}
+    fake.passing = frozenset(fake.coverage["pkg/calc.py"][6])
+    answer = oracle_test(target, fake.backend())
+    score = _score(answer, target, tiny_repo, staged, monkeypatch, tmp_path, fake)
+    assert score.value == 1.0, score.explanation
+    assert score.metadata["tests_passed"] == 1 and score.metadata["tests_failed"] == 0
