@@ -26,6 +26,10 @@ CASES_PREFIX = "data/test_gen/"
 CASE_KEYS = ("case_id", "repo_name", "commit", "file_path", "line_range", "language")
 LANGUAGES = ("python", "javascript", "typescript")
 IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+#: the rules of :func:`.locate.locate_method` the rows were made with: the data's table cache
+#: is keyed by this module's source, so a change of the locator changes this number
+#: (2: named function expressions, ``module.exports = function name(...)``)
+LOCATOR_VERSION = 2
 
 
 def archive_member(repo: str, commit: str) -> str:

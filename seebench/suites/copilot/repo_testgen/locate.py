@@ -3,8 +3,8 @@
 The cases' ``line_range`` is approximate (in the public data the definition line is most often
 two lines below its first number, but anywhere from three above to five below, and one range
 starts at 0), so the method is found with tree-sitter: among the function definitions named
-like the case's method (Python ``def``; JS/TS methods, function declarations, and functions
-assigned to a variable, property or object key), the one starting nearest to the recorded
+like the case's method (Python ``def``; JS/TS methods, function declarations, named function
+expressions, and functions assigned to a variable, property or object key), the one starting nearest to the recorded
 line, within ``WINDOW`` lines. Its lines (decorators excluded) are the focal range.
 """
 
@@ -36,14 +36,22 @@ def _nodes(node: Any) -> Iterator[Any]:
         stack.extend(reversed(current.children))
 
 
+#: definitions that carry their own name (a named function expression among them:
+#: ``module.exports = function initialize(...)`` is ``initialize``)
+NAMED = {
+    "function_definition",
+    "method_definition",
+    "function_declaration",
+    "generator_function_declaration",
+    "function_expression",
+    "function",
+    "generator_function",
+}
+
+
 def _name_of(node: Any) -> str | None:
     """The name a function-like node is defined under, if any."""
-    if node.type in (
-        "function_definition",
-        "method_definition",
-        "function_declaration",
-        "generator_function_declaration",
-    ):
+    if node.type in NAMED:
         name = node.child_by_field_name("name")
         return name.text.decode("utf-8", "replace") if name is not None else None
     field = HOLDERS.get(node.type)

@@ -8,8 +8,9 @@ helpers. The module's fixtures, marks and xunit set-up functions, and those of t
 ``conftest.py`` files above it that pytest would not load for the new file, are copied into
 the new file's namespace (where pytest looks for them); every covering test gets a wrapper
 defined in the new file with the original's signature and marks (a subclass, for tests in
-classes, whose other tests are hidden), so the test runs from the new file, as a generated
-test does, and the focal method's trace sees it.
+classes, whose other tests are hidden, and whose own set-up hooks are wrapped the same way),
+so the test and its set-up run from the new file, as a generated test does, and the focal
+method's trace sees it.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ _SEEBENCH_NAME = {name!r}
 _SEEBENCH_CONFTESTS = {conftests!r}
 #: the covering tests: name -> None (a function) or the members of a class
 _SEEBENCH_TESTS = {tests!r}
+#: the set-up hooks of a test class that run from this file too (unittest's, pytest's)
+_SEEBENCH_SETUPS = ("setUpClass", "setUp", "setup_class", "setup_method")
 
 
 def _seebench_on_path(folder):
@@ -59,13 +62,16 @@ def _seebench_conftest(path, dotted):
 
 
 def _seebench_is_test(name, value):
-    if type(value).__name__ == "FixtureFunctionDefinition" or hasattr(
-        value, "_pytestfixturefunction"
-    ):
+    try:
+        if type(value).__name__ == "FixtureFunctionDefinition" or hasattr(
+            value, "_pytestfixturefunction"
+        ):
+            return False
+        if _seebench_inspect.isclass(value):
+            return name.startswith("Test") or issubclass(value, _seebench_unittest.TestCase)
+        return name.startswith("test") and callable(value)
+    except Exception:  # a proxy that cannot be read here (flask's request outside a request)
         return False
-    if _seebench_inspect.isclass(value):
-        return name.startswith("Test") or issubclass(value, _seebench_unittest.TestCase)
-    return name.startswith("test") and callable(value)
 
 
 def _seebench_share(module):
@@ -89,11 +95,64 @@ def _seebench_function(original, method=False):
     return _seebench_functools.wraps(original)(test)
 
 
+def _seebench_forward(inner):
+    # a function of this file that calls ``inner`` with as many positional arguments (pytest
+    # reads a set-up function's argument count to decide whether to pass the test method)
+    count = inner.__code__.co_argcount
+    if count == 1:
+
+        def setup(first):
+            return inner(first)
+
+    elif count == 2:
+
+        def setup(first, second):
+            return inner(first, second)
+
+    else:
+
+        def setup(*args, **kwargs):
+            return inner(*args, **kwargs)
+
+    return _seebench_functools.wraps(inner)(setup)
+
+
+def _seebench_setup(original, key):
+    # the class's own set-up hook, called from this file: what it runs (a focal constructor
+    # in setUpClass...) then has a function of this file on the stack, as in a generated test
+    owner = next((c for c in original.__mro__ if key in vars(c)), object)
+    if owner is object or owner.__module__.startswith("unittest"):
+        return None
+    raw = vars(owner)[key]
+    inner = raw.__func__ if isinstance(raw, (classmethod, staticmethod)) else raw
+    if not _seebench_inspect.isfunction(inner):
+        return None
+    if isinstance(raw, classmethod):
+        return classmethod(_seebench_forward(inner))
+    if isinstance(raw, staticmethod):
+        return staticmethod(_seebench_forward(inner))
+    return _seebench_forward(inner)
+
+
+def _seebench_is_method(owner, key):
+    # a test method, not a class attribute such as "test_class = URIReference" that the
+    # class's tests read (a class is callable too, but pytest never collects it as a test)
+    try:
+        value = getattr(owner, key, None)
+        return callable(value) and not _seebench_inspect.isclass(value)
+    except Exception:  # an attribute that cannot be read here is no test method
+        return False
+
+
 def _seebench_class(original, members):
     namespace = {{"__qualname__": original.__qualname__, "__module__": __name__}}
     for key in dir(original):
-        if key.startswith("test") and key not in members and callable(getattr(original, key, None)):
+        if key.startswith("test") and key not in members and _seebench_is_method(original, key):
             namespace[key] = None  # only the covering tests of the class run
+    for key in _SEEBENCH_SETUPS:
+        setup = _seebench_setup(original, key)
+        if setup is not None:
+            namespace[key] = setup
     for key, inner in members.items():
         value = getattr(original, key)
         if inner is None:

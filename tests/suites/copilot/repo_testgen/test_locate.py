@@ -28,6 +28,9 @@ const paint = (x) => {
 };
 module.exports.fill = function (y) { return y; };
 const table = { 'Times-Bold': 1, shade: function () { return 2; } };
+module.exports = function initialize(passport, options) {
+  return passport;
+};
 """
 
 
@@ -41,6 +44,15 @@ def test_javascript_methods_arrows_assignments_and_object_keys():
     assert locate_method(JS, "javascript", "paint", 5) == (6, 8)
     assert locate_method(JS, "javascript", "fill", 9) == (9, 9)
     assert locate_method(JS, "javascript", "shade", 10) == (10, 10)
+
+
+def test_a_named_function_assigned_to_module_exports_is_found_by_its_name():
+    """``module.exports = function initialize(...)`` (passport, list.js, collect.js,
+    cors-anywhere) defines ``initialize``; the anonymous ones stay found by their holder."""
+    assert locate_method(JS, "javascript", "initialize", 9) == (11, 13)
+    assert locate_method(
+        JS.replace("module.exports", "exports.init"), "typescript", "initialize", 12
+    ) == (11, 13)
 
 
 def test_no_definition_near_the_line_is_none():

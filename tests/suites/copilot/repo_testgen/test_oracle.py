@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from seebench.suites.copilot.repo_testgen import oracle
 from seebench.suites.copilot.repo_testgen.oracle import oracle_test
 
@@ -143,6 +145,98 @@ def test_a_unittest_class_runs_only_its_covering_test(
     monkeypatch.setattr(oracle, "source_tree", lambda repo: tiny_repo)
     fake = FakeEnvs({staged.slug: tiny_repo})
     fake.coverage = {"pkg/calc.py": {6: frozenset({"tests/test_calc.py::CalcTests::test_add"})}}
+    fake.passing = frozenset(fake.coverage["pkg/calc.py"][6])
+    answer = oracle_test(target, fake.backend())
+    score = _score(answer, target, tiny_repo, staged, monkeypatch, tmp_path, fake)
+    assert score.value == 1.0, score.explanation
+    assert score.metadata["tests_passed"] == 1 and score.metadata["tests_failed"] == 0
+
+
+def test_a_class_attribute_named_test_is_kept(tiny_repo, staged, target, monkeypatch, tmp_path):
+    """Only test methods of a wrapped class are hidden: a class attribute whose name starts
+    with ``test`` (rfc3986's ``test_class = URIReference``, read by the tests of a shared base
+    class) keeps its value, so the covering test passes as it does under pytest."""
+    (tiny_repo / "tests" / "test_calc.py").write_text(
+        "from pkg.calc import add\n\n\nclass Adder:\n    run = staticmethod(add)\n\n\n"
+        "class BaseCalc:\n    test_class = None\n\n"
+        "    def test_add(self):\n        assert self.test_class.run(1, 2) == 3\n\n\n"
+        "class TestCalc(BaseCalc):\n    test_class = Adder\n\n"
+        "    def test_broken(self):\n        assert False\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("SEEBENCH_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(oracle, "staged_repo", lambda t: (staged, ""))
+    monkeypatch.setattr(oracle, "source_tree", lambda repo: tiny_repo)
+    fake = FakeEnvs({staged.slug: tiny_repo})
+    fake.coverage = {"pkg/calc.py": {6: frozenset({"tests/test_calc.py::TestCalc::test_add"})}}
+    fake.passing = frozenset(fake.coverage["pkg/calc.py"][6])
+    answer = oracle_test(target, fake.backend())
+    score = _score(answer, target, tiny_repo, staged, monkeypatch, tmp_path, fake)
+    assert score.value == 1.0, score.explanation
+    assert score.metadata["tests_passed"] == 1 and score.metadata["tests_failed"] == 0
+
+
+SETUP_TESTS = {
+    "unittest setUpClass": (
+        "import unittest\n\nfrom pkg.calc import add\n\n\n"
+        "class CalcTests(unittest.TestCase):\n"
+        "    @classmethod\n    def setUpClass(cls):\n        cls.three = add(1, 2)\n\n"
+        "    def test_three(self):\n        self.assertEqual(self.three, 3)\n",
+        "tests/test_calc.py::CalcTests::test_three",
+    ),
+    "pytest setup_method with the method": (
+        "from pkg.calc import add\n\n\nclass TestCalc:\n"
+        "    def setup_method(self, method):\n        self.three = add(1, 2)\n\n"
+        "    def test_three(self):\n        assert self.three == 3\n",
+        "tests/test_calc.py::TestCalc::test_three",
+    ),
+    "pytest setup_class without arguments": (
+        "from pkg.calc import add\n\n\nclass TestCalc:\n"
+        "    @classmethod\n    def setup_class(cls):\n        cls.three = add(1, 2)\n\n"
+        "    def test_three(self):\n        assert self.three == 3\n",
+        "tests/test_calc.py::TestCalc::test_three",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SETUP_TESTS))
+def test_a_set_up_hook_that_calls_the_method_runs_from_the_answer(
+    case, tiny_repo, staged, target, monkeypatch, tmp_path
+):
+    """A covering test whose class's set-up hook is what calls the focal method (faif's
+    ``Proxy()`` built in ``setUpClass``) is credited: the hook runs from the oracle's file, as
+    a generated test's own set-up would, with the arguments pytest gives it."""
+    source, test_id = SETUP_TESTS[case]
+    (tiny_repo / "tests" / "test_calc.py").write_text(source, encoding="utf-8")
+    monkeypatch.setenv("SEEBENCH_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(oracle, "staged_repo", lambda t: (staged, ""))
+    monkeypatch.setattr(oracle, "source_tree", lambda repo: tiny_repo)
+    fake = FakeEnvs({staged.slug: tiny_repo})
+    fake.coverage = {"pkg/calc.py": {6: frozenset({test_id})}}
+    fake.passing = frozenset({test_id})
+    answer = oracle_test(target, fake.backend())
+    score = _score(answer, target, tiny_repo, staged, monkeypatch, tmp_path, fake)
+    assert score.value == 1.0, score.explanation
+    assert score.metadata["tests_passed"] == 1 and score.metadata["invokes"] is True
+
+
+def test_a_module_global_that_raises_when_read_is_shared_not_fatal(
+    tiny_repo, staged, target, monkeypatch, tmp_path
+):
+    """A test module holding a proxy whose attributes raise outside their context (flask's
+    ``request``, werkzeug's ``LocalProxy``) still loads from the oracle's file: looking for
+    fixtures among its globals does not read the proxy's attributes into an error."""
+    (tiny_repo / "tests" / "test_calc.py").write_text(
+        "from pkg.calc import add\n\n\nclass Proxy:\n    def __getattr__(self, name):\n"
+        "        raise RuntimeError('working outside of request context')\n\n\n"
+        "request = Proxy()\n\n\ndef test_add():\n    assert add(1, 2) == 3\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("SEEBENCH_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(oracle, "staged_repo", lambda t: (staged, ""))
+    monkeypatch.setattr(oracle, "source_tree", lambda repo: tiny_repo)
+    fake = FakeEnvs({staged.slug: tiny_repo})
+    fake.coverage = {"pkg/calc.py": {6: frozenset({"tests/test_calc.py::test_add"})}}
     fake.passing = frozenset(fake.coverage["pkg/calc.py"][6])
     answer = oracle_test(target, fake.backend())
     score = _score(answer, target, tiny_repo, staged, monkeypatch, tmp_path, fake)
