@@ -37,16 +37,8 @@ def _nodes(node: Any) -> Iterator[Any]:
 
 
 #: definitions that carry their own name (a named function expression among them:
-#: ``module.exports = function initialize(...)`` is ``initialize``)
-NAMED = {
-    "function_definition",
-    "method_definition",
-    "function_declaration",
-    "generator_function_declaration",
-    "function_expression",
-    "function",
-    "generator_function",
-}
+#: ``module.exports = function initialize(...)`` is ``initialize``); an arrow function never does
+NAMED = FUNCTIONS - {"arrow_function"}
 
 
 def _name_of(node: Any) -> str | None:
